@@ -1,0 +1,1 @@
+"""Sample corpora written for this project."""

@@ -1,0 +1,1 @@
+"""Grounding: frozen corpus snapshots, the code index, claim extraction and verification."""

@@ -1,0 +1,37 @@
+"""``groundjudge corpus ...``: snapshots and the index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+corpus_app = typer.Typer(help="Frozen corpus snapshots and their index.", no_args_is_help=True)
+
+
+@corpus_app.command("snapshot")
+def snapshot_cmd(
+    src: Path = typer.Argument(..., help="Directory to snapshot."),
+    name: str = typer.Option(..., "--name", help="Name to store the snapshot under."),
+) -> None:
+    """Record every regular file under SRC in the content-addressed store and print the tree hash."""
+    from grounding.snapshot import snapshot_directory
+
+    snap = snapshot_directory(src, name)
+    m = snap.manifest
+    flagged = sum(1 for f in m.files if f.kind != "text")
+    typer.echo(f"snapshot {m.name}: {len(m.files)} files ({flagged} binary or non-UTF-8), {len(m.skipped)} skipped")
+    typer.echo(m.tree_hash)
+
+
+@corpus_app.command("list")
+def list_cmd() -> None:
+    """List stored snapshots."""
+    from grounding.snapshot import list_snapshots
+
+    for m in list_snapshots():
+        typer.echo(f"{m.name}\t{m.tree_hash}\t{len(m.files)} files\t{m.source}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(corpus_app, name="corpus")

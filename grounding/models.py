@@ -1,0 +1,81 @@
+"""The grounding stage's data: claims, verdicts, evidence, and the per-answer report.
+
+answer -> claims (``Claim``) -> verdicts (``VerifiedClaim``) -> ``GroundingReport`` on disk.
+The judging stage reads ``GroundingReport``; it never re-grounds.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from groundjudge.storage import VersionedModel
+
+
+class Verdict(str, Enum):
+    SUPPORTED = "SUPPORTED"
+    PARTIALLY_SUPPORTED = "PARTIALLY_SUPPORTED"
+    UNSUPPORTED = "UNSUPPORTED"
+    UNABLE_TO_VERIFY = "UNABLE_TO_VERIFY"
+
+
+RefKind = Literal["path", "identifier", "value"]
+Relation = Literal["defines", "calls", "copies", "reads", "writes", "transfers"]
+
+
+class ClaimRef(BaseModel):
+    """One checkable reference inside a claim unit, as written and normalised."""
+
+    kind: RefKind
+    text: str  # as written in the answer
+    value: str  # normalised: a relative path, an identifier, a literal value
+    start_line: int | None = None  # for path refs with a cited line or range
+    end_line: int | None = None
+    value_kind: str | None = None  # for values: "pic", "number", "string"
+
+
+class Claim(BaseModel):
+    id: str  # stable within one answer: "c1", "c2", ...
+    text: str  # the claim unit's own words
+    answer_line: int  # 1-based line of the unit in the answer
+    code: str | None = None  # a code block that goes with the claim
+    context: str | None = None  # program or file carried over from a preceding unit or heading
+    refs: list[ClaimRef] = []
+    relations: list[Relation] = []
+
+
+class Evidence(BaseModel):
+    path: str
+    start_line: int
+    end_line: int
+    snippet: str  # at most ~15 lines
+    note: str | None = None
+
+
+class VerifiedClaim(Claim):
+    verdict: Verdict
+    reason: str
+    evidence: list[Evidence] = []
+    verifier: str = "deterministic"
+
+
+class CorpusRef(BaseModel):
+    name: str
+    tree_hash: str
+
+
+class AnswerRef(BaseModel):
+    path: str
+    sha256: str
+
+
+class GroundingReport(VersionedModel):
+    schema_version: Literal[1] = 1
+    tool_version: str
+    corpus: CorpusRef
+    answer: AnswerRef
+    extractor: str
+    claims: list[VerifiedClaim]
+    counts: dict[Verdict, int] = Field(default_factory=dict)

@@ -1,0 +1,228 @@
+"""Frozen, content-addressed corpus snapshots.
+
+A snapshot copies every regular file under a source directory into a content-addressed object store
+and records a manifest. Everything downstream reads file contents through a ``Snapshot``, never from
+the source directory, so a result is tied to the exact bytes named by the tree hash.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path, PurePosixPath
+from typing import Literal
+
+from pydantic import BaseModel
+
+from groundjudge import __version__
+from groundjudge.errors import UserError
+from groundjudge.hashing import sha256_bytes, sha256_text
+from groundjudge.storage import VersionedModel, atomic_write_bytes, home, read_model, write_model
+
+FileKind = Literal["text", "binary", "non_utf8"]
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+class FileEntry(BaseModel):
+    path: str  # POSIX, relative to the corpus root
+    sha256: str
+    size: int
+    lines: int  # 0 for binary and non-UTF-8 files
+    kind: FileKind
+
+
+class SkippedEntry(BaseModel):
+    path: str
+    reason: str
+
+
+class Manifest(VersionedModel):
+    schema_version: Literal[1] = 1
+    name: str
+    tree_hash: str
+    source: str  # where the files were read from, for provenance only
+    tool_version: str
+    files: list[FileEntry]
+    skipped: list[SkippedEntry] = []
+
+
+def tree_hash(entries: list[FileEntry]) -> str:
+    """sha256 over the sorted (relative path, file sha256) pairs: independent of mtimes and location."""
+    body = "".join(f"{e.path}\0{e.sha256}\n" for e in sorted(entries, key=lambda e: e.path))
+    return sha256_text(body)
+
+
+def classify(data: bytes) -> tuple[FileKind, int]:
+    if b"\0" in data[:8192]:
+        return "binary", 0
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "non_utf8", 0
+    return "text", len(text.splitlines())
+
+
+def _objects_dir() -> Path:
+    return home() / "objects"
+
+
+def _object_path(digest: str) -> Path:
+    return _objects_dir() / digest[:2] / digest[2:]
+
+
+def _manifest_path(name: str) -> Path:
+    return home() / "snapshots" / f"{name}.json"
+
+
+def _walk(root: Path) -> tuple[list[Path], list[SkippedEntry]]:
+    """Regular files under root, never following a link out of it, nor into a directory loop."""
+    files: list[Path] = []
+    skipped: list[SkippedEntry] = []
+    real_root = root.resolve()
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        for d in list(dirnames):
+            if (here / d).is_symlink():
+                dirnames.remove(d)
+                skipped.append(SkippedEntry(path=(here / d).relative_to(root).as_posix(), reason="symlinked directory"))
+        for name in sorted(filenames):
+            p = here / name
+            rel = p.relative_to(root).as_posix()
+            if p.is_symlink():
+                target = p.resolve()
+                if not target.is_relative_to(real_root):
+                    skipped.append(SkippedEntry(path=rel, reason="symlink out of the corpus root"))
+                    continue
+                if not target.is_file():
+                    skipped.append(SkippedEntry(path=rel, reason="symlink to a non-file"))
+                    continue
+            elif not p.is_file():
+                skipped.append(SkippedEntry(path=rel, reason="not a regular file"))
+                continue
+            files.append(p)
+    return files, skipped
+
+
+def _store_object(data: bytes, digest: str) -> None:
+    target = _object_path(digest)
+    if not target.exists():
+        atomic_write_bytes(target, data)
+
+
+def snapshot_directory(src: str | Path, name: str | None = None) -> "Snapshot":
+    """Record every regular file under src in the store; returns the loaded snapshot."""
+    root = Path(src)
+    if not root.exists():
+        raise UserError("corpus directory does not exist", root)
+    if not root.is_dir():
+        raise UserError("corpus is not a directory", root)
+    paths, skipped = _walk(root)
+    entries: list[FileEntry] = []
+    for p in paths:
+        data = p.read_bytes()
+        digest = sha256_bytes(data)
+        kind, lines = classify(data)
+        _store_object(data, digest)
+        entries.append(FileEntry(path=p.relative_to(root).as_posix(), sha256=digest, size=len(data), lines=lines, kind=kind))
+    entries.sort(key=lambda e: e.path)
+    th = tree_hash(entries)
+    if name is None:
+        name = f"{_safe_dir_name(root)}-{th[:12]}"
+    elif not _NAME_RE.match(name):
+        raise UserError(f"invalid snapshot name {name!r} (letters, digits, '.', '_', '-')")
+    manifest = Manifest(name=name, tree_hash=th, source=str(root.resolve()), tool_version=__version__, files=entries, skipped=skipped)
+    write_model(_manifest_path(name), manifest)
+    return Snapshot(manifest)
+
+
+def _safe_dir_name(root: Path) -> str:
+    base = re.sub(r"[^A-Za-z0-9._-]", "_", root.resolve().name) or "corpus"
+    return base.lstrip("._-")[:60] or "corpus"
+
+
+def list_snapshots() -> list[Manifest]:
+    folder = home() / "snapshots"
+    return [read_model(p, Manifest) for p in sorted(folder.glob("*.json"))] if folder.exists() else []
+
+
+def load_snapshot(name: str, verify: bool = True) -> "Snapshot":
+    path = _manifest_path(name)
+    if not _NAME_RE.match(name) or not path.exists():
+        raise UserError(f"no stored snapshot named {name!r} and no such directory")
+    snap = Snapshot(read_model(path, Manifest))
+    if verify:
+        snap.verify()
+    return snap
+
+
+def open_corpus(spec: str | Path, verify: bool = True) -> "Snapshot":
+    """A stored snapshot name or a plain directory (snapshotted on the fly)."""
+    p = Path(spec)
+    if p.is_dir():
+        return snapshot_directory(p)
+    if os.sep in str(spec) or str(spec).startswith("."):
+        raise UserError("corpus directory does not exist", spec)
+    return load_snapshot(str(spec), verify=verify)
+
+
+def normalize_relpath(cited: str) -> str | None:
+    """A cited path as a snapshot-relative POSIX path, or None when it would leave the root."""
+    cited = cited.strip().replace("\\", "/")
+    if not cited or cited.startswith("/") or re.match(r"^[A-Za-z]:/", cited) or cited.startswith("~"):
+        return None
+    parts: list[str] = []
+    for part in PurePosixPath(cited).parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+            continue
+        parts.append(part)
+    return "/".join(parts) or None
+
+
+class Snapshot:
+    """Read-only view of one manifest; file contents come from the object store."""
+
+    def __init__(self, manifest: Manifest):
+        self.manifest = manifest
+        self._by_path = {e.path: e for e in manifest.files}
+
+    @property
+    def name(self) -> str:
+        return self.manifest.name
+
+    @property
+    def tree_hash(self) -> str:
+        return self.manifest.tree_hash
+
+    @property
+    def files(self) -> list[FileEntry]:
+        return self.manifest.files
+
+    def entry(self, relpath: str) -> FileEntry | None:
+        norm = normalize_relpath(relpath)
+        return self._by_path.get(norm) if norm else None
+
+    def read_bytes(self, relpath: str) -> bytes:
+        entry = self.entry(relpath)
+        if entry is None:
+            raise UserError(f"not in snapshot {self.name}", relpath)
+        return _object_path(entry.sha256).read_bytes()
+
+    def read_text(self, relpath: str) -> str:
+        entry = self.entry(relpath)
+        if entry is None or entry.kind != "text":
+            raise UserError(f"not a UTF-8 text file in snapshot {self.name}", relpath)
+        return self.read_bytes(relpath).decode("utf-8")
+
+    def verify(self) -> None:
+        """Re-hash every stored object; refuse on the first that no longer matches its manifest entry."""
+        for e in self.manifest.files:
+            obj = _object_path(e.sha256)
+            if not obj.exists() or sha256_bytes(obj.read_bytes()) != e.sha256:
+                raise UserError(f"corpus moved: {e.path} changed since snapshot {self.name} was taken")

@@ -1,0 +1,78 @@
+"""Atomic writes and validated reads of the on-disk formats.
+
+Every on-disk format is a pydantic model carrying a ``schema_version``; writers validate before
+writing and write to a temporary file in the same directory, then rename, so an interrupted run
+never leaves a half-written file behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from groundjudge.errors import UserError
+
+
+class VersionedModel(BaseModel):
+    """Base of every on-disk format. Subclasses pin ``schema_version`` with a Literal."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def home() -> Path:
+    """The groundjudge store: snapshots, indexes, the response cache."""
+    root = os.environ.get("GROUNDJUDGE_HOME")
+    path = Path(root) if root else Path.home() / ".cache" / "groundjudge"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_model(path: str | Path, model: BaseModel) -> None:
+    """Re-validate, then write atomically as indented JSON."""
+    type(model).model_validate(model.model_dump())
+    atomic_write_text(path, model.model_dump_json(indent=2) + "\n")
+
+
+def read_model(path: str | Path, cls: type[M]) -> M:
+    """Read and validate; any problem becomes a one-line UserError naming the file."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError("file not found", path) from None
+    except OSError as exc:
+        raise UserError(f"cannot read ({exc.strerror})", path) from None
+    try:
+        return cls.model_validate_json(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "<root>"
+        raise UserError(f"invalid {cls.__name__}: {where}: {first.get('msg')}", path) from None

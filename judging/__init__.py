@@ -1,0 +1,1 @@
+"""Judging: rubrics, providers, the response cache and the concurrent scoring runner."""

@@ -1,0 +1,1 @@
+"""Question sets (JSONL) and their loader."""

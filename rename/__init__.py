@@ -1,0 +1,1 @@
+"""Shape-preserving renaming of corpora and question sets, with structural-equivalence checks."""

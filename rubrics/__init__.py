@@ -1,0 +1,1 @@
+"""Rubric data files and their loader."""

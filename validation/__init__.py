@@ -1,0 +1,1 @@
+"""Validation and analysis: exclusions, means, noise floors, blind cells, agreement, reports."""

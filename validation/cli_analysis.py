@@ -1,0 +1,7 @@
+"""CLI commands of this package (being built)."""
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    pass
