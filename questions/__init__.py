@@ -1,1 +1,57 @@
-"""Question sets (JSONL) and their loader."""
+"""Question sets: JSONL files, one ``{"id", "text", "category", "difficulty"}`` object a line.
+
+Optional ``must_touch`` lists the files or symbols a complete answer must mention. Extra keys are
+kept (renaming passes them through untouched).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from groundjudge.errors import UserError
+
+BUNDLED = Path(__file__).resolve().parent
+
+
+class Question(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    text: str
+    category: str
+    difficulty: str
+    must_touch: list[str] = []
+
+
+def load_questions(path: str | Path) -> list[Question]:
+    """Parse and validate a question set; the first bad line is reported with its number."""
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError("question set not found", path) from None
+    except UnicodeDecodeError:
+        raise UserError("question set is not UTF-8 text", path) from None
+    questions: list[Question] = []
+    seen: set[str] = set()
+    for number, line in enumerate(raw.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            q = Question.model_validate(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise UserError(f"line {number}: not JSON ({exc.msg})", path) from None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "<root>"
+            raise UserError(f"line {number}: {where}: {first.get('msg')}", path) from None
+        if q.id in seen:
+            raise UserError(f"line {number}: duplicate question id {q.id!r}", path)
+        seen.add(q.id)
+        questions.append(q)
+    if not questions:
+        raise UserError("question set is empty", path)
+    return questions
