@@ -107,7 +107,8 @@ def _walk(root: Path) -> tuple[list[Path], list[SkippedEntry]]:
 
 def _store_object(data: bytes, digest: str) -> None:
     target = _object_path(digest)
-    if not target.exists():
+    # A damaged object is rewritten rather than trusted because its name says it is right.
+    if not target.exists() or sha256_bytes(target.read_bytes()) != digest:
         atomic_write_bytes(target, data)
 
 
