@@ -48,10 +48,11 @@ def _register_all() -> None:
     from grounding import cli_ground
     from judging import cli as judging_cli
     from rename import cli as rename_cli
+    from rubrics import cli as rubrics_cli
     from validation import cli_agreement, cli_analysis
     from groundjudge import demo
 
-    for module in (grounding_cli, cli_ground, judging_cli, rename_cli, cli_analysis, cli_agreement, demo):
+    for module in (grounding_cli, cli_ground, judging_cli, rubrics_cli, rename_cli, cli_analysis, cli_agreement, demo):
         module.register(app)
 
 

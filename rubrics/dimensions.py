@@ -1,0 +1,135 @@
+"""Dimension rubrics: the file format, the loaded ``Rubric`` and its validating loader.
+
+A rubric names the dimensions a judge scores, each with an integer range and a descriptor per
+score band. The sha256 of the file's bytes identifies the rubric in every score file, so editing a
+descriptor changes the recorded hash.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from groundjudge.errors import UserError
+from groundjudge.hashing import sha256_bytes
+from groundjudge.storage import VersionedModel
+from judging.models import RubricRef
+from rubrics.files import check_kind, read_toml, resolve_rubric_path, validation_problem
+
+# Dimension names become field names of the judge's structured-output model and keys of score
+# files, so they must be plain identifiers that cannot clash with the model's own attributes.
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+_RESERVED = {"rationale"}
+
+
+class Band(BaseModel):
+    """What an answer scoring ``min``..``max`` (inclusive) on one dimension looks like."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    min: int
+    max: int
+    descriptor: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Band":
+        if self.min > self.max:
+            raise ValueError(f"band {self.min}-{self.max}: min is greater than max")
+        return self
+
+
+class Dimension(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    min: int = 0
+    max: int
+    description: str = Field(min_length=1)
+    bands: list[Band] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _valid(self) -> "Dimension":
+        if not _NAME.match(self.name) or self.name in _RESERVED or self.name.startswith("model_") or hasattr(BaseModel, self.name):
+            raise ValueError(
+                f"dimension name {self.name!r} must match [a-z][a-z0-9_]* (at most 40 characters) "
+                "and not be 'rationale' or a pydantic attribute name"
+            )
+        if self.max <= 0:
+            raise ValueError(f"max must be positive, got {self.max}")
+        if not 0 <= self.min < self.max:
+            raise ValueError(f"min must be in 0..max-1, got {self.min}")
+        # A judge may give any integer in range, so every score needs exactly one descriptor.
+        expected = self.min
+        for band in sorted(self.bands, key=lambda b: b.min):
+            if band.min < self.min or band.max > self.max:
+                raise ValueError(f"band {band.min}-{band.max} is outside {self.min}-{self.max}")
+            if band.min != expected:
+                problem = "overlaps the previous band" if band.min < expected else f"leaves {expected}-{band.min - 1} without a band"
+                raise ValueError(f"band {band.min}-{band.max} {problem}")
+            expected = band.max + 1
+        if expected != self.max + 1:
+            raise ValueError(f"scores {expected}-{self.max} have no band")
+        return self
+
+    def sorted_bands(self) -> list[Band]:
+        return sorted(self.bands, key=lambda b: b.min)
+
+
+class RubricFile(VersionedModel):
+    """The on-disk TOML format of a dimension rubric."""
+
+    schema_version: Literal[1] = 1
+    kind: Literal["dimensions"]
+    name: str = Field(min_length=1)
+    version: int = Field(ge=1)
+    description: str = ""
+    dimensions: list[Dimension] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self) -> "RubricFile":
+        seen: set[str] = set()
+        for dim in self.dimensions:
+            if dim.name in seen:
+                raise ValueError(f"duplicate dimension name {dim.name!r}")
+            seen.add(dim.name)
+        return self
+
+
+class Rubric(RubricFile):
+    """A loaded rubric: the file's content plus where it came from and the sha256 of its bytes."""
+
+    source: str
+    sha256: str
+
+    @property
+    def total_max(self) -> int:
+        return sum(d.max for d in self.dimensions)
+
+    def dimension(self, name: str) -> Dimension:
+        for dim in self.dimensions:
+            if dim.name == name:
+                return dim
+        raise KeyError(name)
+
+    def ref(self) -> RubricRef:
+        return RubricRef(
+            name=self.name,
+            sha256=self.sha256,
+            dimensions={d.name: float(d.max) for d in self.dimensions},
+            minimum={d.name: float(d.min) for d in self.dimensions},
+        )
+
+
+def load_rubric(name_or_path: str | Path) -> Rubric:
+    """Load and validate a dimension rubric; any problem is a UserError naming the file."""
+    path = resolve_rubric_path(name_or_path)
+    raw, data = read_toml(path)
+    check_kind(data, "dimensions", path)
+    try:
+        content = RubricFile.model_validate(data)
+    except ValidationError as exc:
+        raise UserError(f"invalid rubric: {validation_problem(exc, data)}", path) from None
+    return Rubric(**content.model_dump(), source=str(path), sha256=sha256_bytes(raw))

@@ -1,0 +1,78 @@
+"""Finding and reading rubric files: bundled names or paths, TOML parsing, one-line error messages."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from groundjudge.errors import UserError
+
+BUNDLED = Path(__file__).resolve().parent
+
+
+def bundled_rubrics(kind: str = "dimensions") -> list[str]:
+    """Names of the bundled rubric files of one kind ("dimensions" or "criteria"), sorted."""
+    names = []
+    for path in sorted(BUNDLED.glob("*.toml")):
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+            continue
+        if data.get("kind") == kind:
+            names.append(path.stem)
+    return names
+
+
+def resolve_rubric_path(name_or_path: str | Path, kind: str = "dimensions") -> Path:
+    """A bundled rubric name ("reference-free") or a path to a TOML file."""
+    spec = str(name_or_path)
+    path = Path(spec)
+    if path.is_file():
+        return path
+    if "/" in spec or "\\" in spec or spec.endswith(".toml") or spec.startswith("."):
+        raise UserError("rubric file not found", path)
+    bundled = BUNDLED / f"{spec}.toml"
+    if bundled.is_file():
+        return bundled
+    raise UserError(f"unknown rubric {spec!r}; bundled: {', '.join(bundled_rubrics(kind)) or 'none'}; or give a path to a .toml file")
+
+
+def read_toml(path: Path) -> tuple[bytes, dict[str, Any]]:
+    """The file's bytes (for hashing) and its parsed TOML, or a one-line UserError."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"cannot read ({exc.strerror})", path) from None
+    try:
+        return raw, tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UserError("not UTF-8 text", path) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"not valid TOML ({exc})", path) from None
+
+
+def check_kind(data: dict[str, Any], expected: str, path: Path) -> None:
+    """A clear message when a criterion rubric is given where a dimension rubric is needed, or the reverse."""
+    kind = data.get("kind")
+    if kind in ("dimensions", "criteria") and kind != expected:
+        raise UserError(f"this is a {kind} rubric (kind = {kind!r}); a {expected} rubric is needed here", path)
+
+
+def validation_problem(exc: ValidationError, data: dict[str, Any]) -> str:
+    """The first validation error as 'where: message', naming list entries by their name or id."""
+    first = exc.errors()[0]
+    where: list[str] = []
+    node: Any = data
+    for part in first.get("loc", ()):
+        if isinstance(part, int) and isinstance(node, list) and part < len(node):
+            node = node[part]
+            label = node.get("name") or node.get("id") if isinstance(node, dict) else None
+            where[-1] = f"{where[-1]}[{label!r}]" if label else f"{where[-1]}[{part}]"
+            continue
+        node = node.get(part) if isinstance(node, dict) else None
+        where.append(str(part))
+    msg = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    return f"{'.'.join(where)}: {msg}" if where else msg
