@@ -1,0 +1,225 @@
+"""Blind-cell verification: did an answer meant to be written without the source use a tool that
+could reach it? ``RUN_DIR/<cell>/events/<qid>.jsonl`` are the agents' event streams.
+
+In a blind cell an answer with any file, search, shell or web tool call that actually ran is *void*
+and the aggregation excludes it (it reads ``RUN_DIR/blind.json``). An answer with no stream, or a
+stream we could not fully read, is *unverified*, never clean. A non-empty working directory or a
+forbidden tool left available is a *violation* of the blind set-up, reported per answer.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+
+from groundjudge import __version__
+from groundjudge.errors import UserError
+from groundjudge.hashing import sha256_file
+from groundjudge.storage import VersionedModel, read_model
+from validation.events import FORBIDDEN, EventStream, classify_tool, parse_events
+from validation.scores_io import cell_dirs
+
+BLIND_FILE = "blind.json"
+ANSWER_COLUMNS = [
+    "cell", "qid", "blind", "format", "status", "tool_calls", "forbidden_calls", "denied_calls", "tools",
+    "violations", "problems", "reason",
+]
+CELL_COLUMNS = ["cell", "blind", "answers", "with_stream", "tool_calls", "violations", "void", "unverified", "clean", "tools"]
+
+
+class BlindEntry(BaseModel):
+    cell: str
+    qid: str
+    reason: str
+
+
+class BlindFile(VersionedModel):
+    """``RUN_DIR/blind.json``: the answers the aggregation must exclude, and what they were judged on."""
+
+    schema_version: Literal[1] = 1
+    tool_version: str
+    patterns: list[str]
+    blind_cells: list[str]
+    void: list[BlindEntry]
+    unverified: list[BlindEntry]
+    event_files: dict[str, str]  # path relative to the run directory -> sha256
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    cell: str
+    qid: str
+    blind: bool
+    format: str
+    status: Literal["clean", "void", "unverified", "not_blind"]
+    tool_calls: int
+    forbidden_calls: int
+    denied_calls: int
+    tools: str  # "Bash=2;Read=1"
+    violations: str
+    problems: str
+    reason: str  # why void or unverified
+
+
+def _violations(stream: EventStream) -> list[str]:
+    found = []
+    if stream.workdir_entries:
+        shown = ", ".join(sorted(stream.workdir_entries)[:5])
+        found.append(f"working directory not empty ({len(stream.workdir_entries)} entries: {shown})")
+    if stream.denied_tools is not None:
+        covered = {classify_tool(t) for t in stream.denied_tools}
+        for category in FORBIDDEN:
+            if category not in covered:
+                found.append(f"denied-tool list has no {category} tool")
+    if stream.available_tools is not None:
+        for tool in sorted(stream.available_tools):
+            if classify_tool(tool) in FORBIDDEN:
+                found.append(f"{tool} ({classify_tool(tool)}) was available, not denied")
+    return found
+
+
+def check_answer(cell: str, qid: str, stream: EventStream | None, blind: bool) -> AnswerCheck:
+    """The verdict on one answer (pure: the stream is already parsed)."""
+    if stream is None:
+        status = "unverified" if blind else "not_blind"
+        return AnswerCheck(cell, qid, blind, "none", status, 0, 0, 0, "", "", "", "no event stream" if blind else "")
+    counts = Counter(c.name for c in stream.calls)
+    ran_forbidden = [c for c in stream.calls if c.category in FORBIDDEN and not c.denied]
+    violations = _violations(stream) if blind else []
+    reason = ""
+    if not blind:
+        status = "not_blind"
+    elif ran_forbidden:
+        status = "void"
+        by_tool = Counter(f"{c.name} ({c.category})" for c in ran_forbidden)
+        reason = "tool calls: " + ", ".join(f"{k} x{v}" for k, v in sorted(by_tool.items()))
+    elif stream.problems:
+        status = "unverified"
+        reason = f"event stream not fully readable ({len(stream.problems)} problems)"
+    else:
+        status = "clean"
+    return AnswerCheck(
+        cell=cell, qid=qid, blind=blind, format=stream.format, status=status,
+        tool_calls=len(stream.calls),
+        forbidden_calls=sum(1 for c in stream.calls if c.category in FORBIDDEN),
+        denied_calls=sum(1 for c in stream.calls if c.denied),
+        tools=";".join(f"{k}={v}" for k, v in sorted(counts.items())),
+        violations="; ".join(violations),
+        problems="; ".join(stream.problems),
+        reason=reason,
+    )
+
+
+def match_cells(cells: list[str], patterns: list[str]) -> list[str]:
+    """Cells matching any glob pattern; a pattern matching nothing is refused (likely a typo)."""
+    matched: set[str] = set()
+    for pattern in patterns:
+        hits = [c for c in cells if fnmatch.fnmatchcase(c, pattern)]
+        if not hits:
+            raise UserError(f"--blind-cells pattern {pattern!r} matches no cell (cells: {', '.join(cells) or 'none'})")
+        matched.update(hits)
+    return sorted(matched)
+
+
+def verify_run(run_dir: str | Path, patterns: list[str], progress=None) -> tuple[list[AnswerCheck], BlindFile]:
+    """Parse every event stream of the run and judge every answer; blind cells are those matching."""
+    run_dir = Path(run_dir)
+    dirs = cell_dirs(run_dir)
+    blind_cells = match_cells([d.name for d in dirs], patterns)
+    checks: list[AnswerCheck] = []
+    hashes: dict[str, str] = {}
+    for d in dirs:
+        answers = {p.stem for p in (d / "answers").glob("*.md")}
+        streams = {p.stem: p for p in (d / "events").glob("*.jsonl")}
+        for qid in sorted(answers | set(streams)):
+            path = streams.get(qid)
+            if path is not None:
+                hashes[path.relative_to(run_dir).as_posix()] = sha256_file(path)
+            stream = parse_events(path) if path is not None else None
+            checks.append(check_answer(d.name, qid, stream, d.name in blind_cells))
+            if progress is not None:
+                progress()
+    blind_file = BlindFile(
+        tool_version=__version__,
+        patterns=list(patterns),
+        blind_cells=blind_cells,
+        void=[BlindEntry(cell=c.cell, qid=c.qid, reason=c.reason) for c in checks if c.status == "void"],
+        unverified=[BlindEntry(cell=c.cell, qid=c.qid, reason=c.reason) for c in checks if c.status == "unverified"],
+        event_files=dict(sorted(hashes.items())),
+    )
+    return checks, blind_file
+
+
+def cell_summary(checks: list[AnswerCheck]) -> list[dict]:
+    rows: dict[str, dict] = {}
+    tools: dict[str, Counter] = {}
+    for c in checks:
+        r = rows.setdefault(c.cell, {k: 0 for k in CELL_COLUMNS} | {"cell": c.cell, "blind": c.blind})
+        for part in filter(None, c.tools.split(";")):
+            name, count = part.rsplit("=", 1)
+            tools.setdefault(c.cell, Counter())[name] += int(count)
+        r["answers"] += 1
+        r["with_stream"] += c.format != "none"
+        r["tool_calls"] += c.tool_calls
+        r["violations"] += bool(c.violations)
+        r["void"] += c.status == "void"
+        r["unverified"] += c.status == "unverified"
+        r["clean"] += c.status == "clean"
+    for cell, r in rows.items():
+        r["tools"] = ";".join(f"{k}={v}" for k, v in sorted(tools.get(cell, Counter()).items()))
+    return [rows[k] for k in sorted(rows)]
+
+
+def read_void_list(run_dir: str | Path) -> tuple[BlindFile | None, str | None]:
+    """The blind check's verdict for the aggregation, refused if an event stream changed since."""
+    run_dir = Path(run_dir)
+    path = run_dir / BLIND_FILE
+    if not path.exists():
+        return None, None
+    blind = read_model(path, BlindFile)
+    for rel, digest in blind.event_files.items():
+        current = run_dir / rel
+        if not current.exists() or sha256_file(current) != digest:
+            raise UserError(f"{rel} changed after the blind check; rerun `groundjudge blind`", path)
+    for cell in blind.blind_cells:
+        for p in sorted((run_dir / cell / "events").glob("*.jsonl")):
+            if p.relative_to(run_dir).as_posix() not in blind.event_files:
+                raise UserError(f"{p.relative_to(run_dir).as_posix()} is newer than the blind check; rerun `groundjudge blind`", path)
+    return blind, sha256_file(path)
+
+
+def run_blind(run_dir: str | Path, patterns: list[str]) -> None:
+    """The ``blind`` command: check, write blind.csv, blind_cells.csv and blind.json, print per cell."""
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from groundjudge.storage import write_model
+    from validation.tables import write_csv
+
+    run_dir = Path(run_dir)
+    total = sum(len({p.stem for p in (d / "answers").glob("*.md")} | {p.stem for p in (d / "events").glob("*.jsonl")}) for d in cell_dirs(run_dir))
+    with Progress(transient=True) as progress:
+        task = progress.add_task("checking event streams", total=total)
+        checks, blind_file = verify_run(run_dir, patterns, progress=lambda: progress.advance(task))
+    write_csv(run_dir / "blind.csv", [c.__dict__ for c in checks], ANSWER_COLUMNS)
+    summary = cell_summary(checks)
+    write_csv(run_dir / "blind_cells.csv", summary, CELL_COLUMNS)
+    write_model(run_dir / BLIND_FILE, blind_file)
+    table = Table(title=f"blind-cell verification ({', '.join(patterns)})")
+    shown = [c for c in CELL_COLUMNS if c != "tools"]  # per-tool counts are in blind_cells.csv
+    for col in shown:
+        table.add_column(col, justify="left" if col == "cell" else "right")
+    for row in summary:
+        table.add_row(*(str(row[c]) for c in shown))
+    console = Console(soft_wrap=True)
+    console.print(table)
+    for c in checks:
+        for problem in filter(None, c.problems.split("; ")):
+            console.print(f"[yellow]problem[/]: {problem}", highlight=False)
+    console.print(f"{len(blind_file.void)} void, {len(blind_file.unverified)} unverified; wrote {run_dir / BLIND_FILE}", highlight=False)

@@ -1,0 +1,333 @@
+"""``groundjudge report``: the aggregation tables as CSV, report.md with plots, and a record of the
+exact inputs (sha256 of every score file, the blind check, the manifest, the question set)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from groundjudge import __version__
+from groundjudge.errors import UserError
+from groundjudge.hashing import sha256_file
+from groundjudge.storage import VersionedModel, atomic_write_text, read_model, write_model
+from validation import aggregate as agg
+from validation.scores_io import RunScores, load_run_with_progress
+from validation.tables import write_csv
+
+
+class ReportInputs(VersionedModel):
+    """``report_inputs.json``: what the tables were computed from, so a number can be traced back."""
+
+    schema_version: Literal[1] = 1
+    tool_version: str
+    run_dir: str
+    score_files: dict[str, str]  # path relative to the run directory -> sha256
+    blind_sha256: str | None
+    manifest_sha256: str | None
+    questions_sha256: str | None
+    expected_questions: int
+    seed: int
+    n_resamples: int
+    confidence: float
+    floor_cell: str | None
+    baseline_cell: str | None
+    retest_floors: dict[str, float]
+    retest_run: str | None
+    retest_score_files: dict[str, str]
+
+
+@dataclass
+class Analysis:
+    run: RunScores
+    slots: pd.DataFrame
+    means: pd.DataFrame
+    per_judge: pd.DataFrame
+    exclusions: pd.DataFrame
+    inventory: pd.DataFrame
+    sensitivity: pd.DataFrame
+    intervals: pd.DataFrame
+    void: list  # BlindEntry
+    unverified: list  # BlindEntry
+
+
+@dataclass(frozen=True)
+class Expectations:
+    """What the run should hold: the questions and judges, and the sha256 of where that came from."""
+
+    qids: list[str] | None  # None: every question seen in the run
+    judges: frozenset[str]  # the manifest's judges (a judge that never wrote a judgement still counts)
+    questions_sha256: str | None
+    manifest_sha256: str | None
+
+
+def _expectations(run_dir: Path, questions: Path | None) -> Expectations:
+    from judging.manifest import RunManifest
+    from questions import load_questions
+
+    manifest_path = run_dir / "manifest.json"
+    manifest = read_model(manifest_path, RunManifest) if manifest_path.exists() else None
+    manifest_sha = sha256_file(manifest_path) if manifest else None
+    judges = frozenset(j.name for j in manifest.judges) if manifest else frozenset()
+    if questions is not None:
+        return Expectations([q.id for q in load_questions(questions)], judges, sha256_file(questions), manifest_sha)
+    if manifest is not None:
+        # The manifest records the question set as given to `score`; it is used only if unchanged.
+        qpath = Path(manifest.questions_path)
+        if not qpath.is_absolute() and (run_dir / qpath).exists():
+            qpath = run_dir / qpath
+        if qpath.is_file() and sha256_file(qpath) == manifest.questions_sha256:
+            return Expectations([q.id for q in load_questions(qpath)], judges, manifest.questions_sha256, manifest_sha)
+    return Expectations(None, judges, None, manifest_sha)
+
+
+def analyse(run: RunScores, *, expected_qids=None, void=(), unverified=(), seed=0, n_resamples=10_000, confidence=0.95) -> Analysis:
+    void_keys = [(v.cell, v.qid) for v in void]
+    slots = agg.slot_table(run, expected_qids=expected_qids, void=void_keys)
+    return Analysis(
+        run=run, slots=slots, means=agg.three_means(slots), per_judge=agg.per_judge_means(slots),
+        exclusions=agg.exclusions(slots), inventory=agg.run_inventory(run, void_keys),
+        sensitivity=agg.sensitivity(slots, agg.score_bounds(run)),
+        intervals=agg.intervals(slots, n_resamples=n_resamples, confidence=confidence, seed=seed),
+        void=list(void), unverified=list(unverified),
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Markdown
+
+
+def _fmt(value) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "–"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (float, np.floating)):
+        return f"{value:.2f}"
+    return str(value).replace("|", "\\|")
+
+
+def md_table(frame: pd.DataFrame) -> str:
+    head = "| " + " | ".join(str(c) for c in frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    body = ["| " + " | ".join(_fmt(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *body])
+
+
+def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame | None, retest: tuple | None, inputs: ReportInputs) -> str:
+    out = [f"# groundjudge report: {a.run.run_dir.name}", ""]
+    rubric = a.run.rubric
+    out += [
+        f"Run `{a.run.run_dir}`, {len(a.run.cells)} cells, judges: {', '.join(a.run.judges) or 'none'}, "
+        f"rubric: {rubric.name + ' (' + rubric.sha256[:12] + ')' if rubric else 'none'}, "
+        f"{inputs.expected_questions} expected questions. groundjudge {__version__}. "
+        f"Every input is listed by sha256 in `report_inputs.json`.",
+        "",
+        "Missing judgements are missing data, never zeros: every mean is over valid judgements only. "
+        "The primary mean is question-balanced (average the judgements of a question, then the questions).",
+        "",
+        "## Run inventory", "", md_table(a.inventory), "",
+    ]
+    malformed = [p for c in a.run.cells.values() for _, p in sorted(c.malformed.items())]
+    if malformed:
+        out += ["Malformed score files (excluded):", "", *[f"- {p}" for p in malformed], ""]
+    t = a.intervals[a.intervals["dimension"].astype(str) == agg.TOTAL]
+    conf = f"{inputs.confidence:.0%}"
+    out += [
+        "## Cell totals", "",
+        f"Question-balanced mean of the total with a {conf} interval from a question-level bootstrap "
+        f"({inputs.n_resamples} resamples, seed {inputs.seed}).", "",
+        md_table(t[["cell", "mean_question_balanced", "ci_low", "ci_high", "n_questions"]]), "",
+    ]
+    if "cell_totals" in plots:
+        out += [f"![cell totals]({plots['cell_totals']})", ""]
+    m = a.means.copy()
+    m["dimension"] = m["dimension"].astype(str)
+    pivot = m.pivot(index="cell", columns="dimension", values="mean_question_balanced")[list(dict.fromkeys(m["dimension"]))]
+    out += ["## Per-dimension means per cell (question-balanced)", "", md_table(pivot.reset_index()), ""]
+    if "dimensions" in plots:
+        out += [f"![per-dimension means]({plots['dimensions']})", ""]
+    tot = m[m["dimension"] == agg.TOTAL]
+    out += [
+        "## Three means of the total", "",
+        "Question-balanced (primary), pooled over judgements, and judge-balanced (mean of per-judge means). "
+        "They differ only when judgements are missing unevenly.", "",
+        md_table(tot[["cell", "mean_question_balanced", "mean_pooled", "mean_judge_balanced", "n_questions", "n_judgements"]]), "",
+    ]
+    pj = a.per_judge[a.per_judge["dimension"].astype(str) == agg.TOTAL]
+    out += ["## Per-judge totals", "", md_table(pj[["cell", "judge", "mean_question_balanced", "n"]]), ""]
+    if "judge_scatter" in plots:
+        out += [f"![judge against judge]({plots['judge_scatter']})", ""]
+    ex = a.exclusions.copy()
+    ex["judge_failures"] = ex[list(agg.JUDGE_FAILURES[:2])].sum(axis=1)
+    ex["infrastructure_failures"] = ex[list(agg.INFRASTRUCTURE_FAILURES)].sum(axis=1)
+    out += [
+        "## Exclusions", "",
+        "Judge failures (a judgement with an error, or no judgement from that judge) are counted apart from "
+        "infrastructure failures (no answer file, no score file, a malformed score file) and from void "
+        "blind-cell answers. Full counts by reason: `exclusions.csv`.", "",
+        md_table(ex[["cell", "judge", "expected", "excluded", "judge_failures", "infrastructure_failures", agg.VOID, "dimension_missing"]]), "",
+    ]
+    s = a.sensitivity[a.sensitivity["dimension"].astype(str) == agg.TOTAL]
+    out += [
+        "## Missing-data sensitivity (total)", "",
+        "The question-balanced total if every excluded judgement had scored the rubric minimum or maximum: "
+        "judge failures only, then also infrastructure failures. Void answers are never filled.", "",
+        md_table(s[["cell", "mean_question_balanced", "judge_failures_at_min", "judge_failures_at_max",
+                    "all_missing_at_min", "all_missing_at_max", "n_judge_failures", "n_infrastructure_failures"]]), "",
+    ]
+    if a.void or a.unverified or inputs.blind_sha256:
+        out += ["## Blind-cell verification", ""]
+        out += [f"{len(a.void)} void answers excluded, {len(a.unverified)} unverified (kept, but not vouched for).", ""]
+        rows = [{"cell": v.cell, "qid": v.qid, "status": "void", "reason": v.reason} for v in a.void]
+        rows += [{"cell": v.cell, "qid": v.qid, "status": "unverified", "reason": v.reason} for v in a.unverified]
+        if rows:
+            out += [md_table(pd.DataFrame(rows)), ""]
+    if floors is not None:
+        f = floors[floors["dimension"] == agg.TOTAL]
+        out += [
+            "## Floors and effect sizes (total)", "",
+            f"Floor cell `{inputs.floor_cell}`, baseline cell `{inputs.baseline_cell}`. share_of_gap is "
+            "(cell - floor) / (baseline - floor). A difference smaller than the test-retest floor is flagged.", "",
+            md_table(f.drop(columns=["dimension"])), "",
+        ]
+    if retest is not None:
+        table, ranges = retest
+        out += [
+            "## Test-retest", "", f"Second run: `{inputs.retest_run}`. Shift = run B - this run (question-balanced).", "",
+            md_table(table[table["dimension"].astype(str) == agg.TOTAL].drop(columns=["dimension"])), "",
+            "Range of the cell shifts per dimension (the test-retest floor):", "", md_table(ranges), "",
+        ]
+        if "retest" in plots:
+            out += [f"![test-retest shifts]({plots['retest']})", ""]
+    out += [
+        "## Files", "",
+        "`cell_dimension.csv`, `cell_judge_dimension.csv`, `cell_intervals.csv`, `exclusions.csv`, "
+        "`run_inventory.csv`, `sensitivity.csv`"
+        + (", `floors.csv`" if floors is not None else "")
+        + (", `test_retest.csv`, `test_retest_ranges.csv`" if retest is not None else "")
+        + ", `report_inputs.json`.", "",
+    ]
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------------------------------
+# The command
+
+
+def run_report(
+    run_dir: Path, out: Path, *, questions: Path | None = None, floor_cell: str | None = None,
+    baseline_cell: str | None = None, retest_floor: str | None = None, retest_run: Path | None = None,
+    seed: int = 0, n_resamples: int = 10_000, confidence: float = 0.95,
+) -> Analysis:
+    from rich.console import Console
+
+    from validation import plots as P
+    from validation.blind import read_void_list
+    from validation.floors import FLOOR_COLUMNS, floor_table
+    from validation.retest import RANGE_COLUMNS, RETEST_COLUMNS, compare_runs, parse_retest_floor
+
+    if (floor_cell is None) != (baseline_cell is None):
+        raise UserError("--floor-cell and --baseline-cell go together")
+    console = Console(soft_wrap=True)
+    run_dir = Path(run_dir)
+    run = load_run_with_progress(run_dir)
+    if not run.cells:
+        raise UserError("no cells (subdirectories with answers/ or scores/)", run_dir)
+    if not run.judges:
+        raise UserError("no score file names a judge: nothing to aggregate (run `groundjudge score` first)", run_dir)
+    exp = _expectations(run_dir, questions)
+    expected, questions_sha, manifest_sha = exp.qids, exp.questions_sha256, exp.manifest_sha256
+    run = replace(run, judges=tuple(sorted(set(run.judges) | exp.judges)))
+    if expected is not None:
+        unexpected = sorted(set(run.qids()) - set(expected))
+        if unexpected:
+            console.print(f"[yellow]note[/]: {len(unexpected)} questions in the run are not in the question set and are ignored: {', '.join(unexpected[:5])}", highlight=False)
+    for files in run.cells.values():
+        for problem in files.malformed.values():
+            console.print(f"[yellow]excluded malformed score file[/]: {problem}", highlight=False)
+    blind, blind_sha = read_void_list(run_dir)
+    with console.status("aggregating and bootstrapping"):
+        a = analyse(
+            run, expected_qids=expected, void=blind.void if blind else (), unverified=blind.unverified if blind else (),
+            seed=seed, n_resamples=n_resamples, confidence=confidence,
+        )
+    retest = None
+    retest_files: dict[str, str] = {}
+    floors_by_dim = parse_retest_floor(retest_floor) if retest_floor is not None else {}
+    if retest_run is not None:
+        _, b, table, ranges = compare_runs(run_dir, Path(retest_run), None)
+        retest, retest_files = (table, ranges), b.input_hashes
+        if retest_floor is None:
+            floors_by_dim = {r.dimension: r.floor for r in ranges.itertuples() if not np.isnan(r.floor)}
+    floors = floor_table(a.means, floor_cell, baseline_cell, floors_by_dim) if floor_cell else None
+
+    out = Path(out)
+    write_csv(out / "cell_dimension.csv", a.means, agg.CELL_DIMENSION_COLUMNS)
+    write_csv(out / "cell_judge_dimension.csv", a.per_judge, agg.CELL_JUDGE_DIMENSION_COLUMNS)
+    write_csv(out / "cell_intervals.csv", a.intervals, agg.INTERVAL_COLUMNS)
+    write_csv(out / "exclusions.csv", a.exclusions, agg.EXCLUSION_COLUMNS)
+    write_csv(out / "run_inventory.csv", a.inventory, agg.INVENTORY_COLUMNS)
+    write_csv(out / "sensitivity.csv", a.sensitivity, agg.SENSITIVITY_COLUMNS)
+    if floors is not None:
+        write_csv(out / "floors.csv", floors, FLOOR_COLUMNS)
+    if retest is not None:
+        write_csv(out / "test_retest.csv", retest[0], RETEST_COLUMNS)
+        write_csv(out / "test_retest_ranges.csv", retest[1], RANGE_COLUMNS)
+
+    plots: dict[str, str] = {}
+    if a.means["n_judgements"].sum():
+        P.cell_totals(a.intervals, out / "cell_totals.png")
+        plots["cell_totals"] = "cell_totals.png"
+        P.dimension_means(a.means, agg.score_bounds(run), out / "dimensions.png")
+        plots["dimensions"] = "dimensions.png"
+        if P.judge_scatter(a.slots, out / "judge_scatter.png"):
+            plots["judge_scatter"] = "judge_scatter.png"
+    if retest is not None:
+        total_floor = retest[1].set_index("dimension").loc[agg.TOTAL, "floor"]
+        P.retest_shifts(retest[0], float(total_floor), out / "retest_shifts.png")
+        plots["retest"] = "retest_shifts.png"
+
+    inputs = ReportInputs(
+        tool_version=__version__, run_dir=str(run_dir), score_files=dict(sorted(run.input_hashes.items())),
+        blind_sha256=blind_sha, manifest_sha256=manifest_sha, questions_sha256=questions_sha,
+        expected_questions=len(expected) if expected is not None else len(run.qids()),
+        seed=seed, n_resamples=n_resamples, confidence=confidence, floor_cell=floor_cell, baseline_cell=baseline_cell,
+        retest_floors=floors_by_dim, retest_run=str(retest_run) if retest_run else None,
+        retest_score_files=dict(sorted(retest_files.items())),
+    )
+    atomic_write_text(out / "report.md", render_markdown(a, plots=plots, floors=floors, retest=retest, inputs=inputs))
+    # Optional outputs of an earlier report with other options would otherwise sit beside this one.
+    optional = {
+        "floors.csv": floors is not None, "test_retest.csv": retest is not None, "test_retest_ranges.csv": retest is not None,
+        **{name: key in plots for key, name in (("cell_totals", "cell_totals.png"), ("dimensions", "dimensions.png"),
+                                              ("judge_scatter", "judge_scatter.png"), ("retest", "retest_shifts.png"))},
+    }
+    for name, written in optional.items():
+        if not written:
+            (out / name).unlink(missing_ok=True)
+    write_model(out / "report_inputs.json", inputs)
+    _print_summary(console, a, out)
+    return a
+
+
+def _print_summary(console, a: Analysis, out: Path) -> None:
+    from rich.table import Table
+
+    table = Table(title="cell totals (question-balanced)")
+    for col in ("cell", "mean", "interval", "questions", "judgements", "excluded"):
+        table.add_column(col, justify="left" if col == "cell" else "right")
+    t = a.intervals[a.intervals["dimension"].astype(str) == agg.TOTAL].set_index("cell")
+    m = a.means[a.means["dimension"].astype(str) == agg.TOTAL].set_index("cell")
+    excluded = a.exclusions.groupby("cell")["excluded"].sum()
+    for cell in t.index:
+        r = t.loc[cell]
+        table.add_row(
+            cell, _fmt(r.mean_question_balanced), f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
+            str(int(r.n_questions)), str(int(m.loc[cell, "n_judgements"])), str(int(excluded.get(cell, 0))),
+        )
+    console.print(table)
+    console.print(f"wrote {out / 'report.md'}", highlight=False)
