@@ -1,7 +1,111 @@
-"""CLI commands of this package (being built)."""
+"""CLI: ``rename``, ``rename-questions``, ``rename-verify``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
 
 import typer
 
+from groundjudge.errors import UserError
+
+
+def _seeds(seed: Optional[int], seeds: Optional[str]) -> list[int]:
+    if seed is not None and seeds:
+        raise UserError("give --seed or --seeds, not both")
+    if seeds:
+        try:
+            values = [int(s) for s in seeds.split(",") if s.strip()]
+        except ValueError:
+            raise UserError(f"--seeds must be comma-separated integers, got {seeds!r}") from None
+        if not values or len(set(values)) != len(values):
+            raise UserError(f"--seeds must list distinct integers, got {seeds!r}")
+        return values
+    if seed is None:
+        raise UserError("give --seed N or --seeds 1,2,3")
+    return [seed]
+
+
+def rename_cmd(
+    corpus: str = typer.Argument(..., help="Stored snapshot name or corpus directory."),
+    out: Path = typer.Option(..., "--out", help="Directory to write the renamed tree to (OUT-<seed> with --seeds)."),
+    map_out: Path = typer.Option(..., "--map-out", help="Where to write the map JSON (MAP-<seed>.json with --seeds)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the token generator."),
+    seeds: Optional[str] = typer.Option(None, "--seeds", help="Several seeds, comma-separated: one renamed tree per seed."),
+    classes: Optional[str] = typer.Option(None, "--classes", help="Comma-separated identifier classes; 'default', 'all' or names such as program,copybook,paragraph,data_name."),
+    keep: Optional[Path] = typer.Option(None, "--keep", help="Domain vocabulary never renamed nor generated: a word list, one or more words a line."),
+    include: Optional[Path] = typer.Option(None, "--include", help="Names to rename even if discovery did not select them."),
+    exclude: Optional[Path] = typer.Option(None, "--exclude", help="Names never to rename."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing output directory."),
+) -> None:
+    """Rename repository-specific identifiers to novel tokens of the same shape; write the tree and the map."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from grounding.snapshot import open_corpus
+    from rename.mapping import parse_classes
+    from rename.run import rename_corpus
+
+    seed_list = _seeds(seed, seeds)
+    chosen = parse_classes(classes)
+    console = Console(stderr=True)
+    with console.status("renaming"):
+        snap = open_corpus(corpus)
+        written = rename_corpus(snap, out, map_out, seed_list, chosen, keep, include, exclude, force)
+    for tree_out, m_out, rmap in written:
+        table = Table(title=f"seed {rmap.seed}: {tree_out}  (map {m_out})")
+        table.add_column("class")
+        table.add_column("identifiers", justify="right")
+        table.add_column("occurrences", justify="right")
+        per_class: dict[str, int] = {}
+        for cls in rmap.classes.values():
+            per_class[cls] = per_class.get(cls, 0) + 1
+        for cls in sorted(per_class):
+            table.add_row(cls, str(per_class[cls]), str(rmap.occurrences.get(cls, 0)))
+        console.print(table)
+        console.print(f"{len(rmap.renamed_paths)} paths renamed, {len(rmap.copied_verbatim)} files copied byte-identical, {len(rmap.kept)} names kept")
+
+
+def rename_questions_cmd(
+    questions: Path = typer.Argument(..., help="Question set (JSONL)."),
+    map_path: Path = typer.Option(..., "--map", help="Map written by 'rename'."),
+    out: Path = typer.Option(..., "--out", help="Renamed question set to write."),
+) -> None:
+    """Apply a rename map to a question set: text and must_touch renamed; ids and labels unchanged."""
+    from groundjudge.storage import read_model
+    from rename.mapping import Lookup
+    from rename.models import RenameMap
+    from rename.questions import rename_questions
+
+    rmap = read_model(map_path, RenameMap)
+    n = rename_questions(questions, Lookup(rmap.identifiers, rmap.classes), out)
+    typer.echo(f"{n} questions renamed -> {out}")
+
+
+def rename_verify_cmd(
+    original: str = typer.Argument(..., help="Original corpus: stored snapshot name or directory."),
+    renamed: str = typer.Argument(..., help="Renamed corpus: stored snapshot name or directory."),
+    map_path: Path = typer.Option(..., "--map", help="Map written by 'rename'."),
+    questions: Optional[tuple[Path, Path]] = typer.Option(None, "--questions", help="Original and renamed question sets to check too (two paths)."),
+    report: Optional[Path] = typer.Option(None, "--report", help="Also write the JSON report to this file."),
+) -> None:
+    """Check that two trees are structurally equivalent under the map; JSON on stdout, summary on stderr, exit 1 on any failure."""
+    from grounding.snapshot import open_corpus
+    from groundjudge.storage import read_model, write_model
+    from rename.models import RenameMap
+    from rename.verify import report_json, summary, verify_trees
+
+    rmap = read_model(map_path, RenameMap)
+    result = verify_trees(open_corpus(original), open_corpus(renamed), rmap, map_path, questions if questions and questions[0] else None)
+    if report:
+        write_model(report, result)
+    typer.echo(report_json(result))
+    typer.echo(summary(result), err=True)
+    if not result.ok:
+        raise typer.Exit(1)
+
 
 def register(app: typer.Typer) -> None:
-    pass
+    app.command("rename")(rename_cmd)
+    app.command("rename-questions")(rename_questions_cmd)
+    app.command("rename-verify")(rename_verify_cmd)

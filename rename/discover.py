@@ -1,0 +1,282 @@
+"""Find the repository-specific identifiers of a corpus, each with its class.
+
+COBOL, JCL, BMS and CICS CSD names come from lexical rules over the code area of each line;
+Python/Java/... names come from the grounding index (opt-in classes only). Only names the
+repository itself defines are candidates: ``CALL 'CEEDAYS'`` or ``COPY DFHAID`` name nothing here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from grounding.snapshot import Snapshot
+from rename.lexer import is_free_format, language_of, sniff, tokens
+from rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
+from rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS, reserved_words
+
+MIN_LENGTH = 3  # shorter names are too often ordinary words in comments and prose
+
+_NAME = r"[A-Za-z0-9][A-Za-z0-9_-]*"
+_I = re.IGNORECASE
+PROGRAM_ID_RE = re.compile(rf"\bPROGRAM-ID\s*\.?\s*['\"]?({_NAME})", _I)
+COPY_RE = re.compile(rf"(?<![A-Za-z0-9_-])COPY\s+['\"]?({_NAME})['\"]?(?:\s+(?:OF|IN)\s+{_NAME})?(\s+REPLACING\b[^.]*)?", _I)
+SQL_INCLUDE_RE = re.compile(rf"\bEXEC\s+SQL\s+INCLUDE\s+({_NAME})", _I)
+CALL_RE = re.compile(rf"(?<![A-Za-z0-9_-])CALL\s+['\"]({_NAME})['\"]", _I)
+CICS_PROGRAM_RE = re.compile(rf"\bPROGRAM\s*\(\s*['\"]?({_NAME})['\"]?\s*\)", _I)
+CICS_FILE_RE = re.compile(rf"\b(?:DATASET|FILE)\s*\(\s*(['\"]?)({_NAME})\1\s*\)", _I)
+VALUE_RE = re.compile(rf"^\s*\d\d?\s+({_NAME})\b[^.]*?\bVALUE\s+['\"]\s*({_NAME})\s*['\"]", _I | re.M)
+ASSIGN_RE = re.compile(rf"\bASSIGN\s+(?:TO\s+)?['\"]?({_NAME})", _I)
+ASSIGN_PREFIX_RE = re.compile(r"^((?:UT-|DA-)?(?:S|AS|D|R|I|U|V)-)(.+)$", _I)
+DATA_ITEM_RE = re.compile(rf"^\s*(0?[1-9]|[1-4][0-9]|66|77|88)\s+({_NAME})(?=[\s.]|$)", _I)
+FD_RE = re.compile(rf"^\s*(?:FD|SD)\s+({_NAME})", _I)
+SELECT_RE = re.compile(rf"^\s*SELECT\s+(?:OPTIONAL\s+)?({_NAME})", _I)
+PARAGRAPH_RE = re.compile(rf"^({_NAME})\s*(?:\s+SECTION\s*(?:\d+\s*)?)?\.", _I)
+LEADING_TRAILING_RE = re.compile(r"\b(LEADING|TRAILING)\s+==\s*([^=]+?)\s*==", _I)
+
+JCL_STMT_RE = re.compile(r"^//([A-Za-z$#@][A-Za-z0-9$#@]{0,7})\s+(JOB|EXEC|DD|PROC)\b(.*)$", _I)
+JCL_EXEC_RE = re.compile(r"^\s*(PGM|PROC)\s*=\s*([A-Za-z0-9$#@]+)|^\s*([A-Za-z$#@][A-Za-z0-9$#@]*)", _I)
+DSN_RE = re.compile(r"\b(?:DSN|DSNAME|DATASET|INDATASET|OUTDATASET|NAME|IDS|ODS)\s*[=(]\s*'?([A-Za-z0-9$#@&.]+)", _I)
+
+BMS_RE = re.compile(r"^([A-Za-z$#@][A-Za-z0-9$#@]*)\s+(DFHMSD|DFHMDI|DFHMDF)\b", _I)
+BMS_CLASS = {"DFHMSD": "bms_mapset", "DFHMDI": "bms_map", "DFHMDF": "bms_field"}
+CSD_RE = re.compile(rf"\bDEFINE\s+(TRANSACTION|TRANS|FILE|PROGRAM|MAPSET)\s*\(\s*({_NAME})\s*\)", _I)
+
+
+@dataclass
+class Discovery:
+    """Everything the generator and the applier need to know about the corpus."""
+
+    found: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (name as first seen, class)
+    kept: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (why it is not renamed, class)
+    corpus_tokens: set[str] = field(default_factory=set)  # every token, upper-cased
+    program_names: set[str] = field(default_factory=set)  # upper-cased, renamed or not
+    bms_labels: dict[str, str] = field(default_factory=dict)  # upper-cased map/field label -> bms_map/bms_field
+
+    def add(self, name: str, cls: str) -> None:
+        key = name if cls in CASE_SENSITIVE_CLASSES else name.upper()
+        old = self.found.get(key)
+        if old is None or CLASS_ORDER.index(cls) < CLASS_ORDER.index(old[1]):
+            self.found[key] = (old[0] if old else name, cls)
+
+
+def code_area(text: str) -> list[str]:
+    """Columns 8-72 of every non-comment COBOL line (a blank line for a comment, so indexes are line
+    numbers - 1). Free-format sources (``>>SOURCE FORMAT FREE``) keep the whole line."""
+    lines = text.splitlines()
+    free = is_free_format(text)
+    out = []
+    for line in lines:
+        if free:
+            out.append("" if line.lstrip().startswith("*>") else line.split("*>", 1)[0])
+        elif len(line) > 6 and line[6] in "*/Dd":
+            out.append("")
+        else:
+            out.append(line[7:72].split("*>", 1)[0])
+    return out
+
+
+def _stem(path: str) -> str:
+    base = path.rsplit("/", 1)[-1]
+    return base.rsplit(".", 1)[0] if "." in base else base
+
+
+def _dataset_qualifiers(dsn: str) -> Iterable[str]:
+    parts = [q.split("(", 1)[0].upper() for q in dsn.split(".")]
+    if any(q in SYSTEM_QUALIFIERS or q.startswith("DFH") for q in parts):
+        return
+    for q in dsn.split("."):
+        q = q.split("(", 1)[0]
+        if q and not q.startswith("&") and re.search("[A-Za-z]", q) and not re.fullmatch(r"G\d{4}V\d{2}", q, _I):
+            yield q
+
+
+def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery:
+    """Every lexical class is discovered (``--include`` needs to know a name's class even when the class
+    is not selected); the index is only consulted for the ``index_classes`` asked for."""
+    wanted = set(index_classes)
+    d = Discovery()
+    texts: dict[str, tuple[str, str]] = {}  # path -> (lang, text)
+    for entry in snapshot.files:
+        for tok in tokens(entry.path, "text"):
+            d.corpus_tokens.add(tok.upper())
+        if entry.kind != "text":
+            continue
+        text = snapshot.read_text(entry.path)
+        lang = sniff(entry.path, text)
+        texts[entry.path] = (lang, text)
+        d.corpus_tokens.update(t.upper() for t in tokens(text, lang))
+
+    cobol = {p: code_area(t) for p, (lang, t) in texts.items() if lang == "cobol"}
+    stems = {}
+    for p in snapshot.files:
+        stems.setdefault(_stem(p.path).upper(), _stem(p.path))
+
+    # Programs first: CALL/LINK/XCTL/PGM= targets count only when they name one of these.
+    programs: dict[str, str] = {}
+    copybook_files: dict[str, str] = {}
+    # Procedure-division copybooks have no PROCEDURE DIVISION header: area-A words there are paragraphs.
+    copybook_paths: set[str] = set()
+    for path, area in cobol.items():
+        joined = "\n".join(area)
+        ids = PROGRAM_ID_RE.findall(joined)
+        for name in ids:
+            programs.setdefault(name.upper(), name)
+        if ids:
+            programs.setdefault(_stem(path).upper(), _stem(path))
+        else:
+            copybook_files.setdefault(_stem(path).upper(), _stem(path))
+            copybook_paths.add(path)
+    d.program_names = set(programs)
+
+    procs: dict[str, str] = {}
+    for path, (lang, text) in texts.items():
+        if lang == "jcl":
+            for line in text.splitlines():
+                m = JCL_STMT_RE.match(line)
+                if m and m.group(2).upper() == "PROC":
+                    procs.setdefault(m.group(1).upper(), m.group(1))
+            if path.lower().endswith((".proc", ".prc")):
+                procs.setdefault(_stem(path).upper(), _stem(path))
+
+    candidates: list[tuple[str, str]] = [(n, "program") for n in programs.values()]
+    candidates += [(n, "copybook") for n in copybook_files.values()]
+    candidates += [(n, "jcl_proc") for n in procs.values()]
+    partial_word: list[tuple[str, str, str]] = []  # (copybook, LEADING/TRAILING, operand)
+
+    for path, area in cobol.items():
+        joined = "\n".join(area)
+        values = {m.group(1).upper(): m.group(2) for m in VALUE_RE.finditer(joined)}
+        for m in COPY_RE.finditer(joined):
+            if m.group(1).upper() in stems:
+                candidates.append((m.group(1), "copybook"))
+            for lt in LEADING_TRAILING_RE.finditer(m.group(2) or ""):
+                partial_word.append((m.group(1).upper(), lt.group(1).upper(), lt.group(2).upper()))
+        for m in SQL_INCLUDE_RE.finditer(joined):
+            if m.group(1).upper() in stems and m.group(1).upper() not in ("SQLCA", "SQLDA"):
+                candidates.append((m.group(1), "copybook"))
+        for m in CICS_FILE_RE.finditer(joined):
+            name = m.group(2) if m.group(1) else values.get(m.group(2).upper())
+            if name:
+                candidates.append((name, "dataset"))
+        for m in ASSIGN_RE.finditer(joined):
+            name = m.group(1)
+            pm = ASSIGN_PREFIX_RE.match(name)
+            candidates.append((pm.group(2) if pm else name, "jcl_dd"))
+        in_procedure = False
+        for line in area:
+            if re.search(r"\bPROCEDURE\s+DIVISION\b", line, _I):
+                in_procedure = True
+                continue
+            if m := DATA_ITEM_RE.match(line):
+                candidates.append((m.group(2), "data_name"))
+            elif m := FD_RE.match(line) or SELECT_RE.match(line):
+                candidates.append((m.group(1), "data_name"))
+            elif (in_procedure or path in copybook_paths) and line[:4].strip():
+                if m := PARAGRAPH_RE.match(line.lstrip()):
+                    candidates.append((m.group(1), "paragraph"))
+
+    for path, (lang, text) in texts.items():
+        if lang == "jcl":
+            _discover_jcl(text, programs, procs, candidates)
+        elif lang == "bms":
+            for line in text.splitlines():
+                if m := BMS_RE.match(line):
+                    cls = BMS_CLASS[m.group(2).upper()]
+                    candidates.append((m.group(1), cls))
+                    if cls != "bms_mapset":
+                        d.bms_labels[m.group(1).upper()] = cls
+        for m in CSD_RE.finditer(text):
+            kind, name = m.group(1).upper(), m.group(2)
+            if kind in ("TRANSACTION", "TRANS"):
+                candidates.append((name, "transaction"))
+            elif kind == "FILE":
+                candidates.append((name, "dataset"))
+
+    if wanted and any(language_of(e.path) == "code" for e in snapshot.files):
+        candidates += _from_index(snapshot, wanted)
+
+    reserved = reserved_words()
+    for name, cls in candidates:
+        upper = name.upper()
+        if upper in reserved or upper == "FILLER":
+            d.kept.setdefault(name, ("reserved word", cls))
+        elif len(name) < MIN_LENGTH:
+            d.kept.setdefault(name, (f"shorter than {MIN_LENGTH} characters", cls))
+        elif not re.search("[A-Za-z]", name):
+            d.kept.setdefault(name, ("no letter", cls))
+        elif not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+            d.kept.setdefault(name, ("contains $, # or @: never a whole token under the text rules", cls))
+        elif upper.startswith(SYSTEM_PREFIXES):
+            d.kept.setdefault(name, ("system prefix", cls))
+        else:
+            d.add(name, cls)
+
+    # COPY ... REPLACING LEADING/TRAILING rewrites part of a word when the copybook is expanded; a name
+    # carrying that part must keep it, or the expanded names would no longer match the program's.
+    for copybook, how, operand in partial_word:
+        for key, (name, cls) in list(d.found.items()):
+            up = key.upper()
+            if (how == "LEADING" and up.startswith(operand)) or (how == "TRAILING" and up.endswith(operand)):
+                del d.found[key]
+                d.kept[name] = (f"partial-word COPY {copybook} REPLACING {how} =={operand}==", cls)
+    return d
+
+
+def _discover_jcl(text: str, programs: dict[str, str], procs: dict[str, str], out: list[tuple[str, str]]) -> None:
+    for line in text.splitlines():
+        if line.startswith("//*") or not line.startswith("//"):
+            if not line.startswith("//*"):
+                for m in DSN_RE.finditer(line):  # IDCAMS/utility control statements in SYSIN
+                    if "." in m.group(1):
+                        out.extend((q, "dataset") for q in _dataset_qualifiers(m.group(1)))
+            continue
+        m = JCL_STMT_RE.match(line)
+        if m:
+            label, verb, rest = m.group(1), m.group(2).upper(), m.group(3)
+            if verb == "JOB":
+                out.append((label, "jcl_job"))
+            elif verb == "EXEC":
+                out.append((label, "jcl_step"))
+                em = JCL_EXEC_RE.match(rest)
+                if em:
+                    target = em.group(2) or em.group(3)
+                    if target.upper() in programs:
+                        out.append((target, "program"))
+                    elif target.upper() in procs:
+                        out.append((target, "jcl_proc"))
+            elif verb == "DD":
+                out.append((label, "jcl_dd"))
+        for dm in DSN_RE.finditer(line):
+            out.extend((q, "dataset") for q in _dataset_qualifiers(dm.group(1)))
+
+
+def _python_vocabulary() -> frozenset[str]:
+    """Keywords, builtins and standard-library module names: renaming one would rename uses of the
+    language itself (``open``, ``json``), not of the repository."""
+    import builtins
+    import keyword
+    import sys
+
+    return frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozenset(sys.stdlib_module_names)
+
+
+def _from_index(snapshot: Snapshot, wanted: set[str]) -> list[tuple[str, str]]:
+    """Python/Java/JS/Go/C names the repository defines, from the grounding index. Dunder names are
+    protocol, not repository vocabulary, and are never candidates."""
+    from grounding.index import load_index
+
+    idx = load_index(snapshot, progress=False)
+    found: list[tuple[str, str]] = []
+    for kind in ("class", "function", "method"):
+        if kind in wanted:
+            found += [(s.name, kind) for s in idx.definitions(kind=kind) if s.language not in ("cobol", "jcl", "bms", "text")]
+    if "module" in wanted:
+        for info in idx.files():
+            if info.language not in ("cobol", "jcl", "bms", "text") and language_of(info.path) == "code":
+                stem = _stem(info.path)
+                if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", stem):
+                    found.append((stem, "module"))
+    python = _python_vocabulary()
+    return [(n, k) for n, k in found if not (n.startswith("__") and n.endswith("__")) and n not in python]

@@ -1,0 +1,129 @@
+"""Seeded generation of shape-preserving replacement tokens.
+
+A token keeps the original's length, its ``-``/``_`` (and any other non-alphanumeric) characters in
+place, a digit where it has a digit and a letter of the same case where it has a letter. A candidate
+is refused when it equals a token of the corpus or one already issued, is a reserved word, starts
+with a system prefix, contains a keep-list term, a reserved word of three or more characters or an
+original identifier, or (programs) repeats another program's first 8 characters.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from groundjudge.errors import UserError
+from rename.vocabulary import SYSTEM_PREFIXES
+
+MAX_ATTEMPTS = 5000
+DIGITS = string.digits
+
+
+@dataclass
+class Rejection:
+    original: str
+    candidate: str
+    reason: str
+
+
+@dataclass
+class TokenRules:
+    corpus_tokens: set[str]  # upper-cased
+    reserved: frozenset[str]
+    keep_terms: list[str]  # upper-cased
+    originals: list[str]  # upper-cased
+    program_names: set[str]  # upper-cased, every program of the repository
+    substrings: set[str] = field(init=False)
+    min_sub: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.substrings = {w for w in self.reserved if len(w) >= 3} | set(self.keep_terms) | set(self.originals)
+        self.min_sub = min((len(w) for w in self.substrings), default=1)
+
+
+def draw(original: str, rng: random.Random, letters: str) -> str:
+    """One candidate in the shape of ``original``; ``letters`` is the upper-case alphabet to draw from."""
+    out = []
+    for c in original:
+        if c.isdigit():
+            out.append(rng.choice(DIGITS))
+        elif c.isupper():
+            out.append(rng.choice(letters))
+        elif c.islower():
+            out.append(rng.choice(letters).lower())
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def refusal(candidate: str, rules: TokenRules, issued: set[str]) -> str | None:
+    """Why a candidate may not be issued, or None if it may."""
+    up = candidate.upper()
+    if up in issued:
+        return "already issued"
+    if up in rules.corpus_tokens:
+        return "already a token of the corpus"
+    if up in rules.reserved:
+        return "reserved word"
+    if up.startswith(SYSTEM_PREFIXES):
+        return "system prefix"
+    n = len(up)
+    for size in range(rules.min_sub, n + 1):
+        for i in range(n - size + 1):
+            part = up[i : i + size]
+            if part in rules.substrings:
+                if part in rules.keep_terms:
+                    return f"contains keep term {part}"
+                if part in rules.reserved:
+                    return f"contains reserved word {part}"
+                return f"contains original identifier {part}"
+    return None
+
+
+def generate(
+    originals: list[tuple[str, str, list[str]]],
+    rules: TokenRules,
+    seed: int,
+    letters: str = string.ascii_uppercase,
+) -> tuple[dict[str, str], list[Rejection]]:
+    """Map each original to a new token. ``originals`` is (name, class, derived suffixes/prefixes)
+    in a fixed order; a derived form is written ``+I`` (suffix) or ``S-+`` (prefix) around the base
+    and must pass the same rules as the base, else the base is drawn again."""
+    rng = random.Random(seed)
+    issued: set[str] = set()
+    prefixes8 = {p[:8].replace("-", "0") for p in rules.program_names}
+    result: dict[str, str] = {}
+    rejections: list[Rejection] = []
+    for name, cls, derived in originals:
+        for _ in range(MAX_ATTEMPTS):
+            cand = draw(name, rng, letters)
+            why = refusal(cand, rules, issued)
+            if why is None and cls == "program" and cand.upper()[:8].replace("-", "0") in prefixes8:
+                why = "first 8 characters repeat a program name"
+            forms = [_derive(cand, pattern) for pattern in derived]
+            for form in forms:
+                if why is None:
+                    why = refusal(form, rules, issued | {cand.upper()})
+                    why = f"derived {form}: {why}" if why else None
+            if why is None:
+                break
+            rejections.append(Rejection(name, cand, why))
+        else:
+            raise UserError(f"cannot generate a token for {name!r} in {MAX_ATTEMPTS} attempts (name space too small)")
+        result[name] = cand
+        issued.add(cand.upper())
+        issued.update(f.upper() for f in forms)
+        if cls == "program":
+            prefixes8.add(cand.upper()[:8].replace("-", "0"))
+    return result, rejections
+
+
+def _derive(base: str, pattern: str) -> str:
+    return pattern.replace("+", base)
+
+
+def ordered(found: Iterable[tuple[str, str]], class_order: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Deterministic generation order: by class, then by upper-cased name, then by name."""
+    return sorted(found, key=lambda nc: (class_order.index(nc[1]), nc[0].upper(), nc[0]))

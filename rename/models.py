@@ -1,0 +1,80 @@
+"""On-disk formats of the renamer: the map (``rename --map-out``) and the verification report."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from groundjudge.storage import VersionedModel
+
+# Discovery order is also precedence: a name found as both a program and a copybook is a program.
+CLASS_ORDER = (
+    "program",
+    "bms_mapset",
+    "bms_map",
+    "copybook",
+    "jcl_proc",
+    "jcl_job",
+    "dataset",
+    "transaction",
+    "paragraph",
+    "bms_field",
+    "data_name",
+    "jcl_step",
+    "jcl_dd",
+    "module",
+    "class",
+    "function",
+    "method",
+    "included",
+)
+DEFAULT_CLASSES = ("program", "copybook", "jcl_job", "jcl_proc", "bms_mapset", "bms_map", "dataset")
+# Names from Python/Java/... are matched with their exact case; COBOL, JCL and BMS names ignore case.
+CASE_SENSITIVE_CLASSES = frozenset({"module", "class", "function", "method"})
+
+
+class RenameMap(VersionedModel):
+    schema_version: Literal[1] = 1
+    tool_version: str
+    seed: int
+    corpus_name: str
+    corpus_tree_hash: str
+    renamed_tree_hash: str
+    classes_selected: list[str]
+    inputs_sha256: dict[str, str] = {}  # keep / include / exclude lists that shaped the map
+    identifiers: dict[str, str]  # original (case as it first appears) -> new token
+    classes: dict[str, str]  # original -> class
+    derived_from: dict[str, str] = {}  # derived original -> the base original it moves with
+    kept: dict[str, str] = {}  # discovered but deliberately not renamed -> why
+    renamed_paths: dict[str, str] = {}  # original relative path -> new, only where they differ
+    copied_verbatim: list[str] = []  # binary and non-UTF-8 files, byte-identical
+    occurrences: dict[str, int] = {}  # class -> replaced token occurrences in contents and paths
+    rejected_candidates: int = 0  # generated tokens refused by the token rules
+
+
+class Check(BaseModel):
+    name: str
+    ok: bool
+    detail: str = ""
+    failures: list[str] = []  # the first few, each naming a file and line where there is one
+
+
+class VerifyReport(VersionedModel):
+    schema_version: Literal[1] = 1
+    tool_version: str
+    ok: bool
+    original: str
+    original_tree_hash: str
+    renamed: str
+    renamed_tree_hash: str
+    map_sha256: str
+    questions_sha256: dict[str, str] = {}
+    files: int
+    directories: int
+    lines: int
+    copied_verbatim: list[str]
+    identifiers_per_class: dict[str, int]
+    occurrences_per_class: dict[str, int]  # in the corpus: contents and paths
+    question_occurrences_per_class: dict[str, int] = {}
+    checks: list[Check]

@@ -1,0 +1,60 @@
+"""Apply a corpus's identifier map to a question set, and check a renamed set against its original.
+
+Only ``text`` and ``must_touch`` (files and symbols the answer must mention) are rewritten; ids,
+category, difficulty and any other keys pass through unchanged, in their original order.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from groundjudge.storage import atomic_write_text
+from questions import load_questions
+from rename.lexer import substitute
+from rename.mapping import Lookup
+
+RENAMED_FIELDS = ("text", "must_touch")
+
+
+def rename_question_lines(raw: str, lookup: Lookup) -> str:
+    out: list[str] = []
+    for line in raw.splitlines():
+        if not line.strip():
+            continue
+        obj = json.loads(line)
+        obj["text"] = substitute(obj["text"], "text", lookup)
+        if isinstance(obj.get("must_touch"), list):
+            obj["must_touch"] = [substitute(item, "text", lookup) for item in obj["must_touch"]]
+        out.append(json.dumps(obj, ensure_ascii=False))
+    return "\n".join(out) + "\n"
+
+
+def rename_questions(src: Path, lookup: Lookup, out: Path) -> int:
+    """Validate the set, write the renamed copy atomically, return the number of questions."""
+    count = len(load_questions(src))
+    atomic_write_text(out, rename_question_lines(Path(src).read_text(encoding="utf-8"), lookup))
+    return count
+
+
+def compare_questions(original: Path, renamed: Path, lookup: Lookup, checks, occurrences: dict[str, int]) -> None:
+    from rename.verify import compare_text
+
+    a, b = load_questions(original), load_questions(renamed)
+    if [q.id for q in a] != [q.id for q in b]:
+        checks.fail("question_ids", f"{renamed}: ids differ from {original}")
+        return
+    for qa, qb in zip(a, b):
+        da, db = qa.model_dump(), qb.model_dump()
+        for key in sorted(set(da) | set(db)):
+            if key not in RENAMED_FIELDS and da.get(key) != db.get(key):
+                checks.fail("question_labels", f"{renamed}: question {qa.id}: {key} changed")
+        if len(qa.text) != len(qb.text):
+            checks.fail("question_text_lengths", f"{renamed}: question {qa.id}: text length {len(qa.text)} became {len(qb.text)}")
+            continue
+        compare_text(qa.text, qb.text, "text", lookup, f"{renamed} question {qa.id}", checks, occurrences)
+        if len(qa.must_touch) != len(qb.must_touch):
+            checks.fail("question_labels", f"{renamed}: question {qa.id}: must_touch length changed")
+            continue
+        for x, y in zip(qa.must_touch, qb.must_touch):
+            compare_text(x, y, "text", lookup, f"{renamed} question {qa.id} must_touch", checks, occurrences)

@@ -1,0 +1,75 @@
+"""``rename``: discover, plan, build, then write the tree and the map (I/O lives here and in the CLI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grounding.snapshot import Snapshot
+from groundjudge import __version__
+from groundjudge.errors import UserError
+from groundjudge.hashing import sha256_file
+from groundjudge.storage import write_model
+from rename.apply import build, write_tree
+from rename.discover import discover
+from rename.mapping import plan_map
+from rename.models import CASE_SENSITIVE_CLASSES, RenameMap
+from rename.vocabulary import read_word_file
+
+
+def rename_corpus(
+    snapshot: Snapshot,
+    out: Path,
+    map_out: Path,
+    seeds: list[int],
+    classes: list[str],
+    keep: Path | None = None,
+    include: Path | None = None,
+    exclude: Path | None = None,
+    force: bool = False,
+) -> list[tuple[Path, Path, RenameMap]]:
+    """One renamed tree and map per seed. With several seeds, OUT-<seed> and MAP-<seed>.json.
+    Every map and tree is computed (and collision-checked) before anything is written."""
+    lists = {"keep": keep, "include": include, "exclude": exclude}
+    words = {k: read_word_file(p) if p else [] for k, p in lists.items()}
+    hashes = {k: sha256_file(p) for k, p in lists.items() if p}
+    targets = [(out, map_out)] if len(seeds) == 1 else [(_suffixed(out, s), _suffixed(map_out, s)) for s in seeds]
+    source = Path(snapshot.manifest.source)
+    for tree_out, _ in targets:
+        if Path(tree_out).resolve().is_relative_to(source):
+            raise UserError("output directory is inside the corpus being renamed", tree_out)
+        if tree_out.exists() and not force:
+            raise UserError("output exists (use --force to replace it)", tree_out)
+    found = discover(snapshot, index_classes=[c for c in classes if c in CASE_SENSITIVE_CLASSES])
+    results = []
+    for seed in seeds:
+        plan = plan_map(found, seed, classes, words["keep"], words["include"], words["exclude"])
+        tree = build(snapshot, plan.identifiers, plan.classes, found.corpus_tokens)
+        rmap = RenameMap(
+            tool_version=__version__,
+            seed=seed,
+            corpus_name=snapshot.name,
+            corpus_tree_hash=snapshot.tree_hash,
+            renamed_tree_hash=tree.tree_hash,
+            classes_selected=classes,
+            inputs_sha256=hashes,
+            identifiers=plan.identifiers,
+            classes=plan.classes,
+            derived_from=plan.derived_from,
+            kept=plan.kept,
+            renamed_paths=tree.renamed_paths,
+            copied_verbatim=tree.copied_verbatim,
+            occurrences=tree.occurrences,
+            rejected_candidates=len(plan.rejections),
+        )
+        results.append((tree, rmap))
+    written = []
+    for (tree_out, m_out), (tree, rmap) in zip(targets, results):
+        write_tree(tree.files, tree_out, force)
+        write_model(m_out, rmap)
+        written.append((tree_out, m_out, rmap))
+    return written
+
+
+def _suffixed(path: Path, seed: int) -> Path:
+    path = Path(path)
+    return path.with_name(f"{path.stem}-{seed}{path.suffix}")

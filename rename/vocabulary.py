@@ -1,0 +1,46 @@
+"""The words a renamer never issues nor renames: language, CICS, DB2, JCL, VSAM and BMS vocabulary and
+system dataset prefixes, read from ``reserved_words.txt`` beside this module."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from groundjudge.errors import UserError
+
+RESERVED_FILE = Path(__file__).resolve().parent / "reserved_words.txt"
+
+# A generated program name must not read as an IBM-supplied one.
+SYSTEM_PREFIXES = ("DFH", "EIB", "SQL")
+
+# A dataset name with one of these qualifiers belongs to the system (CICS, IMS, DB2, LE, compiler
+# libraries), not to the repository: none of its qualifiers is renamed.
+SYSTEM_QUALIFIERS = frozenset(
+    """SYS1 SYS2 SYS3 SYS SYSX CEE CICS CICSTS DFH IGY ISP ISF IMS DB2 DSN TCPIP SDFHLOAD SDFHCOB SDFHMAC
+    SDFHEXCI SCEERUN SCEERUN2 SCEELKED SCEELKEX SDSNLOAD SDSNEXIT DSNLOAD SIGYCOMP SDFSRESL SEZARNT1
+    DBDLIB PSBLIB ACBLIB RESLIB MACLIB LINKLIB PARMLIB""".split()
+)
+
+
+def parse_word_list(text: str) -> list[str]:
+    """Whitespace-separated words, '#' to end of line is a comment; upper-cased, sorted, unique."""
+    words: set[str] = set()
+    for line in text.splitlines():
+        words.update(w.upper() for w in line.split("#", 1)[0].split())
+    return sorted(words)
+
+
+@lru_cache(maxsize=1)
+def reserved_words() -> frozenset[str]:
+    return frozenset(parse_word_list(RESERVED_FILE.read_text(encoding="utf-8")))
+
+
+def read_word_file(path: str | Path) -> list[str]:
+    """A user's --keep / --include / --exclude list; a missing or non-text file is a one-line error."""
+    path = Path(path)
+    try:
+        return parse_word_list(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("word list not found", path) from None
+    except UnicodeDecodeError:
+        raise UserError("word list is not UTF-8 text", path) from None
