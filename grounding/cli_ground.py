@@ -1,7 +1,88 @@
-"""CLI commands of this package (being built)."""
+"""``groundjudge ground``: grounding reports for one answer or a directory of answers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import typer
 
+from groundjudge.errors import UserError
+
+
+def ground_cmd(
+    answer: Path = typer.Argument(..., help="An answer (Markdown file), or a directory whose *.md answers are all grounded."),
+    corpus: str = typer.Option(..., "--corpus", help="Stored snapshot name, or a directory to snapshot on the fly."),
+    out: Path = typer.Option(None, "--out", help="Write the JSON report here instead of stdout (one answer only)."),
+    out_dir: Path = typer.Option(None, "--out-dir", help="Write one report per answer here, as <stem>.json (required for a directory)."),
+) -> None:
+    """Extract each claim of an answer, check it against the corpus snapshot, and emit a JSON GroundingReport."""
+    from grounding.ground import ground_text, read_answer
+    from grounding.models import AnswerRef
+    from groundjudge.storage import write_model
+
+    if answer.is_dir():
+        if out_dir is None:
+            raise UserError("grounding a directory needs --out-dir", answer)
+        if out is not None:
+            raise UserError("--out takes one answer; use --out-dir for a directory", answer)
+        files = sorted(p for p in answer.glob("*.md") if p.is_file())
+        if not files:
+            raise UserError("no *.md answers in directory", answer)
+    else:
+        if out is not None and out_dir is not None:
+            raise UserError("give --out or --out-dir, not both", answer)
+        files = [answer]
+    # Read and check every answer before anything is written: bad input leaves no partial output behind.
+    texts = [(p, *read_answer(p)) for p in files]
+    snapshot, index = _open(corpus)
+
+    if not answer.is_dir():
+        path, text, digest = texts[0]
+        report = ground_text(snapshot, index, text, AnswerRef(path=path.as_posix(), sha256=digest))
+        if out_dir is not None:
+            out = out_dir / f"{path.stem}.json"
+        if out is None:
+            sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+        else:
+            write_model(out, report)
+            typer.echo(f"{out}: {_summary(report)}", err=True)
+        return
+
+    from rich.progress import Progress
+
+    from grounding.verify import DeterministicVerifier
+
+    verifier = DeterministicVerifier()
+    totals: dict[str, int] = {}
+    with Progress(transient=True, console=_stderr_console()) as progress:
+        task = progress.add_task("grounding", total=len(texts))
+        for path, text, digest in texts:
+            report = ground_text(snapshot, index, text, AnswerRef(path=path.as_posix(), sha256=digest), verifier=verifier)
+            write_model(out_dir / f"{path.stem}.json", report)
+            for verdict, n in report.counts.items():
+                totals[verdict.value] = totals.get(verdict.value, 0) + n
+            progress.advance(task)
+    typer.echo(f"{len(texts)} reports in {out_dir}: " + ", ".join(f"{k} {v}" for k, v in sorted(totals.items())), err=True)
+
+
+def _open(corpus: str):
+    from grounding.index import load_index
+    from grounding.snapshot import open_corpus
+
+    snapshot = open_corpus(corpus)
+    return snapshot, load_index(snapshot, progress=sys.stderr.isatty())
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _summary(report) -> str:
+    return f"{len(report.claims)} claims: " + ", ".join(f"{v.value} {n}" for v, n in report.counts.items())
+
 
 def register(app: typer.Typer) -> None:
-    pass
+    app.command("ground")(ground_cmd)

@@ -1,0 +1,649 @@
+"""Claim extraction: a Markdown answer -> claim units, each with the references a snapshot can check.
+
+A claim unit is a sentence of a paragraph, a list item, or a table row; a fenced code block goes with
+the unit that introduces it; headings are not claims but set the context (the program or file a
+following unit talks about when it names none itself). Everything here is shape-based and needs no
+index: deciding whether a name exists is the verifier's job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from grounding.models import Claim, ClaimRef, Relation
+from grounding.snapshot import normalize_relpath
+
+
+@runtime_checkable
+class ClaimExtractor(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def extract(self, answer_text: str) -> list[Claim]: ...
+
+
+# --- word lists -------------------------------------------------------------------------------------
+
+# COBOL reserved words and mainframe/tech acronyms: all-caps words an answer uses as plain vocabulary.
+# None of them may become a reference (an unresolved one would wrongly count against a claim).
+RESERVED = frozenset(
+    """
+    ACCEPT ACCESS ADD ADDRESS ADVANCING AFTER ALL ALPHABETIC ALSO ALTER ALTERNATE AND ANY APPLY ARE AREA
+    AREAS ASCENDING ASSIGN AT AUTHOR BEFORE BINARY BLANK BLOCK BOTTOM BY CALL CANCEL CHARACTER CHARACTERS
+    CLOSE CODE COLLATING COLUMN COMMA COMMIT COMMON COMP COMP-1 COMP-2 COMP-3 COMP-4 COMP-5 COMPUTATIONAL
+    COMPUTATIONAL-3 COMPUTE CONFIGURATION CONTAINS CONTENT CONTINUE CONTROL COPY CORR CORRESPONDING COUNT
+    CURRENCY CURRENT-DATE DATA DATE DATE-COMPILED DATE-WRITTEN DAY DEBUGGING DECIMAL-POINT DECLARATIVES
+    DELETE DELIMITED DELIMITER DEPENDING DESCENDING DISPLAY DIVIDE DIVISION DOWN DUPLICATES DYNAMIC ELSE
+    END END-ADD END-CALL END-COMPUTE END-DELETE END-DIVIDE END-EVALUATE END-EXEC END-IF END-MULTIPLY
+    END-OF-PAGE END-PERFORM END-READ END-RETURN END-REWRITE END-SEARCH END-START END-STRING END-SUBTRACT
+    END-UNSTRING END-WRITE ENVIRONMENT EOP EQUAL ERROR EVALUATE EXCEPTION EXEC EXIT EXTEND EXTERNAL FALSE FD
+    FILE FILE-CONTROL FILLER FIRST FOOTING FOR FROM FUNCTION GENERATE GIVING GLOBAL GO GOBACK GREATER GROUP
+    HIGH-VALUE HIGH-VALUES I-O I-O-CONTROL IDENTIFICATION IF IN INDEX INDEXED INITIAL INITIALIZE INPUT
+    INPUT-OUTPUT INSPECT INSTALLATION INTO INVALID IS JUST JUSTIFIED KEY LABEL LEADING LEFT LENGTH LESS
+    LINAGE LINE LINES LINKAGE LOCAL-STORAGE LOCK LOW-VALUE LOW-VALUES MERGE MODE MOVE MULTIPLY NATIVE
+    NEGATIVE NEXT NO NOT NULL NULLS NUMERIC OBJECT-COMPUTER OCCURS OF OFF OMITTED ON OPEN OPTIONAL OR ORDER
+    ORGANIZATION OTHER OUTPUT OVERFLOW PACKED-DECIMAL PADDING PAGE PERFORM PIC PICTURE POINTER POSITION
+    POSITIVE PROCEDURE PROCEED PROGRAM PROGRAM-ID QUOTE QUOTES RANDOM READ RECORD RECORDING RECORDS REDEFINES
+    REEL REFERENCE RELATIVE RELEASE REMAINDER REMOVAL RENAMES REPLACE REPLACING RESERVE RETURN RETURN-CODE
+    REWIND REWRITE RIGHT ROUNDED RUN SAME SCREEN SEARCH SECTION SECURITY SELECT SENTENCE SEPARATE SEQUENCE
+    SEQUENTIAL SET SIGN SIZE SORT SOURCE SOURCE-COMPUTER SPACE SPACES SPECIAL-NAMES STANDARD STANDARD-1
+    START STATUS STOP STRING SUBTRACT SUPPRESS SYNC SYNCHRONIZED TALLYING TEST THAN THEN THROUGH THRU TIME
+    TIMES TO TOP TRAILING TRUE UNIT UNSTRING UNTIL UP UPON USAGE USE USING VALUE VALUES VARYING WHEN WITH
+    WORDS WORKING-STORAGE WRITE ZERO ZEROES ZEROS
+    CICS XCTL LINK RETURN SEND RECEIVE MAP MAPSET DATASET RIDFLD INTO RESP RESP2 COMMAREA TRANSID HANDLE
+    ABEND SYNCPOINT STARTBR READNEXT READPREV ENDBR UPDATE ERASE FREEKB CURSOR DFHRESP NORMAL NOTFND
+    SQL SQLCODE SQLCA INCLUDE DECLARE CURSOR FETCH INSERT VALUES WHERE TABLE CREATE DROP INTO SELECT COMMIT ROLLBACK
+    JCL JOB STEP PROC PEND DD DSN DISP PGM PARM SYSOUT SYSIN SYSPRINT COND CLASS MSGCLASS NOTIFY REGION
+    RECFM LRECL BLKSIZE SPACE UNIT VOL SHR OLD NEW MOD CATLG DELETE KEEP PASS IEFBR14 IDCAMS IEBGENER SORT
+    BMS DFHMSD DFHMDI DFHMDF
+    COBOL CICS VSAM KSDS ESDS RRDS QSAM DB2 IMS MVS ZOS TSO ISPF IBM JES SMS RACF EBCDIC ASCII
+    API APIS CLI CSV JSON XML YAML TOML HTML HTTP HTTPS URL URI SQL ORM UTF UTF-8 UTC GMT ISO CPU RAM OS
+    ID IDS OK EOF IO I/O NA TBD TODO FIXME NOTE README PR CI CRUD AND OR NOT YES THE A AN
+    READ-ONLY READ-WRITE NON-CICS NON-VSAM ONLINE BATCH CICS-TS Z-OS IBM-037 IBM-1047 CP-037 CP-1047 X-REF
+    """.split()
+)
+
+PY_KEYWORDS = frozenset(
+    """
+    False None True and as assert async await break class continue def del elif else except finally for
+    from global if import in is lambda nonlocal not or pass raise return try while with yield self cls
+    """.split()
+)
+
+# Mixed-case words that look like CamelCase identifiers but are product names in prose.
+CAMEL_WORDS = frozenset(
+    "JavaScript TypeScript GitHub GitLab PostgreSQL MySQL SQLite NoSQL YouTube MacOS iOS OAuth GnuCOBOL "
+    "OpenCOBOL PyPI NumPy SciPy FastAPI PyTest DevOps LinkedIn PowerShell WebSphere".split()
+)
+
+SOURCE_EXTENSIONS = (
+    "cbl cob cpy jcl proc bms py pyi java js jsx mjs ts tsx go c h cc cpp hpp cs rb rs kt scala sh bash "
+    "sql md txt rst json yaml yml toml cfg ini csv xml html mk".split()
+)
+_EXT = "|".join(sorted(SOURCE_EXTENSIONS, key=len, reverse=True))
+
+# --- regular expressions ----------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^\s*(```+|~~~+)")  # any indent: a fence inside a list item is still a fence
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+_RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
+_LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_QUOTE_PREFIX = re.compile(r"^\s{0,3}>\s?")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+_BACKTICK = re.compile(r"(`+)(.+?)\1")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+_LINE_SUFFIX = r"(?:(?::|#L)(\d+)(?:\s*[-–]\s*L?(\d+))?)?"
+_PATH_EXT = re.compile(
+    r"(?<![\w/.\\-])((?:\.{1,2}/|/|~/)?(?:[\w.$#@-]+/)*[\w$#@-][\w.$#@-]*\.(?:" + _EXT + r"))(?![\w])" + _LINE_SUFFIX,
+    re.I,
+)
+# Any extension will do when the name has a directory: data/ACCTUPD.dat
+_PATH_SLASHED = re.compile(
+    r"(?<![\w/.\\-])((?:\.{1,2}/)?(?:[\w.$#@-]+/)+[\w$#@-][\w.$#@-]*\.[A-Za-z0-9]{1,8})(?![\w])" + _LINE_SUFFIX
+)
+_PATH_ROOTED = re.compile(r"(?<![\w/.-])((?:\.{1,2}/|/|~/)[\w.$#@/-]*[\w$#@-])" + _LINE_SUFFIX)
+_LINE_CITE = re.compile(
+    r"\b(?:lines?|ll?\.)\s+(\d+)(?:\s*(?:-|–|—|to|through|thru|and)\s*(\d+))?\b", re.I
+)
+_PIC = re.compile(
+    r"\bPIC(?:TURE)?\s+(?:IS\s+)?([-+SsVvXxAaZz9PpBb0/,.*$()\d]*[XxAa9Zz*$][-+SsVvXxAaZz9PpBb0/,.*$()\d]*)"
+    r"(?:\s+(?:USAGE\s+(?:IS\s+)?)?(COMP(?:UTATIONAL)?(?:-[1-5])?|PACKED-DECIMAL|BINARY))?",
+    re.I,
+)
+_DQ_STRING = re.compile(r"[\"“]([^\"“”\n]{1,120})[\"”]")
+_SQ_STRING = re.compile(r"(?<![\w'])'([^'\n]{1,80})'(?![\w'])")
+_COBOL_NAME = re.compile(r"(?<![\w-])([A-Z0-9][A-Z0-9]*(?:-[A-Z0-9]+)+)(?![\w-])")
+_ALLCAPS = re.compile(r"(?<![\w$#@-])([A-Z][A-Z0-9$#@]{2,29})(?![\w$#@-])")
+_CAMEL = re.compile(r"(?<![\w.])([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+)(?![\w])")
+_SNAKE = re.compile(r"(?<![\w.])(_{0,2}[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+_{0,2}|__\w+__)(?![\w])")
+_DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\(\))?(?![\w])")
+_CALL_PARENS = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(\)")
+_NUMBER = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w-]|\.\d)")
+_LEVEL_WORDS = re.compile(r"\b\d{2}-levels?\b|\blevel[- ]\d{1,2}\b|\b\d{2}\s+levels?\b", re.I)
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|no|fig|resp)\.$", re.I)
+
+_CODE_TOKEN = re.compile(r"[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
+
+# Relation cues. Each is (relation, pattern); a cue followed by "by"/"from" is passive: the object comes first.
+_CUES: list[tuple[Relation, re.Pattern[str]]] = [
+    ("defines", re.compile(r"(?<![\w-])(?:defin(?:es|ed|e|ing)|declar(?:es|ed|e|ing))(?![\w-])", re.I)),
+    ("transfers", re.compile(r"(?<![\w-])(?:XCTLs?|XCTL(?:ed|s)?|transfers?\s+control|transferr?(?:ed|ing)\s+control|"
+                             r"hands?\s+(?:off\s+)?control|LINKs?\s+to|link(?:s|ed|ing)?\s+to)(?![\w-])", re.I)),
+    ("copies", re.compile(r"(?<![\w-])(?:cop(?:y|ies|ied|ying)|includ(?:es|ed|e|ing)|import(?:s|ed|ing)?)(?![\w-])", re.I)),
+    ("calls", re.compile(r"(?<![\w-])(?:call(?:s|ed|ing)?|invok(?:es|ed|e|ing)|perform(?:s|ed|ing)?|runs?|execut(?:es|ed|e|ing))(?![\w-])", re.I)),
+    ("reads", re.compile(r"(?<![\w-])(?:reads?|reading|brows(?:es|ed|e|ing)|fetch(?:es|ed|ing)?|quer(?:ies|ied|y))(?![\w-])", re.I)),
+    ("writes", re.compile(r"(?<![\w-])(?:writ(?:es|e|ing|ten)|wrote|rewrit(?:es|e|ing|ten)|updat(?:es|ed|ing)|"
+                          r"delet(?:es|ed|ing)|insert(?:s|ed|ing)|stor(?:es|ed|ing))(?![\w-])", re.I)),
+]
+_PASSIVE_TAIL = re.compile(r"\s+(?:by|from)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Cue:
+    relation: Relation
+    start: int
+    end: int
+    passive: bool
+
+
+def relation_cues(text: str) -> list[Cue]:
+    """Relation cue words in a claim's text, by position (the verifier uses them for subject/object)."""
+    cues: list[Cue] = []
+    taken: list[tuple[int, int]] = []
+    masked = _mask_code(text)
+    for relation, pattern in _CUES:
+        for m in pattern.finditer(masked):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            passive = bool(_PASSIVE_TAIL.match(masked, m.end()))
+            cues.append(Cue(relation, m.start(), m.end(), passive))
+    return sorted(cues, key=lambda c: c.start)
+
+
+def _mask_code(text: str) -> str:
+    """Backtick spans blanked (same length), so cue words inside code are not read as prose."""
+    return _BACKTICK.sub(lambda m: " " * len(m.group(0)), text)
+
+
+# --- references -------------------------------------------------------------------------------------
+
+
+def is_reserved(word: str) -> bool:
+    return word.upper() in RESERVED
+
+
+def is_program_shaped(word: str) -> bool:
+    """All-caps 4-8 character name with a digit, like BKACT01C or COSGN00C."""
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9$#@]{3,7}", word)) and any(c.isdigit() for c in word) and not is_reserved(word)
+
+
+def is_cobol_shaped(word: str) -> bool:
+    return bool(re.fullmatch(r"[A-Z0-9]+(?:-[A-Z0-9]+)+", word)) and any(c.isalpha() for c in word) and not is_reserved(word)
+
+
+def names_file_or_program(ref: ClaimRef) -> bool:
+    """Does the reference name a program or file (and so set the context for the units after it)?"""
+    if ref.kind == "path":
+        return normalize_relpath(ref.value) is not None
+    return ref.kind == "identifier" and ref.strict and is_program_shaped(ref.value)
+
+
+def normalize_pic(pic: str) -> str:
+    """Upper case, without sentence punctuation or a closing parenthesis that belongs to the prose."""
+    pic = pic.upper().rstrip(".,;:")
+    while pic.endswith(")") and pic.count(")") > pic.count("("):
+        pic = pic[:-1].rstrip(".,;:")
+    return pic
+
+
+def _ref_key(ref: ClaimRef) -> tuple:
+    return (ref.kind, ref.value.upper() if ref.kind == "identifier" else ref.value, ref.start_line, ref.end_line, ref.value_kind)
+
+
+class _Collector:
+    """References of one unit, kept with their position so line cites can attach to the nearest path."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[int, ClaimRef]] = []
+
+    def add(self, pos: int, ref: ClaimRef) -> None:
+        key = _ref_key(ref)
+        for i, (p, old) in enumerate(self.items):
+            if _ref_key(old) == key:
+                if ref.strict and not old.strict:  # a repeated name may upgrade a loose mention to a strict one
+                    self.items[i] = (p, old.model_copy(update={"strict": True}))
+                return
+        self.items.append((pos, ref))
+
+    def refs(self) -> list[ClaimRef]:
+        return [r for _, r in sorted(self.items, key=lambda t: t[0])]
+
+
+def _path_ref(text: str, raw: str, start: str | None, end: str | None) -> ClaimRef:
+    cleaned = raw.strip().strip("'\"").rstrip(".,;:")
+    norm = normalize_relpath(cleaned)
+    s = int(start) if start else None
+    e = int(end) if end else s
+    return ClaimRef(kind="path", text=text, value=norm if norm is not None else cleaned, start_line=s, end_line=e)
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for a, b in spans:
+        for i in range(a, b):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
+    """References inside one backtick span: everything in code is meant literally, so all are strict."""
+    c = content.strip()
+    if not c:
+        return
+    whole = f"`{content}`"
+    pic = _PIC.match(c)
+    if pic:
+        out.add(pos, ClaimRef(kind="value", text=whole, value=normalize_pic(pic.group(1)), value_kind="pic"))
+        if pic.group(2):
+            out.add(pos, ClaimRef(kind="value", text=whole, value=pic.group(2).upper(), value_kind="usage"))
+        return
+    m = re.fullmatch(r"[\"'](.+)[\"']", c)
+    if m:
+        out.add(pos, ClaimRef(kind="value", text=whole, value=m.group(1), value_kind="string"))
+        return
+    if re.fullmatch(r"[-+]?\d+(?:\.\d+)?", c):
+        out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
+        return
+    if " " not in c:
+        pm = _PATH_EXT.fullmatch(c) or (_PATH_ROOTED.fullmatch(c) if "/" in c else None)
+        if pm is None and "/" in c and re.fullmatch(r"[\w.$#@/-]+" + _LINE_SUFFIX, c):
+            pm = re.fullmatch(r"([\w.$#@/-]+?)" + _LINE_SUFFIX, c)
+        if pm:
+            out.add(pos, _path_ref(whole, pm.group(1), pm.group(2), pm.group(3)))
+            return
+        ident = re.sub(r"\(\)$", "", c).rstrip(".:,;")
+        if len(ident) < 2:
+            return  # `D`, `*`: a character being talked about, not a name
+        if re.fullmatch(r"[A-Za-z_$#@0-9][\w$#@-]*(?:\.[A-Za-z_]\w*)*", ident) and any(ch.isalpha() for ch in ident):
+            if not is_reserved(ident) and ident not in PY_KEYWORDS:
+                out.add(pos, ClaimRef(kind="identifier", text=whole, value=ident))
+            return
+    # A code fragment: pull the meaningful names and literals out of it.
+    for sm in _DQ_STRING.finditer(c):
+        out.add(pos, ClaimRef(kind="value", text=whole, value=sm.group(1), value_kind="string"))
+    for sm in _SQ_STRING.finditer(c):
+        out.add(pos, ClaimRef(kind="value", text=whole, value=sm.group(1), value_kind="string"))
+        if is_program_shaped(sm.group(1)):  # PROGRAM('BKUPD02C'): the literal names a program
+            out.add(pos, ClaimRef(kind="identifier", text=whole, value=sm.group(1)))
+    inner_pic = _PIC.search(c)
+    if inner_pic:
+        out.add(pos, ClaimRef(kind="value", text=whole, value=normalize_pic(inner_pic.group(1)), value_kind="pic"))
+    stripped = _DQ_STRING.sub(" ", _SQ_STRING.sub(" ", _PIC.sub(" ", c)))
+    for tm in _CODE_TOKEN.finditer(stripped):
+        tok = tm.group(0).rstrip(".-")
+        if not tok or is_reserved(tok) or tok in PY_KEYWORDS:
+            continue
+        meaningful = (
+            is_cobol_shaped(tok)
+            or is_program_shaped(tok)
+            or "_" in tok.strip("_")
+            or "." in tok
+            or bool(_CAMEL.fullmatch(tok))
+            or (tok.isupper() and len(tok) >= 3)
+        )
+        if meaningful:
+            out.add(pos, ClaimRef(kind="identifier", text=whole, value=tok))
+
+
+def extract_refs(text: str, context: str | None = None) -> list[ClaimRef]:
+    """The checkable references in one unit's text, in order of appearance."""
+    out = _Collector()
+    masked_spans: list[tuple[int, int]] = []
+    path_positions: list[tuple[int, int]] = []  # (position, index into out.items) for line cites
+
+    for m in _LINK.finditer(text):
+        target = m.group(2)
+        if not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):  # a relative link is a path citation
+            pm = re.fullmatch(r"([^#]+?)(?:#L(\d+)(?:-L?(\d+))?)?", target)
+            if pm:
+                out.add(m.start(), _path_ref(m.group(0), pm.group(1), pm.group(2), pm.group(3)))
+                path_positions.append((m.start(), len(out.items) - 1))
+        masked_spans.append((m.start(2) - 1, m.end()))  # keep the link text, hide the target
+
+    for m in _BACKTICK.finditer(text):
+        before = len(out.items)
+        _code_span_refs(m.group(2), m.start(), out)
+        for i in range(before, len(out.items)):
+            if out.items[i][1].kind == "path":
+                path_positions.append((m.start(), i))
+        masked_spans.append((m.start(), m.end()))
+
+    prose = _blank(text, masked_spans)
+
+    spans: list[tuple[int, int]] = []
+    for pattern in (_PATH_EXT, _PATH_SLASHED, _PATH_ROOTED):
+        for m in pattern.finditer(prose):
+            if any(a < m.end() and m.start() < b for a, b in spans):
+                continue
+            out.add(m.start(), _path_ref(m.group(0), m.group(1), m.group(2), m.group(3)))
+            path_positions.append((m.start(), len(out.items) - 1))
+            spans.append((m.start(), m.end()))
+    prose = _blank(prose, spans)
+
+    cites = list(_LINE_CITE.finditer(prose))
+    prose = _blank(prose, [(m.start(), m.end()) for m in cites] + [(m.start(), m.end()) for m in _LEVEL_WORDS.finditer(prose)])
+
+    for m in _PIC.finditer(prose):
+        out.add(m.start(), ClaimRef(kind="value", text=m.group(0), value=normalize_pic(m.group(1)), value_kind="pic"))
+        if m.group(2):
+            out.add(m.start(), ClaimRef(kind="value", text=m.group(0), value=m.group(2).upper(), value_kind="usage"))
+    prose = _PIC.sub(lambda m: " " * len(m.group(0)), prose)
+
+    for pattern in (_DQ_STRING, _SQ_STRING):
+        for m in pattern.finditer(prose):
+            out.add(m.start(), ClaimRef(kind="value", text=m.group(0), value=m.group(1), value_kind="string"))
+        prose = pattern.sub(lambda m: " " * len(m.group(0)), prose)
+
+    for m in _COBOL_NAME.finditer(prose):
+        if is_cobol_shaped(m.group(1)):
+            out.add(m.start(), ClaimRef(kind="identifier", text=m.group(1), value=m.group(1)))
+    prose = _COBOL_NAME.sub(lambda m: " " * len(m.group(0)), prose)
+
+    for m in _DOTTED.finditer(prose):
+        name = m.group(1)
+        if _ABBREV.search(name + ".") or not any(c.isupper() or c == "_" for c in name) and not m.group(2):
+            continue  # "e.g", "i.e" and plain lower-case dotted prose are not names
+        out.add(m.start(), ClaimRef(kind="identifier", text=m.group(0), value=name))
+        prose = prose[: m.start()] + " " * len(m.group(0)) + prose[m.end():]
+    for m in _CALL_PARENS.finditer(prose):
+        if m.group(1) not in PY_KEYWORDS:
+            out.add(m.start(), ClaimRef(kind="identifier", text=m.group(0), value=m.group(1)))
+    prose = _CALL_PARENS.sub(lambda m: " " * len(m.group(0)), prose)
+
+    for m in _SNAKE.finditer(prose):
+        out.add(m.start(), ClaimRef(kind="identifier", text=m.group(1), value=m.group(1)))
+    prose = _SNAKE.sub(lambda m: " " * len(m.group(0)), prose)
+    for m in _CAMEL.finditer(prose):
+        if m.group(1) not in CAMEL_WORDS and not m.group(1).isupper():
+            out.add(m.start(), ClaimRef(kind="identifier", text=m.group(1), value=m.group(1)))
+    prose = _CAMEL.sub(lambda m: " " * len(m.group(0)) if m.group(1) not in CAMEL_WORDS else m.group(0), prose)
+
+    for m in _ALLCAPS.finditer(prose):
+        word = m.group(1)
+        if is_reserved(word):
+            continue
+        out.add(m.start(), ClaimRef(kind="identifier", text=word, value=word, strict=is_program_shaped(word)))
+    prose = _ALLCAPS.sub(lambda m: " " * len(m.group(0)), prose)
+
+    for m in _NUMBER.finditer(prose):
+        out.add(m.start(), ClaimRef(kind="value", text=m.group(1), value=m.group(1), value_kind="number", strict=False))
+
+    for cite in cites:
+        start = int(cite.group(1))
+        end = int(cite.group(2)) if cite.group(2) else start
+        _attach_line_cite(out, path_positions, cite.start(), cite.group(0), start, end, context)
+    return out.refs()
+
+
+def _attach_line_cite(
+    out: _Collector, path_positions: list[tuple[int, int]], pos: int, text: str, start: int, end: int, context: str | None
+) -> None:
+    """'line 12' / 'lines 10-40' belongs to the nearest path in the unit; else to a program the unit names;
+    else to the context file or program; else to the nearest identifier (whose definition must then lie
+    in the range, in whatever file)."""
+    if path_positions:
+        free = [(p, i) for p, i in path_positions if out.items[i][1].start_line is None]
+        p, i = min(free or path_positions, key=lambda t: abs(t[0] - pos))
+        ref = out.items[i][1]
+        if ref.start_line is None:
+            out.items[i] = (out.items[i][0], ref.model_copy(update={"start_line": start, "end_line": end}))
+        else:
+            out.add(pos, ref.model_copy(update={"text": text, "start_line": start, "end_line": end}))
+        return
+    program = next((r for _, r in out.items if r.kind == "identifier" and r.strict and is_program_shaped(r.value)), None)
+    anchor = program.value if program is not None else context
+    if anchor:
+        out.add(pos, ClaimRef(kind="path", text=text, value=anchor, start_line=start, end_line=end))
+        return
+    idents = [(p, i) for i, (p, r) in enumerate(out.items) if r.kind == "identifier" and r.start_line is None]
+    if idents:
+        p, i = min(idents, key=lambda t: abs(t[0] - pos))
+        ref = out.items[i][1]
+        out.items[i] = (p, ref.model_copy(update={"start_line": start, "end_line": end}))
+
+
+# --- Markdown -> units ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Unit:
+    text: str
+    line: int
+    code: list[str]
+    is_heading: bool = False
+
+
+def _split_sentences(text: str, first_line: int, line_starts: list[int]) -> list[tuple[str, int]]:
+    """Sentences of a paragraph with their answer line. Code spans and abbreviations never split."""
+    masked = _mask_code(text)
+    pieces: list[tuple[str, int]] = []
+    start = 0
+    for m in re.finditer(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9`\"'(\[*_])", masked):
+        head = masked[start: m.start()].rstrip()
+        if _ABBREV.search(head) or re.search(r"\b[A-Z]\.$", head) and len(head) > 1 and head[-3:-2] == ".":
+            continue
+        pieces.append((start, m.start()))
+        start = m.end()
+    pieces.append((start, len(text)))
+    result: list[tuple[str, int]] = []
+    for a, b in pieces:
+        sentence = text[a:b].strip()
+        if not sentence:
+            continue
+        line = first_line + sum(1 for s in line_starts if s <= a) - 1
+        result.append((sentence, line))
+    return result
+
+
+def _table_cells(row: str) -> list[str]:
+    inner = row.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    cells = re.split(r"(?<!\\)\|", inner)
+    return [c.strip() for c in cells]
+
+
+def _row_text(cells: list[str], header: list[str] | None) -> str:
+    """A table row as one unit: "Header: cell | Header: cell", so a column header such as "Calls" or
+    "Transfers control to" stands right before the names it governs. A bare number or range under a
+    "Line(s)" header is a line citation."""
+    parts = []
+    for i, cell in enumerate(cells):
+        if not cell:
+            continue
+        head = header[i].strip() if header and i < len(header) else ""
+        if re.fullmatch(r"(?i)lines?", _clean_inline(head)) and re.fullmatch(r"\d+(?:\s*[-–]\s*\d+)?", cell):
+            parts.append(f"lines {cell}")
+        elif head and i > 0:
+            parts.append(f"{head}: {cell}")
+        else:
+            parts.append(cell)
+    return " | ".join(parts)
+
+
+def _clean_inline(text: str) -> str:
+    text = _HTML_COMMENT.sub(" ", text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _units(answer_text: str) -> list[_Unit]:
+    """Units in answer order; headings are returned flagged, not as claims."""
+    lines = answer_text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    units: list[_Unit] = []
+    para: list[tuple[int, str]] = []
+    item: list[tuple[int, str]] = []
+    table: list[tuple[int, str]] = []
+    fence: str | None = None
+    code: list[str] = []
+    in_comment = False
+
+    def flush_para() -> None:
+        if not para:
+            return
+        texts = [t.strip() for _, t in para]
+        joined = ""
+        starts: list[int] = []
+        for t in texts:
+            starts.append(len(joined))
+            joined += t + " "
+        for sentence, line in _split_sentences(joined.rstrip(), para[0][0], starts):
+            units.append(_Unit(_clean_inline(sentence), line, []))
+        para.clear()
+
+    def flush_item() -> None:
+        if item:
+            units.append(_Unit(_clean_inline(" ".join(t.strip() for _, t in item)), item[0][0], []))
+            item.clear()
+
+    def flush_table() -> None:
+        if not table:
+            return
+        rows = list(table)
+        table.clear()
+        header: list[str] | None = None
+        if len(rows) >= 2 and _TABLE_SEP.match(rows[1][1]):
+            header = _table_cells(rows[0][1])
+            rows = rows[2:]
+        for number, row in rows:
+            if _TABLE_SEP.match(row):
+                continue
+            cells = _table_cells(row)
+            if not any(cells):
+                continue
+            units.append(_Unit(_clean_inline(_row_text(cells, header)), number, []))
+
+    def flush_all() -> None:
+        flush_para()
+        flush_item()
+        flush_table()
+
+    for number, raw in enumerate(lines, start=1):
+        line = raw.expandtabs(4)
+        if fence is not None:
+            if re.match(r"^\s*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}\s*$", line):
+                fence = None
+                if units and not units[-1].is_heading:
+                    units[-1].code.append("\n".join(code))
+                code = []
+            else:
+                code.append(raw)
+            continue
+        if in_comment:
+            if "-->" in line:
+                in_comment = False
+            continue
+        if line.lstrip().startswith("<!--") and "-->" not in line:
+            in_comment = True
+            continue
+        fm = _FENCE.match(line)
+        if fm:
+            flush_all()
+            fence = fm.group(1)
+            code = []
+            continue
+        if not line.strip():
+            flush_all()
+            continue
+        line = _QUOTE_PREFIX.sub("", line)
+        hm = _HEADING.match(line)
+        if hm:
+            flush_all()
+            units.append(_Unit(_clean_inline(hm.group(2)), number, [], is_heading=True))
+            continue
+        if _SETEXT.match(line) and para and len(para) == 1 and not item and not table:
+            heading_line, heading_text = para[0]
+            para.clear()
+            units.append(_Unit(_clean_inline(heading_text), heading_line, [], is_heading=True))
+            continue
+        if _RULE.match(line):
+            flush_all()
+            continue
+        if _TABLE_ROW.match(line):
+            flush_para()
+            flush_item()
+            table.append((number, line))
+            continue
+        flush_table()
+        lm = _LIST_ITEM.match(line)
+        if lm:
+            flush_para()
+            flush_item()
+            item.append((number, lm.group(2)))
+            continue
+        if item:
+            item.append((number, line))
+            continue
+        para.append((number, line))
+    if fence is not None and code and units and not units[-1].is_heading:
+        units[-1].code.append("\n".join(code))  # an unclosed fence runs to the end of the answer
+    flush_all()
+    return [u for u in units if u.text]
+
+
+def _subject(text: str, refs: list[ClaimRef]) -> ClaimRef | None:
+    """The program or file a unit is about: the first one named before its first relation cue
+    ("CBACT01C copies CVACT01Y" is about CBACT01C), else a cited file path, or the first one named at
+    all when it has no cue."""
+    cues = relation_cues(text)
+    named = [r for r in refs if names_file_or_program(r)]
+    if not named:
+        return None
+    if cues:
+        before = [r for r in named if 0 <= text.find(r.text) < cues[0].start]
+        # A cited file is the topic wherever it stands ("is written by `f` in `a/b.py`").
+        return before[0] if before else next((r for r in named if r.kind == "path"), None)
+    return named[0]
+
+
+class MarkdownClaimExtractor:
+    """The default, deterministic extractor."""
+
+    @property
+    def name(self) -> str:
+        return "markdown-v1"
+
+    def extract(self, answer_text: str) -> list[Claim]:
+        claims: list[Claim] = []
+        context: str | None = None
+        for unit in _units(answer_text):
+            refs = extract_refs(unit.text, context=None if unit.is_heading else context)
+            named = _subject(unit.text, refs)
+            if unit.is_heading:
+                if named is not None:
+                    context = named.value
+                continue
+            relations = list(dict.fromkeys(c.relation for c in relation_cues(unit.text)))
+            claims.append(
+                Claim(
+                    id=f"c{len(claims) + 1}",
+                    text=unit.text,
+                    answer_line=unit.line,
+                    code="\n\n".join(unit.code) if unit.code else None,
+                    context=context,
+                    refs=refs,
+                    relations=relations,
+                )
+            )
+            if named is not None:
+                context = named.value
+        return claims

@@ -1,0 +1,884 @@
+"""Deterministic verification: one verdict per claim, from the index of a frozen snapshot.
+
+Each checkable reference of a claim becomes one or more checks with an outcome:
+  ok            the reference resolves and agrees with the code
+  missing       it resolves nowhere (or a path leaves the corpus root)
+  mismatch      it resolves, but an attribute is wrong: file, lines, PIC, usage, quoted code
+  contradicted  a stated relation (performs, copies, reads, writes, XCTL) is absent from the subject's code
+
+Verdict: no checks -> UNABLE_TO_VERIFY; all ok -> SUPPORTED; nothing ok, or every relation the claim
+states is contradicted -> UNSUPPORTED; otherwise PARTIALLY_SUPPORTED.
+
+Which words are checked: a strict reference (a path, a backticked name, a COBOL-shaped or
+program-shaped name, CamelCase or snake_case, a PIC, a quoted string) that resolves nowhere is
+"missing"; a loose one (an all-caps word, a bare number in prose) only counts when it resolves, so
+plain English never turns a claim UNSUPPORTED. A name resolves when it is a definition, a reference
+target, a file name, or a whole word in the full-text table (source files before prose files).
+
+Where: the files a claim cites, else the programs it names (not those a relation points at), else
+the context carried from earlier units. Only a cited path or a named program can make a name
+"misplaced"; the carried context only scopes relations, values and quoted code.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import PurePosixPath
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from grounding.claims import normalize_pic, relation_cues
+from grounding.index.model import Ref, Symbol
+from grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
+from grounding.snapshot import Snapshot, normalize_relpath
+
+SNIPPET_LINES = 15
+MAX_EVIDENCE = 5
+MAX_REASON = 300
+
+Outcome = Literal["ok", "missing", "mismatch", "contradicted"]
+
+# Which index reference kinds carry each relation.
+RELATION_REFS: dict[str, frozenset[str]] = {
+    "calls": frozenset({"perform", "call", "exec_pgm", "exec_proc", "link", "goto"}),
+    "copies": frozenset({"copy", "import"}),
+    "reads": frozenset({"cics_read", "cics_startbr", "cics_readnext", "file_read", "file_open", "sql_table", "dsn"}),
+    "writes": frozenset({"cics_write", "cics_rewrite", "cics_delete", "file_write", "file_open", "sql_table", "dsn"}),
+    "transfers": frozenset({"xctl", "link"}),
+}
+# Which definition kinds an object of each relation can be; an object of another kind is not checked
+# against the relation ("copies data from WS-A" names no copybook).
+RELATION_OBJECT_DEFS: dict[str, frozenset[str]] = {
+    "calls": frozenset({"paragraph", "section", "program", "function", "method", "class", "proc"}),
+    "copies": frozenset({"copybook"}),
+    "reads": frozenset({"select", "fd"}),
+    "writes": frozenset({"select", "fd"}),
+    "transfers": frozenset({"program"}),
+}
+STATEMENT_VERBS = frozenset(
+    "XCTL LINK READ WRITE REWRITE DELETE PERFORM CALL COPY OPEN CLOSE SEND RECEIVE STARTBR READNEXT EVALUATE "
+    "COMPUTE SELECT DISPLAY GOBACK ABEND UNLOCK INSERT UPDATE FETCH DECLARE".split()
+)
+LOCATABLE_KINDS = frozenset({"paragraph", "section", "data_item", "condition", "fd", "select", "function", "method", "class"})
+ACTOR_KINDS = frozenset({"paragraph", "section", "program", "function", "method", "class", "job", "step", "proc"})
+_WHICH_PRONOUN = re.compile(r"\bwhich\s+(?:it|they)\s+(?:\w+\s+)?$", re.I)
+# "it performs", "and then runs": the subject of the previous cue carries on
+_PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+)?$", re.I)
+_PRONOUN_OBJECT = re.compile(r"\s+(?:to\s+)?(?:it|them)\b", re.I)
+FILE_KINDS = frozenset({"program", "copybook", "mapset", "job", "proc"})
+
+
+@runtime_checkable
+class Verifier(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim: ...
+
+
+class FallbackVerifier:
+    """Runs a first verifier, and hands the claims it could not judge (UNABLE_TO_VERIFY) to a second,
+    e.g. an LLM verifier behind the deterministic one."""
+
+    def __init__(self, first: Verifier, fallback: Verifier):
+        self.first = first
+        self.fallback = fallback
+
+    @property
+    def name(self) -> str:
+        return f"{self.first.name}+{self.fallback.name}"
+
+    def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
+        result = self.first.verify(claim, index, snapshot)
+        if result.verdict != Verdict.UNABLE_TO_VERIFY:
+            return result
+        return self.fallback.verify(claim, index, snapshot)
+
+
+@dataclass
+class Check:
+    outcome: Outcome
+    message: str
+    evidence: list[Evidence] = field(default_factory=list)
+    relation: bool = False
+
+
+@dataclass
+class Resolution:
+    """Where a name lives: its definitions, the references to it, the files it names, lines mentioning it."""
+
+    defs: list[Symbol] = field(default_factory=list)
+    refs: list[Ref] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    hits: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def found(self) -> bool:
+        return bool(self.defs or self.refs or self.files or self.hits)
+
+    def paths(self) -> set[str]:
+        return {d.path for d in self.defs} | {r.path for r in self.refs} | set(self.files) | {p for p, _ in self.hits}
+
+
+def expand_pic(pic: str) -> str:
+    """PIC strings compare by expansion: 9(3) == 999, S9(7)V99 == S9999999V99."""
+    pic = normalize_pic(pic)
+    return re.sub(r"(.)\((\d+)\)", lambda m: m.group(1) * min(int(m.group(2)), 4096), pic)
+
+
+def normalize_usage(usage: str) -> str:
+    u = usage.upper()
+    u = u.replace("COMPUTATIONAL", "COMP")
+    return {"PACKED-DECIMAL": "COMP-3", "BINARY": "COMP", "COMP-4": "COMP"}.get(u, u)
+
+
+def word_pattern(name: str) -> re.Pattern[str]:
+    """A name as a whole word; COBOL-style names (upper case, hyphens) match case-insensitively."""
+    flags = re.I if name.upper() == name else 0
+    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", flags)
+
+
+class _NoInfo:
+    language = "text"
+
+
+_NO_INFO = _NoInfo()
+
+
+def _is_comment(line: str, language: str) -> bool:
+    if language == "cobol":
+        return line[6:7] in ("*", "/")
+    if language == "jcl":
+        return line.startswith("//*")
+    stripped = line.lstrip()
+    return stripped.startswith(("#", "//", "/*", "* "))
+
+
+def _specific(number: str) -> bool:
+    """A number specific enough to count as evidence on its own: three digits or more (a code like 102)."""
+    return len(number.replace(".", "").lstrip("0")) >= 3
+
+
+def _same_name(a: str, b: str) -> bool:
+    return a.upper() == b.upper() if (a.upper() == a or b.upper() == b) else a == b
+
+
+def _last(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+class _Lookup:
+    """Memoised read-only queries on one index (the index is immutable for its tree hash)."""
+
+    def __init__(self, index: Any):
+        self.index = index
+        self.definitions = lru_cache(maxsize=8192)(self._definitions)
+        self.references = lru_cache(maxsize=8192)(self._references)
+        self.file_lines = lru_cache(maxsize=512)(self._file_lines)
+        self.search = lru_cache(maxsize=4096)(self._search)
+        self.paths_matching = lru_cache(maxsize=4096)(self._paths_matching)
+        self.file_info = lru_cache(maxsize=4096)(index.file_info)
+        self._paths: list[str] | None = None
+
+    def _definitions(self, name: str | None = None, kind: str | None = None, path: str | None = None) -> tuple[Symbol, ...]:
+        return tuple(self.index.definitions(name=name, kind=kind, path=path))
+
+    def _references(self, target: str | None = None, kind: str | None = None, path: str | None = None) -> tuple[Ref, ...]:
+        return tuple(self.index.references(target=target, kind=kind, path=path))
+
+    def _file_lines(self, path: str) -> tuple[str, ...]:
+        info = self.file_info(path)
+        if info is None or info.status == "skipped":
+            return ()
+        return tuple(self.index.lines(path, 1, max(info.lines, 1)))
+
+    def _search(self, text: str) -> tuple[tuple[str, int, str], ...]:
+        try:
+            return tuple(self.index.search(text, limit=50))
+        except sqlite3.Error:
+            return ()  # text the full-text syntax cannot express is looked up by scanning instead
+
+    def _paths_matching(self, name: str) -> tuple[str, ...]:
+        return tuple(self.index.paths_matching(name))
+
+    def snippet(self, path: str, start: int, end: int, note: str | None = None) -> Evidence:
+        lines = self.file_lines(path)
+        start = max(1, min(start, len(lines) or 1))
+        end = max(start, min(end, len(lines), start + SNIPPET_LINES - 1))
+        return Evidence(path=path, start_line=start, end_line=end, snippet="\n".join(lines[start - 1 : end]), note=note)
+
+    def mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
+        pattern = word_pattern(name)
+        lines = self.file_lines(path)
+        stop = len(lines) if end is None else min(end, len(lines))
+        return [n for n in range(max(start, 1), stop + 1) if pattern.search(lines[n - 1])]
+
+    def code_mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
+        """Like mentions, without comment lines (COBOL column 7 `*` or `/`, JCL `//*`, `#` and `//` lines)."""
+        lines = self.file_lines(path)
+        language = (self.file_info(path) or _NO_INFO).language
+        return [n for n in self.mentions(path, name, start, end) if not _is_comment(lines[n - 1], language)]
+
+    def text_hits(self, text: str, limit: int = 5) -> list[tuple[str, int]]:
+        """Lines containing text (whole word when it is a name), from the full-text table, confirmed by
+        scanning; lines of source code come before lines of prose files (a README only describes the code)."""
+        pattern = word_pattern(text) if re.fullmatch(r"[\w$#@.-]+", text) else re.compile(re.escape(text))
+        hits = {(p, n) for p, n, line in self.search(text) if pattern.search(line)}
+        return sorted(hits, key=lambda h: (self.is_prose(h[0]), h))[:limit]
+
+    def is_prose(self, path: str) -> bool:
+        info = self.file_info(path)
+        return info is None or info.language == "text"
+
+    def resolve_files(self, cited: str) -> list[str]:
+        """Snapshot files a cited path (or program/file name) names; [] when it leaves the root or names none."""
+        norm = normalize_relpath(cited)
+        if norm is None:
+            return []
+        if self.file_info(norm) is not None:
+            return [norm]
+        if "/" not in norm and "." not in norm:
+            owners = sorted({d.path for kind in ("program", "copybook") for d in self.definitions(norm, kind)})
+            if owners:
+                return owners
+        if "/" not in norm:
+            return list(self.paths_matching(norm))
+        # A cited directory must agree: cpy/X.cpy is not src/X.cpy; a longer prefix (the corpus's own
+        # directory, as in corpora/bank/cpy/X.cpy) is accepted.
+        matches = [p for p in self.paths_matching(norm) if p == norm or p.endswith("/" + norm)]
+        return matches or [p for p in self.all_paths() if norm.endswith("/" + p)]
+
+    def all_paths(self) -> list[str]:
+        if self._paths is None:
+            self._paths = [f.path for f in self.index.files()]
+        return self._paths
+
+    def resolve_name(self, name: str) -> Resolution:
+        defs = list(self.definitions(name))
+        if "." in name and not defs:
+            return self._resolve_dotted(name)
+        res = Resolution(defs=defs)
+        if not defs:
+            res.refs = list(self.references(name))
+            if not res.refs:
+                # A file stem (CBACT01C -> cbl/CBACT01C.cbl); hyphenated COBOL data and paragraph names never are one.
+                res.files = self.resolve_files(name) if re.fullmatch(r"[\w$#@]+", name) else []
+                if not res.files:
+                    res.hits = self.text_hits(name)
+        return res
+
+    def _resolve_dotted(self, name: str) -> Resolution:
+        qualifier, last = name.rsplit(".", 1)
+        if qualifier in ("self", "cls", "this"):  # an attribute of the enclosing object, never a module
+            defs = list(self.definitions(last))
+            refs = [] if defs else list(self.references(last))
+            return Resolution(defs=defs, refs=refs, hits=[] if defs or refs else self.text_hits(name))
+        owner = _last(qualifier)
+        module = qualifier.replace(".", "/")
+        candidates = list(self.definitions(last))
+        matched = [
+            d
+            for d in candidates
+            if d.detail.get("parent") == owner
+            or PurePosixPath(d.path).stem == owner
+            or PurePosixPath(d.path).with_suffix("").as_posix().endswith(module)
+        ]
+        if matched:
+            return Resolution(defs=matched)
+        res = Resolution(refs=[r for r in self.references(name)] or [r for r in self.references(last) if r.target == name])
+        if not res.refs and not candidates:  # a dotted module name: pyledger.ledger
+            whole = name.replace(".", "/")
+            res.files = list(self.paths_matching(whole + ".py")) or list(self.paths_matching(whole))
+        if not res.found:
+            res.hits = self.text_hits(name)
+        return res
+
+
+@dataclass
+class _Located:
+    """A reference of the claim with where it resolved, and its position in the claim's text."""
+
+    ref: ClaimRef
+    pos: int
+    files: list[str] = field(default_factory=list)  # for paths and names of whole files (programs)
+    res: Resolution | None = None
+
+
+class DeterministicVerifier:
+    """Checks claims against the index alone; claims it cannot judge come out UNABLE_TO_VERIFY."""
+
+    def __init__(self) -> None:
+        self._lookup: _Lookup | None = None
+
+    @property
+    def name(self) -> str:
+        return "deterministic"
+
+    def _lookup_for(self, index: Any) -> _Lookup:
+        if self._lookup is None or self._lookup.index is not index:
+            self._lookup = _Lookup(index)
+        return self._lookup
+
+    def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
+        lk = self._lookup_for(index)
+        checks = _ClaimChecker(claim, lk).run()
+        verdict, reason = decide(checks)
+        evidence = _collect_evidence(checks)
+        return VerifiedClaim(**claim.model_dump(), verdict=verdict, reason=reason, evidence=evidence, verifier=self.name)
+
+
+def decide(checks: list[Check]) -> tuple[Verdict, str]:
+    """The verdict rule (module docstring) and a one-line reason naming the deciding checks."""
+    if not checks:
+        return Verdict.UNABLE_TO_VERIFY, "names no file, symbol or value the snapshot could confirm or deny"
+    ok = [c for c in checks if c.outcome == "ok"]
+    bad = [c for c in checks if c.outcome != "ok"]
+    relations = [c for c in checks if c.relation]
+    if not bad:
+        verdict = Verdict.SUPPORTED
+    elif not ok or (relations and all(c.outcome == "contradicted" for c in relations)):
+        verdict = Verdict.UNSUPPORTED
+    else:
+        verdict = Verdict.PARTIALLY_SUPPORTED
+    messages = list(dict.fromkeys(c.message for c in bad + ok))
+    reason = "; ".join(messages)
+    if len(reason) > MAX_REASON:
+        reason = reason[: MAX_REASON - 3].rstrip() + "..."
+    return verdict, reason
+
+
+def _collect_evidence(checks: list[Check]) -> list[Evidence]:
+    seen: set[tuple[str, int, int]] = set()
+    out: list[Evidence] = []
+    for c in sorted(checks, key=lambda c: c.outcome == "ok"):
+        for e in c.evidence:
+            key = (e.path, e.start_line, e.end_line)
+            if key not in seen and len(out) < MAX_EVIDENCE:
+                seen.add(key)
+                out.append(e)
+    return out
+
+
+def _where(sym: Symbol) -> str:
+    return f"{sym.path}:{sym.start_line}" + (f"-{sym.end_line}" if sym.end_line != sym.start_line else "")
+
+
+def _def_evidence(lk: _Lookup, sym: Symbol) -> Evidence:
+    if sym.kind in FILE_KINDS:  # a whole file: show the line that names it (PROGRAM-ID, JOB card)
+        named = lk.code_mentions(sym.path, sym.name, sym.start_line, sym.end_line)
+        line = named[0] if named else sym.start_line
+        return lk.snippet(sym.path, line, line, note=f"{sym.kind} {sym.name}")
+    return lk.snippet(sym.path, sym.start_line, sym.end_line, note=f"{sym.kind} {sym.name}")
+
+
+class _ClaimChecker:
+    def __init__(self, claim: Claim, lk: _Lookup):
+        self.claim = claim
+        self.lk = lk
+        self.checks: list[Check] = []
+        self.located: list[_Located] = []
+        self.scope: list[str] = []
+
+    # -- resolution ---------------------------------------------------------------------------------
+
+    def _position(self, ref: ClaimRef) -> int:
+        pos = self.claim.text.find(ref.text)
+        return pos if pos >= 0 else len(self.claim.text)
+
+    def _locate(self) -> None:
+        for ref in self.claim.refs:
+            loc = _Located(ref, self._position(ref))
+            if ref.kind == "path":
+                loc.files = self.lk.resolve_files(ref.value)
+            elif ref.kind == "identifier":
+                loc.res = self.lk.resolve_name(ref.value)
+                whole = [d.path for d in loc.res.defs if d.kind in FILE_KINDS]
+                loc.files = sorted(set(whole) | set(loc.res.files))
+            self.located.append(loc)
+
+    def _context_scope(self) -> list[str]:
+        return self.lk.resolve_files(self.claim.context) if self.claim.context else []
+
+    # -- checks -------------------------------------------------------------------------------------
+
+    def run(self) -> list[Check]:
+        self._locate()
+        explicit = list(dict.fromkeys(f for loc in self.located if loc.ref.kind == "path" for f in loc.files))
+        # The files the claim is about, for picking among same-named definitions: first its cited paths or
+        # its context; once the relations are known, also the programs it names that are not their objects.
+        self.scope = explicit or self._context_scope()
+        links = self._relation_links()
+        objects = {id(obj) for _, _, _, obj in links}
+        # Programs the claim names contain its other names, unless they are what a relation points at
+        # ("4000-WRITE-AUDIT LINKs to BKAUD04C": 4000-WRITE-AUDIT is not in BKAUD04C).
+        named = [
+            d.path
+            for loc in self.located
+            if loc.ref.kind == "identifier" and id(loc) not in objects and loc.res is not None
+            for d in loc.res.defs
+            if d.kind == "program"
+        ]
+        strong = list(dict.fromkeys(explicit or named))
+        self.scope = strong or self._context_scope()
+        for loc in self.located:
+            if loc.ref.kind == "path":
+                self._check_path(loc)
+            elif loc.ref.kind == "identifier":
+                # A name of a whole file is only placed by a cited path, not by other names. The context
+                # carried from earlier units is too weak to call a name misplaced: it only scopes the
+                # relations, values and code below.
+                scope = explicit if loc.files else strong
+                self._check_identifier(loc, [f for f in scope if f not in loc.files])
+        self._check_values(self.scope)
+        for relation, kinds, subject, obj in links:
+            self._check_relation(relation, kinds, subject, obj)
+        self._check_code(self.scope, strict=bool(strong))
+        return self.checks
+
+    def _add(self, outcome: Outcome, message: str, evidence: list[Evidence] | None = None, relation: bool = False) -> None:
+        self.checks.append(Check(outcome, message, evidence or [], relation))
+
+    def _check_path(self, loc: _Located) -> None:
+        ref = loc.ref
+        if normalize_relpath(ref.value) is None:
+            self._add("missing", f"{ref.value} leaves the corpus root; nothing was read")
+            return
+        if not loc.files:
+            norm = normalize_relpath(ref.value) or ""
+            inside = [p for p in self.lk.all_paths() if p.startswith(norm + "/")]
+            if inside and ref.start_line is None:
+                self._add("ok", f"{norm}/ is a directory of the snapshot ({len(inside)} files)")
+            else:
+                self._add("missing", f"no file {ref.value} in the snapshot")
+            return
+        path = loc.files[0]
+        info = self.lk.file_info(path)
+        if info is not None and info.status == "skipped":  # binary or non-UTF-8: it exists, its lines cannot be read
+            self._add("ok", f"{path} exists (a binary or non-UTF-8 file, not read)")
+            if ref.start_line is not None:
+                self._add("mismatch", f"{path} is not a text file: its lines cannot be cited")
+            return
+        if ref.start_line is None:
+            n = len(self.lk.file_lines(path))
+            self._add("ok", f"{path} exists ({n} lines)", [self.lk.snippet(path, 1, min(n, 5))] if n else [])
+            return
+        results = [self._check_range(path, ref.start_line, ref.end_line or ref.start_line, loc) for path in loc.files]
+        best = next((r for r in results if r.outcome == "ok"), results[0])
+        if best.outcome != "ok":  # the right file with wrong lines is half right
+            self._add("ok", f"{loc.files[0]} exists ({len(self.lk.file_lines(loc.files[0]))} lines)")
+        self.checks.append(best)
+
+    def _range_targets(self, path: str, cite: _Located) -> list[str]:
+        """Names the claim says are at the cited lines: its identifiers, except the file's own program
+        name; failing those, the COBOL/CICS verbs it writes in capitals ("the XCTL is at line 10").
+        When a claim cites several ranges, each range takes the names between it and its neighbour: the
+        range before it when the claim names before it cites ("`A` (lines 1-9) and `B` (lines 10-20)"),
+        else the range after it ("lines 1-9 (`A`), lines 10-20 (`B`)")."""
+        stem = PurePosixPath(path).stem.upper()
+        names: list[tuple[int, str]] = []
+        for loc in self.located:
+            if loc.ref.kind != "identifier" or (not loc.ref.strict and not (loc.res and loc.res.found)):
+                continue
+            if loc.ref.value.upper() == stem or path in loc.files:
+                continue
+            names.append((loc.pos, loc.ref.value))
+        cites = sorted(l.pos for l in self.located if l.ref.kind == "path" and l.ref.start_line is not None)
+        if len(cites) > 1 and cite.pos in cites and names:
+            i = cites.index(cite.pos)
+            if min(p for p, _ in names) < cites[0]:  # "`A` (lines 1-9) and `B` (lines 10-20)"
+                lo, hi = (cites[i - 1] if i > 0 else -1), cite.pos
+            else:  # "lines 1-9 (`A`), lines 10-20 (`B`)"
+                lo, hi = cite.pos, (cites[i + 1] if i + 1 < len(cites) else len(self.claim.text) + 1)
+            return [n for p, n in names if lo < p < hi]
+        if names:
+            return [n for _, n in names]
+        return [w for w in dict.fromkeys(re.findall(r"\b[A-Z]{3,}\b", self.claim.text)) if w in STATEMENT_VERBS]
+
+    def _check_range(self, path: str, start: int, end: int, cite: _Located) -> Check:
+        n = len(self.lk.file_lines(path))
+        cited = f"{path}:{start}" + (f"-{end}" if end != start else "")
+        if start < 1 or end < 1:
+            return Check("mismatch", f"{cited}: line 0 does not exist (lines start at 1)")
+        if end < start:
+            return Check("mismatch", f"{cited}: malformed range (ends before it starts)")
+        if start > n:
+            return Check("mismatch", f"{cited}: line {start} is beyond the end of {path} ({n} lines)")
+        if end > n:
+            return Check("mismatch", f"{cited}: runs past the end of {path} ({n} lines)", [self.lk.snippet(path, start, n)])
+        names = self._range_targets(path, cite)
+        if not names:
+            return Check("ok", f"{cited} exists", [self.lk.snippet(path, start, end)])
+        # A name defined in this file must be defined at the cited lines, unless the claim is about a use
+        # of it ("performs X at line 40"); a name defined elsewhere only has to be mentioned there.
+        uses = any(c.relation != "defines" for c in relation_cues(self.claim.text))
+        misplaced: list[Symbol] = []
+        for name in names:
+            defs = [d for d in self.lk.definitions(_last(name), None, path) if _same_name(d.name, _last(name))]
+            for sym in defs:
+                if start <= sym.start_line <= end or (sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line):
+                    return Check("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
+            if (uses or not defs) and self.lk.mentions(path, _last(name), start, end):
+                return Check("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
+            misplaced.extend(defs)
+        if misplaced:
+            sym = misplaced[0]
+            return Check("mismatch", f"{sym.name} is at {_where(sym)}, not at {cited}", [_def_evidence(self.lk, sym)])
+        return Check("mismatch", f"{cited} does not mention {', '.join(names)}", [self.lk.snippet(path, start, end)])
+
+    def _check_identifier(self, loc: _Located, scope: list[str]) -> None:
+        ref, res = loc.ref, loc.res
+        assert res is not None
+        if not res.found:
+            if ref.strict:
+                self._add("missing", f"{ref.value} appears nowhere in the snapshot")
+            return
+        if ref.start_line is not None:  # a line range cited for the name itself, no file given
+            end = ref.end_line or ref.start_line
+            inside = [d for d in res.defs if ref.start_line <= d.start_line <= end]
+            if inside:
+                self._add("ok", f"{ref.value} is defined at {_where(inside[0])}", [_def_evidence(self.lk, inside[0])])
+            elif res.defs:
+                self._add("mismatch", f"{ref.value} is at {_where(res.defs[0])}, not at lines {ref.start_line}-{end}", [_def_evidence(self.lk, res.defs[0])])
+            else:
+                self._add("mismatch", f"{ref.value} has no definition to place at lines {ref.start_line}-{end}")
+            return
+        # Only names that live inside a program (a paragraph, a data item, a function) can be misplaced;
+        # a DD, a map field or a dataset name is used by programs but belongs to none.
+        locatable = any(d.kind in LOCATABLE_KINDS for d in res.defs)
+        scope = [f for f in scope if self.lk.file_lines(f)]
+        if locatable and scope and not (set(scope) & res.paths()):
+            found = [f for f in scope if self._present_in(ref.value, f)]
+            if not found:
+                where = _where(res.defs[0]) if res.defs else self._found_message(ref.value, res, []).rsplit(" ", 1)[-1]
+                ev = [_def_evidence(self.lk, res.defs[0])] if res.defs else []
+                self._add("mismatch", f"{ref.value} exists ({where}) but not in {', '.join(scope)}", ev)
+                return
+            self._add("ok", f"{ref.value} appears in {found[0]}", self._mention_evidence(found[0], ref.value))
+            return
+        self._add("ok", self._found_message(ref.value, res, scope), self._resolution_evidence(res, scope))
+
+    def _present_in(self, name: str, path: str) -> bool:
+        return bool(self.lk.mentions(path, _last(name)))
+
+    def _mention_evidence(self, path: str, name: str) -> list[Evidence]:
+        lines = self.lk.mentions(path, _last(name))
+        return [self.lk.snippet(path, lines[0], lines[0])] if lines else []
+
+    def _found_message(self, name: str, res: Resolution, scope: list[str]) -> str:
+        defs = [d for d in res.defs if d.path in (scope or self.scope)] or res.defs
+        if defs:
+            return f"{name} is a {defs[0].kind} at {_where(defs[0])}"
+        refs = [r for r in res.refs if not scope or r.path in scope] or res.refs
+        if refs:
+            return f"{name} is used ({refs[0].kind}) at {refs[0].path}:{refs[0].line}"
+        if res.files:
+            return f"{name} is the file {res.files[0]}"
+        return f"{name} appears at {res.hits[0][0]}:{res.hits[0][1]}"
+
+    def _resolution_evidence(self, res: Resolution, scope: list[str]) -> list[Evidence]:
+        defs = [d for d in res.defs if d.path in (scope or self.scope)] or res.defs
+        if defs:
+            return [_def_evidence(self.lk, defs[0])]
+        refs = [r for r in res.refs if not scope or r.path in scope] or res.refs
+        if refs:
+            return [self.lk.snippet(refs[0].path, refs[0].line, refs[0].line, note=f"{refs[0].kind} {refs[0].target}")]
+        if res.files:
+            return [self.lk.snippet(res.files[0], 1, 5)]
+        return [self.lk.snippet(res.hits[0][0], res.hits[0][1], res.hits[0][1])]
+
+    # -- values -------------------------------------------------------------------------------------
+
+    def _data_items(self) -> list[Symbol]:
+        items: list[Symbol] = []
+        for loc in self.located:
+            if loc.res is not None:
+                items.extend(d for d in loc.res.defs if d.kind == "data_item")
+        return items
+
+    def _check_values(self, scope: list[str]) -> None:
+        items = self._data_items()
+        anchored = any(l.ref.strict or l.ref.kind != "value" for l in self.located)
+        for loc in self.located:
+            ref = loc.ref
+            if ref.kind != "value":
+                continue
+            if ref.value_kind in ("pic", "usage"):
+                self._check_item_attr(ref, items, scope)
+            elif ref.value_kind == "string" or (ref.value_kind == "number" and (anchored or _specific(ref.value))):
+                # A bare small number ("retries 3 times") turns up in any file: alone it confirms nothing.
+                self._check_literal(ref, scope)
+
+    def _check_item_attr(self, ref: ClaimRef, items: list[Symbol], scope: list[str]) -> None:
+        attr = "pic" if ref.value_kind == "pic" else "usage"
+        norm = expand_pic if attr == "pic" else normalize_usage
+        shown = ref.value if attr == "usage" else f"PIC {ref.value}"
+        if items:
+            if scope:
+                items = [d for d in items if d.path in scope] or items
+            match = [d for d in items if norm(d.detail.get(attr, "")) == norm(ref.value)]
+            if match:
+                self._add("ok", f"{match[0].name} is {shown} at {_where(match[0])}", [_def_evidence(self.lk, match[0])])
+            else:
+                d = items[0]
+                actual = d.detail.get(attr)
+                has = f"{'PIC ' if attr == 'pic' else ''}{actual}" if actual else f"no {attr.upper()} clause"
+                self._add("mismatch", f"{d.name} has {has} at {_where(d)}, not {shown}", [_def_evidence(self.lk, d)])
+            return
+        pool = [d for f in scope for d in self.lk.definitions(None, "data_item", f)] if scope else []
+        match = [d for d in pool if norm(d.detail.get(attr, "")) == norm(ref.value)]
+        if match:
+            self._add("ok", f"{match[0].name} is {shown} at {_where(match[0])}", [_def_evidence(self.lk, match[0])])
+        elif scope:
+            self._add("mismatch", f"no data item in {', '.join(scope)} is {shown}")
+        # Without a data item or a file to look in, a bare PIC names nothing checkable.
+
+    def _check_literal(self, ref: ClaimRef, scope: list[str]) -> None:
+        value = ref.value
+        shown = value if ref.value_kind == "number" else f"'{value}'"
+        pattern = word_pattern(value) if ref.value_kind == "number" else re.compile(re.escape(value))
+        # A string is best found as a literal in the code; anywhere in a line will do otherwise.
+        literal = re.compile("[\"']" + re.escape(value) + "[\"']") if ref.value_kind == "string" else pattern
+        for pat in (literal, pattern):
+            for path in scope:
+                lines = self.lk.file_lines(path)
+                for n, line in enumerate(lines, start=1):
+                    if pat.search(line):
+                        self._add("ok", f"{shown} appears at {path}:{n}", [self.lk.snippet(path, n, n)])
+                        return
+        if not scope and ref.strict:
+            hits = sorted(
+                ((p, n) for p, n, line in self.lk.search(value) if pattern.search(line)),
+                key=lambda h: (self.lk.is_prose(h[0]), h),
+            )
+            if hits:
+                p, n = hits[0]
+                self._add("ok", f"{shown} appears at {p}:{n}", [self.lk.snippet(p, n, n)])
+                return
+        if ref.strict:
+            where = ", ".join(scope) if scope else "the snapshot"
+            self._add("missing" if not scope else "mismatch", f"{shown} does not appear in {where}")
+
+    # -- relations ----------------------------------------------------------------------------------
+
+    def _is_actor(self, loc: _Located) -> bool:
+        """Can this name do things (perform, read, XCTL)? A paragraph, program or file can; a data item
+        or a copybook cannot."""
+        if loc.ref.kind == "path":
+            return True
+        return loc.res is not None and (bool(loc.res.files) or any(d.kind in ACTOR_KINDS for d in loc.res.defs))
+
+    def _context_located(self) -> _Located | None:
+        if not self.claim.context:
+            return None
+        files = self.lk.resolve_files(self.claim.context)
+        if not files:
+            return None
+        ref = ClaimRef(kind="identifier", text=self.claim.context, value=PurePosixPath(self.claim.context).stem)
+        return _Located(ref, -1, files, Resolution(files=files))
+
+    def _relation_links(self) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
+        """(relation, subject, object) triples from the cue words and the order of the names around them.
+
+        A subject is the nearest name before the cue that can act (not a data item), else the context;
+        "it performs" and "and then runs" keep the previous cue's subject; "X, which it copies" makes X the object and the
+        context the subject; "transfers control to it" makes the context the object."""
+        cues = relation_cues(self.claim.text)
+        text = self.claim.text
+        named = [loc for loc in self.located if loc.ref.kind in ("identifier", "path") and (loc.files or (loc.res and loc.res.found))]
+        links: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
+        previous: _Located | None = None
+        for i, cue in enumerate(cues):
+            if cue.relation == "defines":
+                continue  # a definition's place is checked by the file and line checks
+            nxt = cues[i + 1].start if i + 1 < len(cues) else len(text) + 1
+            before = text[: cue.start]
+            after = [l for l in named if cue.end <= l.pos < nxt]
+            earlier = [l for l in named if l.pos < cue.start]
+            if cue.passive:
+                objects, subject = earlier, (after[0] if after else None)
+            elif _WHICH_PRONOUN.search(before):
+                objects, subject = earlier[-1:], previous
+            else:
+                objects = after
+                if _PRONOUN_SUBJECT.search(before):
+                    subject = previous
+                else:
+                    # "`0000-MAIN` in cbl/X.cbl performs Y": the paragraph acts, the file only locates it.
+                    actors = [l for l in earlier if self._is_actor(l)]
+                    spans = [l for l in actors if not l.files]
+                    subject = (spans or actors)[-1] if actors else None
+                if not objects:
+                    context = self._context_located()
+                    # Only for control transfer: "copies it" more often means a copybook named just before.
+                    if cue.relation == "transfers" and _PRONOUN_OBJECT.match(text, cue.end) and context:
+                        objects = [context]
+                    else:
+                        continue  # nothing named after the cue: a second cue word for the same link
+            previous = subject or previous
+            kinds = RELATION_REFS[cue.relation]
+            word = text[cue.start : cue.end].upper()
+            if cue.relation == "transfers" and ("XCTL" in word or "LINK" in word):
+                kinds = frozenset({"xctl"} if "XCTL" in word else {"link"})  # LINK returns, XCTL does not
+            for obj in objects:
+                if obj is not subject and obj.ref.kind == "identifier":
+                    links.append((cue.relation, kinds, subject, obj))
+        return links
+
+    def _subject_scope(self, subject: _Located | None) -> tuple[str, list[tuple[str, int, int]] | None]:
+        """(description, spans) where spans None means the whole snapshot."""
+        if subject is not None:
+            if subject.files:
+                return subject.ref.value, [(f, 1, 10**9) for f in subject.files]
+            if subject.res is not None and subject.res.defs:
+                defs = self._preferred(subject.res.defs)
+                return subject.ref.value, [(d.path, d.start_line, d.end_line) for d in defs]
+        if self.claim.context:
+            files = self.lk.resolve_files(self.claim.context)
+            if files:
+                return self.claim.context, [(f, 1, 10**9) for f in files]
+        return "the snapshot", None
+
+    def _preferred(self, defs: list[Symbol]) -> list[Symbol]:
+        """Definitions in the files the claim is about (its own, else its context), when there are any:
+        `0000-MAIN` in a claim about BKTRN02C is BKTRN02C's 0000-MAIN, not another program's."""
+        about = set(self.scope)
+        return [d for d in defs if d.path in about] or defs
+
+    def _check_relation(self, relation: str, kinds: frozenset[str], subject: _Located | None, obj: _Located) -> None:
+        name = obj.ref.value
+        res = obj.res
+        assert res is not None
+        family = RELATION_REFS[relation]
+        fits = any(d.kind in RELATION_OBJECT_DEFS[relation] for d in res.defs) or any(r.kind in family for r in res.refs)
+        if not fits:
+            fits = any(r.kind in family for r in self.lk.references(_last(name)))
+        if not fits and relation in ("reads", "writes"):
+            fits = bool(self._file_aliases(name))
+        if not fits:
+            return
+        targets = {_last(name).upper()}
+        if relation in ("reads", "writes"):
+            targets |= self._file_aliases(name)
+        who, spans = self._subject_scope(subject)
+        verb = {"calls": "calls/performs", "copies": "copies", "reads": "reads", "writes": "writes", "transfers": "transfers control to"}[relation]
+        found = [r for r in self._refs_of(family, spans) if _targets_match(self.lk, r, name, targets)]
+        exact = [r for r in found if r.kind in kinds]
+        if exact:
+            ref = exact[0]
+            ev = self.lk.snippet(ref.path, ref.line, ref.line, note=f"{ref.kind} {ref.target}")
+            self._add("ok", f"{who} {verb} {name} ({ref.kind} at {ref.path}:{ref.line})", [ev], relation=True)
+        elif found:
+            ref = found[0]
+            ev = self.lk.snippet(ref.path, ref.line, ref.line, note=f"{ref.kind} {ref.target}")
+            said = "/".join(sorted(k.upper() for k in kinds))
+            self._add("contradicted", f"{who} uses {ref.kind.upper()} to reach {name} ({ref.path}:{ref.line}), not {said}", [ev], relation=True)
+        else:
+            # The index may not know every form (a program run from SYSTSIN, a CALL through a variable):
+            # a name that the subject's code spells out is not contradicted, only unindexed.
+            mention = next(((p, n) for p, a, b in (spans or []) for n in self.lk.code_mentions(p, name, a, b)), None)
+            if mention is not None:
+                p, n = mention
+                self._add("ok", f"{who} names {name} at {p}:{n} (no indexed {relation} reference)", [self.lk.snippet(p, n, n)], relation=True)
+            else:
+                self._add("contradicted", f"{who} {_NEGATED[relation]} {name}", relation=True)
+
+    def _file_aliases(self, name: str) -> set[str]:
+        """A file is named in claims by its SELECT name or its ASSIGN (DD or dataset) name."""
+        up = name.upper()
+        aliases: set[str] = set()
+        for sym in self.lk.definitions(None, "select", None):
+            assign = sym.detail.get("assign", "").strip("'\"").upper()
+            if sym.name.upper() == up and assign:
+                aliases.add(assign)
+            if assign == up:
+                aliases.add(sym.name.upper())
+        return aliases
+
+    def _refs_of(self, kinds: frozenset[str], spans: list[tuple[str, int, int]] | None) -> list[Ref]:
+        if spans is None:
+            return [r for k in sorted(kinds) for r in self.lk.references(None, k, None)]
+        out: list[Ref] = []
+        for path, start, end in spans:
+            out.extend(r for r in self.lk.references(None, None, path) if r.kind in kinds and start <= r.line <= end)
+        return out
+
+    # -- quoted code --------------------------------------------------------------------------------
+
+    def _check_code(self, scope: list[str], strict: bool) -> None:
+        """A quoted code block must appear in the files the claim names (strict) or, failing the carried
+        context, anywhere in the snapshot."""
+        code = self.claim.code
+        if not code:
+            return
+        wanted = [_squash(l) for l in code.splitlines() if len(_squash(l)) >= 8]
+        if not wanted:
+            return
+        best = self._best_code_match(wanted, scope)
+        if best is None and not strict:
+            candidates = sorted({p for w in wanted[:3] for p, _ in self.lk.text_hits(_longest_word(w), 20)} - set(scope))
+            best = self._best_code_match(wanted, candidates)
+        if best is not None:
+            hits, path, first = best
+            ev = [self.lk.snippet(path, first, first + len(wanted) - 1)]
+            if hits == len(wanted):
+                self._add("ok", f"the quoted code is in {path} (from line {first})", ev)
+            else:  # close to real code, but not what the file says
+                self._add("mismatch", f"only {hits} of {len(wanted)} quoted code lines are in {path} (from line {first})", ev)
+        else:
+            where = ", ".join(scope) if strict else "the snapshot"
+            self._add("mismatch" if strict else "missing", f"the quoted code is not in {where}")
+
+    def _best_code_match(self, wanted: list[str], files: list[str]) -> tuple[int, str, int] | None:
+        """(lines found, path, first line) of the file holding most of the quoted lines, if at least half."""
+        best: tuple[int, str, int] | None = None
+        for path in files:
+            lines = [_squash(l) for l in self.lk.file_lines(path)]
+            found = [next((n for n, l in enumerate(lines, 1) if w in l), 0) for w in wanted]
+            hits = sum(1 for n in found if n)
+            if hits and hits * 2 >= len(wanted) and (best is None or hits > best[0]):
+                best = (hits, path, next(n for n in found if n))
+        return best
+
+
+_NEGATED = {
+    "calls": "does not call or perform",
+    "copies": "does not copy or import",
+    "reads": "does not read",
+    "writes": "does not write",
+    "transfers": "does not XCTL or LINK to",
+}
+
+
+def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
+    """Does an index reference point at the claimed object? A dotted object (Ledger.post, os.replace)
+    needs its qualifier to agree too: from the reference's target when it has one, else from the source
+    line (``ledger.post(...)`` matches Ledger.post; ``cleaned.replace(...)`` is not os.replace)."""
+    if ref.detail.get("file", "").upper() in targets:
+        return True
+    if "." not in name:
+        return _last(ref.target).upper() in targets
+    qualifier, last = name.rsplit(".", 1)
+    if _last(ref.target) != last:
+        return False
+    dotted = f"{_last(qualifier)}.{last}".lower()
+    if "." in ref.target:
+        return ref.target.lower().endswith(dotted)
+    lines = lk.file_lines(ref.path)
+    if not 0 < ref.line <= len(lines):
+        return False
+    line = lines[ref.line - 1].lower()
+    if dotted in line:
+        return True
+    # self.post(...) inside class Ledger is Ledger.post
+    owner = _last(qualifier)
+    return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, "class", ref.path))
+
+
+def _squash(line: str) -> str:
+    return re.sub(r"\s+", " ", line).strip()
+
+
+def _longest_word(line: str) -> str:
+    return max(re.findall(r"[\w-]+", line) or [line], key=len)

@@ -1,0 +1,36 @@
+"""Shared set-up for the grounding tests: a snapshot and index of a bundled sample corpus, and a
+one-call way to ground a Markdown snippet against it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grounding.claims import MarkdownClaimExtractor
+from grounding.ground import ground_text
+from grounding.index import load_index
+from grounding.models import AnswerRef, GroundingReport, VerifiedClaim
+from grounding.snapshot import Snapshot, snapshot_directory
+from grounding.verify import DeterministicVerifier
+
+REPO = Path(__file__).resolve().parent.parent
+CORPORA = REPO / "corpora"
+
+
+class Grounder:
+    """One corpus, indexed once; `claims(md)` grounds an answer given as text."""
+
+    def __init__(self, corpus: str):
+        self.snapshot: Snapshot = snapshot_directory(CORPORA / corpus, corpus)
+        self.index = load_index(self.snapshot)
+        self.verifier = DeterministicVerifier()
+
+    def report(self, md: str) -> GroundingReport:
+        answer = AnswerRef(path="answer.md", sha256="0" * 64)
+        return ground_text(self.snapshot, self.index, md, answer, MarkdownClaimExtractor(), self.verifier)
+
+    def claims(self, md: str) -> list[VerifiedClaim]:
+        return self.report(md).claims
+
+    def one(self, md: str) -> VerifiedClaim:
+        """The last claim of md (earlier units only set context)."""
+        return self.claims(md)[-1]
