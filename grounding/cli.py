@@ -33,5 +33,30 @@ def list_cmd() -> None:
         typer.echo(f"{m.name}\t{m.tree_hash}\t{len(m.files)} files\t{m.source}")
 
 
+@corpus_app.command("index")
+def index_cmd(
+    corpus: str = typer.Argument(..., help="A stored snapshot name, or a directory (snapshotted on the fly)."),
+    workers: int = typer.Option(2, "--workers", min=1, help="Parse worker processes for the build."),
+) -> None:
+    """Build (or reuse) the index of CORPUS and print its files, definitions, references and seconds."""
+    import time
+
+    from grounding.index import load_index
+    from grounding.snapshot import open_corpus
+
+    started = time.perf_counter()
+    snap = open_corpus(corpus)
+    idx = load_index(snap, progress=True, workers=workers)
+    counts = idx.counts()
+    seconds = time.perf_counter() - started
+    state = "cached" if idx.cached else "built"
+    typer.echo(
+        f"index {snap.name} ({state}): {counts['files']} files, {counts['definitions']} definitions, "
+        f"{counts['references']} references, {counts['timeouts']} timeouts, {counts['lexical_only']} lexical only, "
+        f"{seconds:.2f} s"
+    )
+    idx.close()
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(corpus_app, name="corpus")

@@ -1,0 +1,24 @@
+"""The grounding index: definitions, references and a full-text table per snapshot, cached by tree hash.
+
+    from grounding.index import load_index
+    idx = load_index(snapshot)        # builds once per tree hash, then reopens the cached SQLite file
+    idx.definitions(name="2000-PROCESS", kind="paragraph")
+"""
+
+from __future__ import annotations
+
+from grounding.index.build import build_index, open_cached
+from grounding.index.model import FileInfo, Ref, Symbol
+from grounding.index.store import Index
+from grounding.snapshot import Snapshot
+
+__all__ = ["FileInfo", "Index", "Ref", "Symbol", "load_index"]
+
+
+def load_index(snapshot: Snapshot, progress: bool = False, workers: int = 2) -> Index:
+    """The index of snapshot; `idx.cached` says whether it was reused rather than built now."""
+    idx = open_cached(snapshot.tree_hash)
+    if idx is not None:
+        idx.cached = True
+        return idx
+    return Index(build_index(snapshot, progress=progress, workers=workers))

@@ -32,6 +32,7 @@ class Ref(BaseModel):
     line: int
     context: str | None = None  # the enclosing paragraph / function, when known
     language: str
+    detail: dict[str, str] = {}  # e.g. via (the variable a CICS/CALL target was resolved from), mode, mapset
 
 
 class FileInfo(BaseModel):

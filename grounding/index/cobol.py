@@ -1,0 +1,56 @@
+"""One COBOL file's index entries: the lexical backbone merged with what tree-sitter found."""
+
+from __future__ import annotations
+
+import re
+
+from grounding.index.cobol_lexical import LANG, LEVEL_START, CobolFacts, extract
+from grounding.index.cobol_source import CobolSource
+from grounding.index.model import Ref, Symbol
+
+COPYBOOK_EXTENSIONS = (".cpy",)
+
+
+_DIVISION = re.compile(r"^(?:IDENTIFICATION|ID|PROCEDURE)\s+DIVISION\b", re.I)
+
+
+def is_copybook(path: str, source: str | CobolSource) -> bool:
+    """A .cpy file, or any COBOL file without an IDENTIFICATION or PROCEDURE DIVISION header."""
+    if path.lower().endswith(COPYBOOK_EXTENSIONS):
+        return True
+    return not any(_DIVISION.match(s.text.lstrip()) for s in CobolSource.of(source).segments)
+
+
+def copybook_kind(text: str | CobolSource) -> str:
+    """How to wrap a copybook for the grammar: as data entries, or as procedure code."""
+    return "data" if any(LEVEL_START.match(s.text.strip()) for s in CobolSource.of(text).segments) else "procedure"
+
+
+def index_cobol(path: str, text: str | CobolSource, ts: dict | None) -> CobolFacts:
+    """Merge, deduping on (kind, name, line): found by both -> "both"; by tree-sitter only -> "tree-sitter"."""
+    copybook = is_copybook(path, text)
+    ts_symbols = [s for s in (ts or {}).get("symbols", []) if s[1] and s[1] != "FILLER"]
+    headers = [(k, n, l) for k, n, l, _ in ts_symbols if k in ("paragraph", "section")]
+    facts = extract(path, text, copybook, headers)
+    ts_keys = {(k, n, l) for k, n, l, _ in ts_symbols}
+    # a program spans from line 1, the grammar reports its PROGRAM-ID line: programs match on the name
+    ts_programs = {n for k, n, _, _ in ts_symbols if k == "program"}
+    out: list[Symbol] = []
+    for s in facts.symbols:
+        if s.source == "lexical" and ((s.kind, s.name, s.start_line) in ts_keys or (s.kind == "program" and s.name in ts_programs)):
+            s = s.model_copy(update={"source": "both"})
+        out.append(s)
+    have = {(s.kind, s.name, s.start_line) for s in out}
+    programs = {s.name for s in out if s.kind == "program"}
+    book = {"copybook": out[0].name} if copybook and out and out[0].kind == "copybook" else {}
+    for kind, name, line, detail in ts_symbols:
+        if (kind, name, line) not in have and not (kind == "program" and name in programs):
+            have.add((kind, name, line))
+            out.append(Symbol(kind=kind, name=name, path=path, start_line=line, end_line=line, language=LANG, source="tree-sitter", detail={**detail, **book}))
+    refs = list(facts.refs)
+    seen = {(r.kind, r.target, r.line) for r in refs}
+    for kind, target, line in (ts or {}).get("refs", []):
+        if target and (kind, target, line) not in seen:
+            seen.add((kind, target, line))
+            refs.append(Ref(kind=kind, target=target, path=path, line=line, context=facts.contexts.at(line), language=LANG))
+    return CobolFacts(out, refs, facts.contexts)

@@ -1,0 +1,595 @@
+"""Column-aware lexical COBOL extractor: the backbone of the COBOL index.
+
+The tree-sitter grammar fails on most real fixed-format programs (see cobol_treesitter), so this
+module alone must find every program, section, paragraph, data item, FD, SELECT, COPY, PERFORM, CALL,
+GO TO, file I/O and EXEC CICS / EXEC SQL target, by rules over the code area only.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from grounding.index.cobol_source import AREA_B, CobolSource, Segment, Token, tokens, unquote
+from grounding.index.model import Ref, Symbol
+
+LANG = "cobol"
+
+# Words that start a statement or clause: never a paragraph name, never a PERFORM target.
+RESERVED = frozenset(
+    """ACCEPT ADD ALTER CALL CANCEL CLOSE COMPUTE CONTINUE DELETE DISPLAY DIVIDE ELSE END EVALUATE EXEC EXIT
+    GOBACK GO IF INITIALIZE INSPECT MERGE MOVE MULTIPLY NEXT OPEN PERFORM READ RELEASE RETURN REWRITE SEARCH
+    SET SORT START STOP STRING SUBTRACT UNSTRING WHEN WRITE COPY NOT AT INVALID KEY ON SIZE OVERFLOW ERROR
+    END-IF END-PERFORM END-EVALUATE END-READ END-WRITE END-REWRITE END-CALL END-COMPUTE END-STRING
+    END-UNSTRING END-SEARCH END-START END-DELETE END-RETURN END-ADD END-SUBTRACT END-MULTIPLY END-DIVIDE
+    END-EXEC UNTIL VARYING WITH TEST FOREVER TIMES THRU THROUGH USING BY FROM TO INTO GIVING RETURNING
+    INPUT OUTPUT I-O EXTEND DEPENDING TRUE FALSE OTHER ALSO AND OR THEN DIVISION SECTION PROCEDURE
+    ENTRY EJECT SKIP1 SKIP2 SKIP3 REPLACE USE DECLARATIVES""".split()
+)
+DATA_SECTIONS = frozenset(
+    "FILE WORKING-STORAGE LOCAL-STORAGE LINKAGE COMMUNICATION REPORT SCREEN CONFIGURATION INPUT-OUTPUT".split()
+)
+_CLAUSE_WORDS = frozenset(
+    """PIC PICTURE VALUE VALUES REDEFINES OCCURS USAGE COMP COMP-1 COMP-2 COMP-3 COMP-4 COMP-5 BINARY
+    COMPUTATIONAL COMPUTATIONAL-3 PACKED-DECIMAL DISPLAY INDEX POINTER SIGN JUSTIFIED JUST BLANK SYNC
+    SYNCHRONIZED EXTERNAL GLOBAL RENAMES""".split()
+)
+_FILE_MODES = frozenset({"INPUT", "OUTPUT", "I-O", "EXTEND"})
+_VERBS = frozenset({"PERFORM", "CALL", "GO", "OPEN", "READ", "WRITE", "REWRITE"})
+
+_DIVISION = re.compile(r"^(IDENTIFICATION|ID|ENVIRONMENT|DATA|PROCEDURE)\s+DIVISION\b", re.I)
+_SECTION = re.compile(r"^([A-Z0-9][A-Z0-9_-]*)\s+SECTION(?:\s+\d+)?\s*\.", re.I)
+_PARAGRAPH = re.compile(r"^([A-Z0-9][A-Z0-9_-]*)\s*\.(?:\s|$)", re.I)
+_LONE_NAME = re.compile(r"^([A-Z0-9][A-Z0-9_-]*)$", re.I)
+_PROGRAM_ID = re.compile(r"\bPROGRAM-ID\b\s*\.?\s*(?:(['\"])?([A-Z0-9][A-Z0-9_-]*)\1?)?", re.I)
+_MAY_END_DIVISION = re.compile(r"^(?:END\s+PROGRAM|(?:IDENTIFICATION|ID)\s+DIVISION)\b", re.I)
+_END_PROGRAM = re.compile(r"^END\s+PROGRAM\s+['\"]?([A-Z0-9][A-Z0-9_-]*)", re.I)
+_LEVEL = re.compile(r"^(\d{1,2})(?=[\s.]|$)")
+LEVEL_START = _LEVEL_START = re.compile(r"^\d{1,2}\s+[A-Z:]", re.I)
+_FD = re.compile(r"^(FD|SD)\s+([A-Z0-9][A-Z0-9_-]*)", re.I)
+_SELECT = re.compile(r"^SELECT\s+(?:OPTIONAL\s+)?([A-Z0-9][A-Z0-9_-]*)(?:.*?\bASSIGN\s+(?:TO\s+)?(\S+))?", re.I | re.S)
+_LITERAL = re.compile(r"""[XxNnGgZz]?"(?:[^"]|"")*"?|[XxNnGgZz]?'(?:[^']|'')*'?""")
+_PIC = re.compile(r"\bPIC(?:TURE)?\s+(?:IS\s+)?(\S+?)(?=\.?(?:\s|$))", re.I)
+_USAGE = re.compile(
+    r"\b(COMP(?:UTATIONAL)?(?:-[1-5X])?|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL)(?=[\s.]|$)", re.I
+)
+_VALUE = re.compile(r"\bVALUES?\s+(?:(?:IS|ARE)\s+)?", re.I)
+_REDEFINES = re.compile(r"\bREDEFINES\s+([A-Z0-9:][A-Z0-9:_-]*)", re.I)
+_OCCURS = re.compile(r"\bOCCURS\s+(\d+)(?:\s+TO\s+(\d+))?", re.I)
+
+
+def ends_sentence(text: str) -> bool:
+    """True when text holds a period that ends a sentence (followed by a blank or the end), outside literals."""
+    quote = None
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "." and (i + 1 == len(text) or text[i + 1] in " \t"):
+            return True
+    return False
+
+
+def _mask_literals(text: str) -> str:
+    return _LITERAL.sub(lambda m: m.group()[0] + "~" * (len(m.group()) - 1), text)
+
+
+@dataclass
+class _Entry:
+    level: int
+    name: str
+    start: int
+    end: int
+    detail: dict[str, str]
+    block: int  # entries in different blocks (sections, FDs) are never parent and child
+    fd: str | None = None
+
+
+@dataclass
+class _Layout:
+    """What the structural pass finds; refs are read from the tokens afterwards."""
+
+    n_lines: int
+    programs: list[tuple[str, int]] = field(default_factory=list)  # (name, PROGRAM-ID line)
+    program_ends: list[tuple[str, int]] = field(default_factory=list)
+    division_marks: list[tuple[int, str]] = field(default_factory=list)  # (line, division)
+    headers: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, name, line)
+    entries: list[_Entry] = field(default_factory=list)
+    fds: list[tuple[str, str, int, int, int]] = field(default_factory=list)  # (kind FD/SD, name, start, end, block)
+    selects: list[tuple[str, str | None, int, int]] = field(default_factory=list)
+
+
+def _sentence(segs: list[Segment], i: int) -> tuple[str, int]:
+    """Text of the sentence starting at segment i and the index of its last segment."""
+    parts = [segs[i].text.strip()]
+    j = i
+    while not ends_sentence(parts[-1]) and j + 1 < len(segs):
+        nxt = segs[j + 1].text.strip()
+        if _LEVEL_START.match(nxt) or _DIVISION.match(nxt) or _SECTION.match(nxt) or _FD.match(nxt):
+            break  # a missing period must not swallow the next entry
+        j += 1
+        parts.append(nxt)
+    return " ".join(parts), j
+
+
+def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
+    lay = _Layout(n_lines=n_lines)
+    division: str | None = None
+    block = 0
+    fd_name: str | None = None
+    pending_program_id = False
+    i = 0
+    while i < len(segs):
+        seg = segs[i]
+        text = seg.text.strip()
+        if division == "PROCEDURE" and seg.column >= AREA_B and not _MAY_END_DIVISION.match(text):
+            i += 1  # the bulk of a program: a statement line in area B
+            continue
+        if pending_program_id:
+            pending_program_id = False
+            m = re.match(r"['\"]?([A-Z0-9][A-Z0-9_-]*)", text, re.I)
+            if m:
+                lay.programs.append((m.group(1).upper(), seg.line))
+                i += 1
+                continue
+        m = _DIVISION.match(text)
+        if m:
+            division = "IDENTIFICATION" if m.group(1).upper() == "ID" else m.group(1).upper()
+            lay.division_marks.append((seg.line, division))
+            block += 1
+            fd_name = None
+            if division == "PROCEDURE":
+                _, i = _sentence(segs, i)
+            i += 1
+            continue
+        m = _PROGRAM_ID.search(text) if division in (None, "IDENTIFICATION") else None
+        if m:
+            if m.group(2):
+                lay.programs.append((m.group(2).upper(), seg.line))
+            else:
+                pending_program_id = True
+            i += 1
+            continue
+        m = _END_PROGRAM.match(text)
+        if m:
+            lay.program_ends.append((m.group(1).upper(), seg.line))
+            lay.division_marks.append((seg.line, "END"))
+            division = None
+            i += 1
+            continue
+        sec = _SECTION.match(text)
+        if sec and sec.group(1).upper() in DATA_SECTIONS:
+            block += 1
+            fd_name = None
+            i += 1
+            continue
+        if division in (None, "PROCEDURE") and seg.column < AREA_B:
+            if sec:
+                lay.headers.append(("section", sec.group(1).upper(), seg.line))
+                i += 1
+                continue
+            m = _PARAGRAPH.match(text)
+            if not m and i + 1 < len(segs) and segs[i + 1].text.lstrip().startswith("."):
+                m = _LONE_NAME.match(text)  # the header's period on the next line
+            if m and m.group(1).upper() not in RESERVED and not (division is None and _LEVEL.match(text)):
+                lay.headers.append(("paragraph", m.group(1).upper(), seg.line))
+                i += 1
+                continue
+        if division in (None, "DATA"):
+            m = _FD.match(text)
+            if m:
+                _, j = _sentence(segs, i)
+                block += 1
+                fd_name = m.group(2).upper()
+                lay.fds.append((m.group(1).upper(), fd_name, seg.line, segs[j].end, block))
+                i = j + 1
+                continue
+            m = _LEVEL.match(text)
+            if m and (division == "DATA" or _LEVEL_START.match(text)):
+                sentence, j = _sentence(segs, i)
+                entry = _parse_entry(int(m.group(1)), sentence, seg.line, segs[j].end, block)
+                if entry.level == 1 and fd_name:
+                    entry.fd = fd_name
+                lay.entries.append(entry)
+                i = j + 1
+                continue
+        if division in (None, "ENVIRONMENT"):
+            m = _SELECT.match(text)
+            if m:
+                sentence, j = _sentence(segs, i)
+                m = _SELECT.match(sentence)
+                assign = unquote(m.group(2).rstrip(".")) if m and m.group(2) else None
+                lay.selects.append((m.group(1).upper() if m else text.split()[1].upper(), assign, seg.line, segs[j].end))
+                i = j + 1
+                continue
+        i += 1
+    return lay
+
+
+def _parse_entry(level: int, sentence: str, start: int, end: int, block: int) -> _Entry:
+    masked = _mask_literals(sentence)
+    words = masked.split()
+    name = "FILLER"
+    if len(words) > 1:
+        cand = words[1].rstrip(".")
+        # ':' admits REPLACING tags such as :TAG:-DATE-AREA, named as written in the copybook
+        if cand and cand.upper() not in _CLAUSE_WORDS and re.match(r"^[A-Z0-9:][A-Z0-9:_-]*$", cand, re.I):
+            name = cand.upper()
+    detail: dict[str, str] = {"level": f"{level:02d}"}
+    m = _PIC.search(masked)
+    if m:
+        detail["pic"] = sentence[m.start(1) : m.end(1)].upper()
+    m = _USAGE.search(masked[: _VALUE.search(masked).start()] if _VALUE.search(masked) else masked)
+    if m and level != 88:
+        usage = m.group(1).upper().replace("COMPUTATIONAL", "COMP")
+        detail["usage"] = usage
+    m = _VALUE.search(masked)
+    if m:
+        value = sentence[m.end() :].strip()
+        if ends_sentence(value):
+            value = value[: value.rstrip().rfind(".")].rstrip() if value.rstrip().endswith(".") else value
+        detail["values" if level == 88 else "value"] = value
+    m = _REDEFINES.search(masked)
+    if m:
+        detail["redefines"] = m.group(1).upper()
+    m = _OCCURS.search(masked)
+    if m:
+        detail["occurs"] = m.group(2) or m.group(1)
+    return _Entry(level, name, start, end, detail, block)
+
+
+def _link_entries(entries: list[_Entry]) -> None:
+    """Rebuild the level hierarchy: parent names, and group items spanning their children."""
+    stack: list[_Entry] = []
+    last_item: _Entry | None = None
+    for e in entries:
+        if stack and stack[-1].block != e.block:
+            stack = []
+            last_item = None
+        if e.level == 88:
+            if last_item is not None:
+                e.detail["parent"] = last_item.name
+            for anc in stack:
+                anc.end = max(anc.end, e.end)
+            continue
+        if e.level == 77:
+            stack = []
+        elif e.level == 66:
+            if stack:
+                e.detail["parent"] = stack[0].name
+        else:
+            while stack and stack[-1].level >= e.level:
+                stack.pop()
+            if stack:
+                e.detail["parent"] = stack[-1].name
+            for anc in stack:
+                anc.end = max(anc.end, e.end)
+            stack.append(e)
+            if stack[0].fd and e is not stack[0]:
+                e.fd = stack[0].fd
+        last_item = e
+
+
+def _program_spans(lay: _Layout) -> list[tuple[str, int, int]]:
+    spans = []
+    for k, (name, line) in enumerate(lay.programs):
+        start = 1 if k == 0 else line
+        end = next((l for n, l in lay.program_ends if n == name and l >= line), lay.n_lines)
+        spans.append((name, start, max(end, start)))
+    return spans
+
+
+def _header_spans(lay: _Layout) -> list[tuple[str, str, int, int]]:
+    """A paragraph runs to the line before the next header, section or END PROGRAM; a section to the next section."""
+    stops = sorted(l for _, l in lay.program_ends)
+    ordered = sorted(lay.headers, key=lambda h: h[2])
+    section_lines = [line for kind, _, line in ordered if kind == "section"]
+    out = []
+    for k, (kind, name, line) in enumerate(ordered):
+        if kind == "paragraph":
+            following = ordered[k + 1][2] if k + 1 < len(ordered) else None
+        else:
+            j = bisect.bisect_right(section_lines, line)
+            following = section_lines[j] if j < len(section_lines) else None
+        j = bisect.bisect_right(stops, line)
+        stop = min([lay.n_lines + 1] + stops[j : j + 1] + ([following] if following else []))
+        out.append((kind, name, line, max(line, stop - 1)))
+    return out
+
+
+@dataclass
+class CobolFacts:
+    symbols: list[Symbol]
+    refs: list[Ref]
+    contexts: "_Contexts"
+
+
+def extract(path: str, text: str | CobolSource, copybook: bool, extra_headers: list[tuple[str, str, int]] = ()) -> CobolFacts:
+    """Every symbol and ref the rules find; extra_headers (from tree-sitter) join the paragraph/section list."""
+    source = CobolSource.of(text)
+    n_lines = source.n_lines
+    segs = source.segments
+    lay = _scan_layout(segs, n_lines)
+    known = set(lay.headers)
+    lay.headers.extend(h for h in extra_headers if h not in known and h[0] in ("paragraph", "section"))
+    _link_entries(lay.entries)
+    book = {"copybook": path.rsplit("/", 1)[-1].rsplit(".", 1)[0].upper()} if copybook else {}
+    symbols: list[Symbol] = []
+
+    def add(kind: str, name: str, start: int, end: int, detail: dict[str, str] | None = None) -> None:
+        symbols.append(Symbol(kind=kind, name=name, path=path, start_line=start, end_line=end, language=LANG, source="lexical", detail={**(detail or {}), **book}))
+
+    if copybook:
+        symbols.append(Symbol(kind="copybook", name=book["copybook"], path=path, start_line=1, end_line=max(n_lines, 1), language=LANG, source="lexical"))
+    programs = _program_spans(lay)
+    for name, start, end in programs:
+        add("program", name, start, end)
+    spans = _header_spans(lay)
+    for kind, name, start, end in spans:
+        add(kind, name, start, end)
+        if (kind, name, start) not in known:
+            symbols[-1] = symbols[-1].model_copy(update={"source": "tree-sitter"})
+    fd_ends: dict[str, int] = {}
+    for e in lay.entries:
+        if e.fd:
+            fd_ends[e.fd] = max(fd_ends.get(e.fd, 0), e.end)
+    for kind, name, start, end, _ in lay.fds:
+        add("fd", name, start, max(end, fd_ends.get(name, end)), {"type": kind})
+    for name, assign, start, end in lay.selects:
+        add("select", name, start, end, {"assign": assign} if assign else {})
+    values: dict[str, str] = {}
+    for e in lay.entries:
+        if e.name == "FILLER":
+            continue
+        detail = dict(e.detail)
+        if e.fd:
+            detail["fd"] = e.fd
+        add("condition" if e.level == 88 else "data_item", e.name, e.start, e.end, detail)
+        if "value" in detail and _LITERAL.fullmatch(detail["value"]):
+            values.setdefault(e.name, unquote(detail["value"]))
+    record_files = {e.name: e.fd for e in lay.entries if e.fd}
+    refs = _refs(path, segs, lay, spans, values, record_files)
+    return CobolFacts(symbols, refs, _Contexts(spans))
+
+
+class _Contexts:
+    """The enclosing paragraph (or section) name of a line."""
+
+    def __init__(self, spans: list[tuple[str, str, int, int]]):
+        self.paras = sorted((s, e, n) for k, n, s, e in spans if k == "paragraph")
+        self.secs = sorted((s, e, n) for k, n, s, e in spans if k == "section")
+
+    def at(self, line: int) -> str | None:
+        for table in (self.paras, self.secs):
+            k = bisect.bisect_right(table, (line, float("inf"), "")) - 1
+            if k >= 0 and table[k][0] <= line <= table[k][1]:
+                return table[k][2]
+        return None
+
+
+def _statement_segments(segs: list[Segment], division_at) -> list[Segment]:
+    """Where refs can be: the procedure division (or a copybook's bare code), COPY statements, EXEC blocks."""
+    out: list[Segment] = []
+    in_exec = False
+    for seg in segs:
+        if division_at(seg.line) in (None, "PROCEDURE"):
+            out.append(seg)
+            continue
+        u = seg.text.upper()
+        opens = "EXEC" in u.replace("END-EXEC", "")
+        if in_exec or opens or "COPY" in u:
+            out.append(seg)
+        if in_exec or opens:
+            in_exec = "END-EXEC" not in u
+    return out
+
+
+def _refs(path: str, segs: list[Segment], lay: _Layout, spans, values: dict[str, str], record_files: dict[str, str]) -> list[Ref]:
+    ctx = _Contexts(spans)
+    marks = sorted(lay.division_marks)
+    mark_lines = [l for l, _ in marks]
+    out: list[Ref] = []
+
+    def division_at(line: int) -> str | None:
+        k = bisect.bisect_right(mark_lines, line) - 1
+        return marks[k][1] if k >= 0 else None
+
+    toks = tokens(_statement_segments(segs, division_at))
+
+    def add(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
+        if target:
+            out.append(Ref(kind=kind, target=target, path=path, line=line, context=ctx.at(line), language=LANG, detail=detail or {}))
+
+    def word(k: int) -> str | None:
+        return toks[k].text.upper() if k < len(toks) and toks[k].kind == "word" else None
+
+    def name_at(k: int) -> str | None:
+        w = word(k)
+        return w if w and w not in RESERVED and not w.isdigit() else None
+
+    def resolved(k: int) -> tuple[str, dict[str, str]]:
+        t = toks[k]
+        if t.kind == "string":
+            return unquote(t.text).upper(), {}
+        name = t.text.upper()
+        return (values[name].upper(), {"via": name}) if name in values else (name, {})
+
+    i = 0
+    n = len(toks)
+    while i < n:
+        tok = toks[i]
+        u = tok.text.upper() if tok.kind == "word" else ""
+        if u == "EXEC":
+            j = i + 1
+            while j < n and word(j) != "END-EXEC" and not (j > i + 1 and word(j) == "EXEC"):
+                j += 1
+            _exec_block(toks[i + 1 : j], add, values)
+            i = j + 1
+            continue
+        if u == "COPY" and i + 1 < n and toks[i + 1].kind in ("word", "string"):
+            j = i + 2
+            while j < n and toks[j].text != "." and word(j) not in ("COPY", "EXEC"):
+                j += 1
+            rest = [t.text for t in toks[i + 2 : j]]
+            upper = [t.upper() for t in rest]
+            detail = {"replacing": " ".join(rest[upper.index("REPLACING") + 1 :])} if "REPLACING" in upper else {}
+            add("copy", unquote(toks[i + 1].text).upper(), toks[i + 1].line, detail)
+            i = j
+            continue
+        if u not in _VERBS or division_at(tok.line) not in (None, "PROCEDURE"):
+            i += 1
+            continue
+        if u == "PERFORM":
+            target = name_at(i + 1)
+            if target and word(i + 2) != "TIMES":
+                add("perform", target, toks[i + 1].line)
+                if word(i + 2) in ("THRU", "THROUGH") and name_at(i + 3):
+                    add("perform", name_at(i + 3), toks[i + 3].line, {"thru_from": target})
+        elif u == "CALL" and i + 1 < n and toks[i + 1].kind in ("word", "string"):
+            target, detail = resolved(i + 1)
+            add("call", target, toks[i + 1].line, detail)
+        elif u == "GO":
+            k = i + 2 if word(i + 1) == "TO" else i + 1
+            while name_at(k):
+                add("goto", name_at(k), toks[k].line)
+                k += 1
+        elif u == "OPEN":
+            k, mode = i + 1, None
+            while k < n:
+                w = word(k)
+                if w in _FILE_MODES:
+                    mode = w
+                elif w and mode and w not in RESERVED:
+                    add("file_open", w, toks[k].line, {"mode": mode})
+                elif toks[k].text != ",":
+                    break
+                k += 1
+        elif u == "READ" and name_at(i + 1):
+            add("file_read", name_at(i + 1), toks[i + 1].line)
+        elif u in ("WRITE", "REWRITE") and name_at(i + 1):
+            rec = name_at(i + 1)
+            detail = {"verb": u}
+            if rec in record_files:
+                detail["file"] = record_files[rec]
+            add("file_write", rec, toks[i + 1].line, detail)
+        i += 1
+    return out
+
+
+_CICS_DATASET = {
+    "READ": "cics_read",
+    "WRITE": "cics_write",
+    "REWRITE": "cics_rewrite",
+    "DELETE": "cics_delete",
+    "STARTBR": "cics_startbr",
+    "READNEXT": "cics_readnext",
+    "READPREV": "cics_readprev",
+}
+_SQL_STOP = frozenset(
+    """WHERE GROUP ORDER HAVING JOIN INNER LEFT RIGHT FULL OUTER CROSS ON FOR WITH UNION EXCEPT INTERSECT FETCH
+    SET VALUES SELECT INTO WHEN END-EXEC OPTIMIZE""".split()
+)
+
+
+def _cics_options(body: list[Token]) -> dict[str, tuple[Token, list[Token]]]:
+    opts: dict[str, tuple[Token, list[Token]]] = {}
+    k = 0
+    while k < len(body):
+        t = body[k]
+        if t.kind == "word" and k + 1 < len(body) and body[k + 1].text == "(":
+            depth, j = 1, k + 2
+            while j < len(body) and depth:
+                depth += {"(": 1, ")": -1}.get(body[j].text, 0)
+                j += 1
+            opts.setdefault(t.text.upper(), (t, body[k + 2 : j - 1]))
+            k = j
+            continue
+        k += 1
+    return opts
+
+
+def _exec_block(body: list[Token], add, values: dict[str, str]) -> None:
+    if not body:
+        return
+    dialect = body[0].text.upper()
+    rest = body[1:]
+    if dialect == "CICS" and rest:
+        _cics(rest, add, values)
+    elif dialect == "SQL" and rest:
+        _sql(rest, add)
+
+
+def _option_value(arg: list[Token], values: dict[str, str]) -> tuple[str, dict[str, str]] | None:
+    if len(arg) != 1:
+        return None
+    t = arg[0]
+    if t.kind == "string":
+        return unquote(t.text).upper(), {}
+    name = t.text.upper()
+    return (values[name].upper(), {"via": name}) if name in values else (name, {})
+
+
+def _cics(body: list[Token], add, values: dict[str, str]) -> None:
+    command = body[0].text.upper()
+    opts = _cics_options(body[1:])
+    if command in _CICS_DATASET:
+        for key in ("DATASET", "FILE"):
+            if key in opts:
+                tok, arg = opts[key]
+                val = _option_value(arg, values)
+                if val:
+                    add(_CICS_DATASET[command], val[0], tok.line, val[1])
+    elif command in ("XCTL", "LINK") and "PROGRAM" in opts:
+        tok, arg = opts["PROGRAM"]
+        val = _option_value(arg, values)
+        if val:
+            add(command.lower(), val[0], tok.line, val[1])
+    elif command in ("RETURN", "START") and "TRANSID" in opts:
+        tok, arg = opts["TRANSID"]
+        val = _option_value(arg, values)
+        if val:
+            add("cics_transid", val[0], tok.line, {"command": command, **val[1]})
+    elif command in ("SEND", "RECEIVE") and "MAP" in opts:
+        tok, arg = opts["MAP"]
+        val = _option_value(arg, values)
+        if val:
+            detail = dict(val[1])
+            if "MAPSET" in opts:
+                ms = _option_value(opts["MAPSET"][1], values)
+                if ms:
+                    detail["mapset"] = ms[0]
+            add(f"cics_{command.lower()}_map", val[0], tok.line, detail)
+
+
+def _sql(body: list[Token], add) -> None:
+    words = [(t.text.upper(), t) for t in body]
+    op = words[0][0]
+    if op == "INCLUDE" and len(words) > 1:
+        add("copy", unquote(words[1][1].text).upper(), words[1][1].line, {"via": "EXEC SQL INCLUDE"})
+        return
+    if op == "DECLARE" and len(words) > 2 and words[2][0] == "TABLE":
+        add("sql_table", words[1][0], words[1][1].line, {"op": "DECLARE"})
+        return
+    k = 0
+    while k < len(words):
+        w, t = words[k]
+        takes_list = w == "FROM"
+        if w in ("FROM", "JOIN", "UPDATE") or (w == "INTO" and op == "INSERT") or (w == "TABLE" and op in ("LOCK", "TRUNCATE")):
+            k += 1
+            while k < len(words):
+                name, nt = words[k]
+                if nt.kind != "word" or name.startswith(":") or name in _SQL_STOP or name == "(":
+                    break
+                add("sql_table", name, nt.line, {"op": op})
+                k += 1
+                if k < len(words) and words[k][1].kind == "word" and words[k][0] not in _SQL_STOP:
+                    k += 1  # a correlation name
+                if takes_list and k < len(words) and words[k][0] == ",":
+                    k += 1
+                    continue
+                break
+            continue
+        k += 1

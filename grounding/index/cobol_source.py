@@ -1,0 +1,155 @@
+"""Fixed-format COBOL source as the compiler sees it: code area only, comments gone, continuations joined.
+
+Columns 1-6 (sequence area) and 73+ are ignored; column 7 is the indicator (`*` or `/` comment, `D`
+debug line, `-` continuation). Tabs are expanded first, at 8 columns, as GnuCOBOL does. Every result
+keeps the 1-based physical line number it came from, so both extractors report real source lines.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+CODE_START = 7  # 0-based column of area A (column 8)
+CODE_END = 72
+AREA_B = 11  # 0-based column 12: a header must start before it, in area A
+
+
+class Segment(NamedTuple):
+    """One physical code line, with any continuation lines appended; `line` is where it starts."""
+
+    line: int
+    text: str  # code area text; a continued line's fragments are joined in
+    column: int  # 0-based column of the first non-blank code character, in the expanded line
+    end: int  # the last physical line, after any continuation lines
+
+
+class Token(NamedTuple):
+    text: str
+    line: int
+    kind: str  # "word", "string" or "punct"
+
+
+def physical_lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def indicator_and_code(raw: str) -> tuple[str, str]:
+    """(indicator, code area) of one physical line, tabs expanded, floating `*>` comments cut."""
+    line = raw.expandtabs(8)
+    if len(line) <= 6:
+        return " ", ""
+    indicator = line[6]
+    code = line[CODE_START:CODE_END]
+    return indicator, _cut_floating_comment(code)
+
+
+def _cut_floating_comment(code: str) -> str:
+    if "*>" not in code:
+        return code
+    quote = None
+    for i, ch in enumerate(code):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "*" and code.startswith("*>", i):
+            return code[:i]
+    return code
+
+
+def _open_quote(text: str) -> str | None:
+    """The quote character of a literal left unterminated at the end of text, if any."""
+    quote = None
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+    return quote
+
+
+def segments(text: str) -> list[Segment]:
+    """Code lines of a fixed-format source; comment, debug and blank lines dropped, continuations merged."""
+    return CobolSource.of(text).segments
+
+
+class CobolSource:
+    """One file read once as card images; both extractors and the pre-processor share it."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.cards = [indicator_and_code(raw) for raw in physical_lines(text)]
+        self._segments: list[Segment] | None = None
+
+    @staticmethod
+    def of(source: "str | CobolSource") -> "CobolSource":
+        return source if isinstance(source, CobolSource) else CobolSource(source)
+
+    @property
+    def n_lines(self) -> int:
+        return len(self.cards)
+
+    @property
+    def segments(self) -> list[Segment]:
+        if self._segments is None:
+            self._segments = self._join()
+        return self._segments
+
+    def _join(self) -> list[Segment]:
+        out: list[Segment] = []
+        for number, (indicator, code) in enumerate(self.cards, start=1):
+            if indicator in ("*", "/", "D", "d"):
+                continue
+            if indicator == "-" and out:
+                prev = out[-1]
+                piece = code.lstrip()
+                quote = _open_quote(prev.text)
+                if quote and piece.startswith(quote):
+                    # A continued literal runs to column 72 and resumes after the quote on the next line.
+                    joined = prev.text.ljust(CODE_END - CODE_START) + piece[1:]
+                else:
+                    joined = prev.text.rstrip() + piece
+                out[-1] = Segment(prev.line, joined, prev.column, number)
+                continue
+            stripped = code.lstrip()
+            if not stripped:
+                continue
+            out.append(Segment(number, code.rstrip(), CODE_START + len(code) - len(stripped), number))
+        return out
+
+
+_TOKEN = re.compile(
+    r"""(?P<string>[XxNnGgZz]?"(?:[^"]|"")*"?|[XxNnGgZz]?'(?:[^']|'')*'?)"""
+    r"""|(?P<word>[A-Za-z0-9_#@$:][A-Za-z0-9_#@$:-]*(?:\.[A-Za-z0-9_#@$-]+)*)"""
+    r"""|(?P<punct>[().,;=<>*+/&|-])"""
+)
+
+
+def tokens(segs: list[Segment]) -> list[Token]:
+    out: list[Token] = []
+    append = out.append
+    for seg in segs:
+        line = seg.line
+        for string, word, punct in _TOKEN.findall(seg.text):
+            if word:
+                append(Token(word, line, "word"))
+            elif string:
+                append(Token(string, line, "string"))
+            else:
+                append(Token(punct, line, "punct"))
+    return out
+
+
+def unquote(literal: str) -> str:
+    """The value of a COBOL literal ('ABC  ' -> ABC), or the text itself when it is not quoted."""
+    s = literal
+    if len(s) >= 2 and s[0] in "XxNnGgZz" and s[1] in "'\"":
+        s = s[1:]
+    if s[:1] in "'\"":
+        q = s[0]
+        s = s[1:-1] if s.endswith(q) and len(s) > 1 else s[1:]
+        s = s.replace(q + q, q)
+    return s.strip()

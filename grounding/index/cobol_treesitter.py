@@ -1,0 +1,159 @@
+"""The tree-sitter add-on for COBOL: pre-process so the grammar copes, parse, read headers, data items and refs.
+
+Run only inside a worker process with a hard time limit (grounding.index.pool): the grammar's external
+scanner can loop forever. Padding every input with a line of blanks avoided every hang measured, but the
+time limit is what guarantees a build finishes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.index.cobol_source import CobolSource, unquote
+
+PAD = "\n        \n"
+_COPYBOOK_DATA_HEADER = (
+    "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. CPYWRAP.\n       DATA DIVISION.\n       WORKING-STORAGE SECTION.\n"
+)
+_COPYBOOK_PROC_HEADER = (
+    "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. CPYWRAP.\n       DATA DIVISION.\n       PROCEDURE DIVISION.\n"
+)
+HEADER_LINES = 4
+
+_EXEC = re.compile(r"\bEXEC\s+(?:CICS|SQL|DLI)\b.*?\bEND-EXEC\b(?:[ \t]*\.)?", re.I | re.S)
+_REPLACING = re.compile(r"(\bCOPY\s+\S+(?:\s+(?:OF|IN)\s+\S+)?)(\s+REPLACING\b.*?)(?=\.(?:\s|$))", re.I | re.S)
+_PROCEDURE = re.compile(r"\bPROCEDURE\s+DIVISION\b", re.I)
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def preprocess(text: str | CobolSource, copybook_kind: str | None = None) -> str:
+    """Same line count as text (plus a 4-line header for copybooks): only what the grammar can parse."""
+    lines = []
+    for indicator, code in CobolSource.of(text).cards:
+        if indicator in ("*", "/", "D", "d"):
+            lines.append("")
+        else:
+            lines.append(("      " + (indicator if indicator == "-" else " ") + code).rstrip())
+    body = "\n".join(lines) + "\n"
+    proc = _PROCEDURE.search(body)
+    proc_at = proc.start() if proc else (0 if copybook_kind == "procedure" else len(body))
+
+    def exec_sub(m: re.Match) -> str:
+        blank = _blank(m.group())
+        if m.start() < proc_at:
+            return blank  # a data-division EXEC (INCLUDE, DECLARE) and its period vanish
+        # the period, if any, still ends the sentence
+        return "CONTINUE" + blank[8:-1] + "." if m.group().endswith(".") else "CONTINUE" + blank[8:]
+
+    upper = body.upper()
+    if "EXEC" in upper:
+        body = _EXEC.sub(exec_sub, body)
+    if "REPLACING" in upper:
+        body = _REPLACING.sub(lambda m: m.group(1) + _blank(m.group(2)), body)
+    if copybook_kind:
+        body = (_COPYBOOK_PROC_HEADER if copybook_kind == "procedure" else _COPYBOOK_DATA_HEADER) + body
+    return body + PAD
+
+
+_QUERY = """
+(identification_division (program_name) @program)
+(paragraph_header) @paragraph
+(section_header) @section
+(data_description (level_number) @level (entry_name) @entry) @data
+(copy_statement book: (_) @copy)
+(perform_procedure (label) @perform)
+(call_statement x: (_) @call)
+"""
+
+_parser = None
+_query = None
+
+
+def grammar():
+    """The COBOL parser and query, made once per process (and inherited by forked workers)."""
+    global _parser, _query
+    if _parser is None:
+        from tree_sitter import Parser, Query
+        from tree_sitter_language_pack import get_language
+
+        lang = get_language("cobol")
+        _parser = Parser(lang)
+        _query = Query(lang, _QUERY)
+    return _parser, _query
+
+
+def parse_source(source: str) -> tuple[object, bool]:
+    """(tree, has_errors) of already pre-processed source."""
+    parser, _ = grammar()
+    tree = parser.parse(source.encode("utf-8"))
+    return tree, tree.root_node.has_error
+
+
+_PIC_TYPES = ("picture_x", "picture_9", "picture_edit", "picture_a", "picture_n")
+
+
+def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
+    """Symbols and refs the grammar finds, as plain tuples (cheap to send back from a worker)."""
+    source = preprocess(text, copybook_kind)
+    tree, has_errors = parse_source(source)
+    _, query = grammar()
+    from tree_sitter import QueryCursor
+
+    shift = HEADER_LINES if copybook_kind else 0
+    data = source.encode("utf-8")
+
+    def txt(node) -> str:
+        return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def line(node) -> int:
+        return node.start_point.row + 1 - shift
+
+    symbols: list[tuple[str, str, int, dict[str, str]]] = []
+    refs: list[tuple[str, str, int]] = []
+    for _, caps in QueryCursor(query).matches(tree.root_node):
+        if "program" in caps:
+            node = caps["program"][0]
+            if not copybook_kind:
+                symbols.append(("program", unquote(txt(node)).upper(), line(node), {}))
+        elif "paragraph" in caps:
+            node = caps["paragraph"][0]
+            symbols.append(("paragraph", txt(node).rstrip(". \n").upper(), line(node), {}))
+        elif "section" in caps:
+            node = caps["section"][0]
+            name = re.sub(r"\s+SECTION.*$", "", txt(node), flags=re.I | re.S).strip().upper()
+            symbols.append(("section", name, line(node), {}))
+        elif "data" in caps:
+            node = caps["data"][0]
+            level = txt(caps["level"][0]).strip()
+            name = txt(caps["entry"][0]).strip().upper()
+            if not level.isdigit() or line(node) < 1:
+                continue
+            detail = {"level": f"{int(level):02d}"}
+            pic = _find_pic(node, txt)
+            if pic:
+                detail["pic"] = pic
+            symbols.append(("condition" if int(level) == 88 else "data_item", name, line(node), detail))
+        elif "copy" in caps:
+            node = caps["copy"][0]
+            refs.append(("copy", unquote(txt(node)).upper(), line(node)))
+        elif "perform" in caps:
+            node = caps["perform"][0]
+            refs.append(("perform", txt(node).strip().upper(), line(node)))
+        elif "call" in caps:
+            node = caps["call"][0]
+            if node.type in ("string", "alphanumeric_literal") or txt(node)[:1] in "'\"":
+                refs.append(("call", unquote(txt(node)).upper(), line(node)))
+    return {"symbols": [s for s in symbols if s[2] >= 1], "refs": [r for r in refs if r[2] >= 1], "errors": has_errors}
+
+
+def _find_pic(node, txt) -> str | None:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in _PIC_TYPES:
+            return txt(n).strip().upper()
+        stack.extend(reversed(n.children))
+    return None

@@ -1,0 +1,115 @@
+"""JCL by rules (no grammar exists): jobs, steps, PROCs and DDs, and the programs, PROCs and datasets they name."""
+
+from __future__ import annotations
+
+import re
+
+from grounding.index.model import Ref, Symbol
+
+LANG = "jcl"
+_STATEMENT = re.compile(r"^//([A-Z0-9@#$][A-Z0-9@#$.]*)?\s+(JOB|EXEC|DD|PROC|PEND)\b\s*(.*)$", re.I)
+_PGM = re.compile(r"\bPGM=([A-Z0-9@#$*.]+)", re.I)
+_PROC = re.compile(r"^(?:PROC=)?([A-Z0-9@#$]+)", re.I)
+_DSN = re.compile(r"\bDSN(?:AME)?=([A-Z0-9@#$.&()+-]+)", re.I)
+
+
+def _statements(text: str) -> list[tuple[int, int, str | None, str, str]]:
+    """(first line, last line, name, operation, operands) with continuation lines joined."""
+    out: list[list] = []
+    continuing = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw[:72].rstrip()
+        if line.startswith("//*") or not line.startswith("//"):
+            continuing = False
+            continue
+        if continuing and out and re.match(r"^//\s+\S", line) and not _STATEMENT.match(line):
+            out[-1][1] = number
+            out[-1][4] += line[2:].strip().split(" ")[0]
+            continuing = out[-1][4].endswith(",")
+            continue
+        m = _STATEMENT.match(line)
+        if not m:
+            continuing = False
+            continue
+        operands = m.group(3).split(" ")[0] if m.group(3) else ""
+        out.append([number, number, (m.group(1) or "").upper() or None, m.group(2).upper(), operands])
+        continuing = operands.endswith(",")
+    return [tuple(s) for s in out]
+
+
+_DSN_RUN = re.compile(r"^\s*RUN\s+PROG(?:RAM)?\(([A-Z0-9@#$]+)\)", re.I)
+
+
+def _instream_runs(text: str) -> list[tuple[int, str]]:
+    """Programs run through the DB2 DSN command processor from in-stream SYSTSIN data (not `//` lines)."""
+    return [(n, m.group(1).upper()) for n, raw in enumerate(text.splitlines(), start=1)
+            if not raw.startswith("//") and (m := _DSN_RUN.match(raw))]
+
+
+def extract(path: str, text: str) -> tuple[list[Symbol], list[Ref]]:
+    stmts = _statements(text)
+    n_lines = max(len(text.splitlines()), 1)
+    symbols: list[Symbol] = []
+    refs: list[Ref] = []
+    step: str | None = None
+    last_dd: Symbol | None = None
+
+    def sym(kind: str, name: str, start: int, end: int, detail: dict[str, str]) -> Symbol:
+        s = Symbol(kind=kind, name=name, path=path, start_line=start, end_line=end, language=LANG, source="lexical", detail=detail)
+        symbols.append(s)
+        return s
+
+    def ref(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
+        refs.append(Ref(kind=kind, target=target.upper(), path=path, line=line, context=step, language=LANG, detail=detail or {}))
+
+    def end_before(k: int, ops: tuple[str, ...]) -> int:
+        nxt = next((s[0] for s in stmts[k + 1 :] if s[3] in ops), None)
+        return nxt - 1 if nxt else n_lines
+
+    for k, (start, end, name, op, operands) in enumerate(stmts):
+        if op == "JOB" and name:
+            sym("job", name, start, end_before(k, ("JOB",)), {})
+            step = None
+        elif op == "PROC" and name:
+            nxt = next((s for s in stmts[k + 1 :] if s[3] in ("PEND", "JOB", "PROC")), None)
+            end = n_lines if nxt is None else nxt[0] if nxt[3] == "PEND" else nxt[0] - 1
+            sym("proc", name, start, end, {})
+            step = None
+        elif op == "EXEC":
+            step = name
+            pgm = _PGM.search(operands)
+            if pgm:
+                detail = {"pgm": pgm.group(1).upper()}
+                ref("exec_pgm", pgm.group(1), start)
+            else:
+                proc = _PROC.match(operands)
+                detail = {"proc": proc.group(1).upper()} if proc else {}
+                if proc:
+                    ref("exec_proc", proc.group(1), start)
+            if name:
+                sym("step", name, start, end_before(k, ("EXEC", "JOB", "PROC", "PEND")), detail)
+        elif op == "DD":
+            dsn = _DSN.search(operands)
+            detail: dict[str, str] = {}
+            if step:
+                detail["step"] = step
+            if dsn:
+                dataset = dsn.group(1).upper()
+                member = re.search(r"\(([^)]*)\)$", dataset)
+                dataset = dataset[: member.start()] if member else dataset
+                detail["dsn"] = dataset
+                qualifier = {}
+                if member:
+                    # DSN=LIB(MEM) names a member; DSN=GDG(+1) a generation
+                    qualifier = {"generation" if re.match(r"^[+-]?\d+$", member.group(1)) else "member": member.group(1)}
+                ref("dsn", dataset, start, {"dd": name or (last_dd.name if last_dd else ""), **qualifier})
+            if name:
+                dd_name = name.split(".")[-1]
+                if "." in name:
+                    detail["step"] = name.split(".")[0]
+                last_dd = sym("dd", dd_name, start, end, detail)
+    steps = [s for s in symbols if s.kind == "step"]
+    for line, program in _instream_runs(text):
+        step = next((s.name for s in steps if s.start_line <= line <= s.end_line), None)
+        refs.append(Ref(kind="exec_pgm", target=program, path=path, line=line, context=step, language=LANG, detail={"via": "DSN RUN"}))
+    return symbols, refs

@@ -1,0 +1,32 @@
+"""Which extractor a file gets: the language from its extension (JCL also from a leading `//`)."""
+
+from __future__ import annotations
+
+EXTENSIONS = {
+    ".cbl": "cobol", ".cob": "cobol", ".cpy": "cobol",
+    ".jcl": "jcl", ".proc": "jcl",
+    ".bms": "bms",
+    ".py": "python", ".java": "java", ".js": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".tsx": "typescript", ".go": "go",
+    ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp",
+}
+CASE_INSENSITIVE = frozenset({"cobol", "jcl", "bms"})
+
+
+def _extension(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name[name.rfind(".") :].lower() if "." in name else ""
+
+
+def language_for(path: str, text: str) -> str:
+    lang = EXTENSIONS.get(_extension(path))
+    if lang:
+        return lang
+    return "jcl" if text.startswith("//") else "text"
+
+
+def grammar_for(path: str, language: str) -> str | None:
+    """The tree-sitter grammar name for a tag-query language, or None (COBOL has its own path)."""
+    if language == "typescript" and _extension(path) == ".tsx":
+        return "tsx"
+    return language if language in ("python", "java", "javascript", "typescript", "go", "c", "cpp") else None

@@ -1,0 +1,124 @@
+"""Worker processes with a hard time limit per task: an overrunning worker is killed and replaced.
+
+concurrent.futures cannot stop a running task, and the COBOL grammar can loop forever inside C code
+where no Python-level timeout reaches; killing the process is the only reliable stop.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Failed:
+    error: str
+
+
+def _serve(conn: Connection, fn: Callable[..., Any]) -> None:
+    while True:
+        msg = conn.recv()
+        if msg is None:
+            return
+        key, args = msg
+        try:
+            result: Any = fn(*args)
+        except Exception as exc:  # reported to the caller, who falls back; the worker stays usable
+            result = Failed(f"{type(exc).__name__}: {exc}")
+        conn.send((key, result))
+
+
+class _Worker:
+    def __init__(self, ctx, fn: Callable[..., Any]):
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_serve, args=(child, fn), daemon=True)
+        self.proc.start()
+        child.close()
+        self.task: tuple[Any, float, float] | None = None  # (key, deadline, limit)
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.join()
+        self.conn.close()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+        self.proc.join(timeout=5)
+        if self.proc.is_alive():
+            self.kill()
+        else:
+            self.conn.close()
+
+
+def run_timed(
+    fn: Callable[..., Any],
+    tasks: Iterable[tuple[Any, tuple, float]],
+    workers: int = 2,
+) -> Iterator[tuple[Any, Any]]:
+    """Yield (key, fn(*args)) per task of (key, args, time limit in seconds), in completion order.
+
+    A task that overruns its limit yields TimedOut; one that raises yields Failed. The workers start
+    (and take their first tasks) at once, so the caller can do other work before reading results.
+    Workers are forked: fn and anything it loaded before the call are inherited, never pickled.
+    """
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    pending = iter(tasks)
+    pool = [_Worker(ctx, fn) for _ in range(max(1, workers))]
+
+    def feed(w: _Worker) -> None:
+        nxt = next(pending, None)
+        if nxt is not None:
+            key, args, limit = nxt
+            w.task = (key, time.monotonic() + limit, limit)
+            w.conn.send((key, args))
+
+    for w in pool:
+        feed(w)
+    return _results(ctx, fn, pool, feed)
+
+
+def _results(ctx, fn, pool: list[_Worker], feed) -> Iterator[tuple[Any, Any]]:
+    try:
+        while True:
+            busy = [w for w in pool if w.task is not None]
+            if not busy:
+                return
+            now = time.monotonic()
+            timeout = max(0.0, min(w.task[1] for w in busy) - now)
+            ready = wait([w.conn for w in busy], timeout=timeout)
+            for w in busy:
+                if w.conn in ready:
+                    try:
+                        key, result = w.conn.recv()
+                    except EOFError:  # the worker died (e.g. a crash inside the grammar)
+                        key, result = w.task[0], Failed("parser process died")
+                        w.kill()
+                        pool[pool.index(w)] = w = _Worker(ctx, fn)
+                    w.task = None
+                    yield key, result
+                    feed(w)
+                elif time.monotonic() >= w.task[1]:
+                    key, _, limit = w.task
+                    w.kill()
+                    fresh = _Worker(ctx, fn)
+                    pool[pool.index(w)] = fresh
+                    yield key, TimedOut(limit)
+                    feed(fresh)
+    finally:
+        for w in pool:
+            if w.task is not None:
+                w.kill()
+            else:
+                w.stop()

@@ -1,0 +1,248 @@
+"""The index on disk (one SQLite file per tree hash) and the read-only query interface over it."""
+
+from __future__ import annotations
+
+import bisect
+import json
+import sqlite3
+from pathlib import Path, PurePosixPath
+
+from grounding.index.languages import CASE_INSENSITIVE
+from grounding.index.model import FileInfo, Ref, Symbol
+from grounding.snapshot import normalize_relpath
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(path TEXT PRIMARY KEY, language TEXT NOT NULL, lines INTEGER NOT NULL, status TEXT NOT NULL,
+                   note TEXT, first_row INTEGER NOT NULL);
+CREATE TABLE symbols(kind TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL, path TEXT NOT NULL,
+                     start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, language TEXT NOT NULL,
+                     source TEXT NOT NULL, detail TEXT NOT NULL);
+CREATE TABLE refs(kind TEXT NOT NULL, target TEXT NOT NULL, target_key TEXT NOT NULL, path TEXT NOT NULL,
+                  line INTEGER NOT NULL, context TEXT, language TEXT NOT NULL, detail TEXT NOT NULL);
+CREATE TABLE line_text(rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE VIRTUAL TABLE lines_fts USING fts5(text, content='line_text', content_rowid='rowid');
+"""
+INDEXES = """
+CREATE INDEX symbols_name ON symbols(name_key);
+CREATE INDEX symbols_path ON symbols(path, start_line);
+CREATE INDEX refs_target ON refs(target_key);
+CREATE INDEX refs_path ON refs(path, line);
+"""
+
+
+def match_key(name: str, language: str) -> str:
+    """COBOL, JCL and BMS names match case-insensitively; other languages exactly."""
+    return name.upper() if language in CASE_INSENSITIVE else name
+
+
+def _detail_json(detail: dict[str, str]) -> str:
+    return json.dumps(detail, sort_keys=True) if detail else "{}"
+
+
+def symbol_row(s: Symbol) -> tuple:
+    return (s.path, s.start_line, s.kind, s.name, match_key(s.name, s.language), s.end_line, s.language, s.source, _detail_json(s.detail))
+
+
+def ref_row(r: Ref) -> tuple:
+    return (r.path, r.line, r.kind, r.target, match_key(r.target, r.language), r.context, r.language, _detail_json(r.detail))
+
+
+class IndexWriter:
+    """Fills a fresh SQLite file. Line rows are numbered up front in path order (reserve), so files may
+    then arrive in any order (add_file) and the stored index is the same whatever order parsing finished in."""
+
+    def __init__(self, path: Path):
+        self.conn = sqlite3.connect(path)
+        self.conn.execute("PRAGMA journal_mode=OFF")
+        self.conn.execute("PRAGMA synchronous=OFF")
+        self.conn.executescript(SCHEMA)
+        self._next_row = 1
+        self._first_row: dict[str, int] = {}
+        self._files: list[tuple] = []
+
+    def reserve(self, path: str, n_lines: int) -> None:
+        """Call once per file, in path order, before add_file."""
+        self._first_row[path] = self._next_row
+        self._next_row += n_lines
+
+    def add_file(self, info: FileInfo, lines: list[str], symbol_rows: list[tuple], ref_rows: list[tuple]) -> None:
+        """Rows as made by symbol_row / ref_row (in the parse workers, so only tuples cross the pipe)."""
+        first = self._first_row[info.path]
+        self._files.append((info.path, info.language, info.lines, info.status, info.note, first))
+        c = self.conn
+        c.executemany("INSERT INTO line_text(rowid, text) VALUES (?, ?)", zip(range(first, first + len(lines)), lines))
+        c.executemany("INSERT INTO symbols(path, start_line, kind, name, name_key, end_line, language, source, detail) VALUES (?,?,?,?,?,?,?,?,?)", symbol_rows)
+        c.executemany("INSERT INTO refs(path, line, kind, target, target_key, context, language, detail) VALUES (?,?,?,?,?,?,?,?)", ref_rows)
+
+    def abandon(self) -> None:
+        self.conn.close()
+
+    def finish(self, meta: dict[str, str]) -> None:
+        c = self.conn
+        c.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?)", sorted(self._files))
+        c.execute("INSERT INTO lines_fts(lines_fts) VALUES ('rebuild')")
+        c.executescript(INDEXES)
+        c.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+        c.commit()
+        c.close()
+
+
+def _fts_phrase(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+class Index:
+    """Read-only queries over one built index. Results are sorted, so equal questions give equal answers."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        self.meta = dict(self.conn.execute("SELECT key, value FROM meta"))
+        self.tree_hash = self.meta["tree_hash"]
+        self.cached = False  # set by load_index: reused from disk rather than built now
+        self._paths: list[str] | None = None
+        self._starts: list[tuple[int, str]] | None = None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Index":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # files -----------------------------------------------------------------------------------
+    def files(self) -> list[FileInfo]:
+        rows = self.conn.execute("SELECT path, language, lines, status, note FROM files ORDER BY path")
+        return [FileInfo(path=p, language=lang, lines=n, status=st, note=note) for p, lang, n, st, note in rows]
+
+    def file_info(self, path: str) -> FileInfo | None:
+        norm = normalize_relpath(path)
+        row = self.conn.execute("SELECT path, language, lines, status, note FROM files WHERE path = ?", (norm,)).fetchone() if norm else None
+        return FileInfo(path=row[0], language=row[1], lines=row[2], status=row[3], note=row[4]) if row else None
+
+    def _all_paths(self) -> list[str]:
+        if self._paths is None:
+            self._paths = [p for (p,) in self.conn.execute("SELECT path FROM files ORDER BY path")]
+        return self._paths
+
+    def paths_matching(self, name: str) -> list[str]:
+        """The exact relative path; else paths ending in those components; else a basename or stem match (any case)."""
+        norm = normalize_relpath(name)
+        if not norm:
+            return []
+        paths = self._all_paths()
+        if norm in paths:
+            return [norm]
+        suffix = [p for p in paths if p.endswith("/" + norm)]
+        if suffix:
+            return suffix
+        low = norm.rsplit("/", 1)[-1].lower()
+        return [p for p in paths if PurePosixPath(p).name.lower() == low or PurePosixPath(p).stem.lower() == low]
+
+    # symbols and refs ----------------------------------------------------------------------------
+    def definitions(self, name: str | None = None, kind: str | None = None, path: str | None = None) -> list[Symbol]:
+        where, args = [], []
+        if name is not None:
+            where.append("(name_key = ? OR name_key = ?)")
+            args += [name.upper(), name]
+        if kind is not None:
+            where.append("kind = ?")
+            args.append(kind)
+        if path is not None:
+            where.append("path = ?")
+            args.append(normalize_relpath(path) or "")
+        sql = "SELECT kind, name, path, start_line, end_line, language, source, detail FROM symbols"
+        sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY path, start_line, kind, name"
+        out = []
+        for k, n, p, s, e, lang, src, detail in self.conn.execute(sql, args):
+            if name is not None and match_key(name, lang) != match_key(n, lang):
+                continue  # name_key matched the other case rule
+            out.append(Symbol(kind=k, name=n, path=p, start_line=s, end_line=e, language=lang, source=src, detail=json.loads(detail)))
+        return out
+
+    def references(self, target: str | None = None, kind: str | None = None, path: str | None = None) -> list[Ref]:
+        where, args = [], []
+        if target is not None:
+            where.append("(target_key = ? OR target_key = ?)")
+            args += [target.upper(), target]
+        if kind is not None:
+            where.append("kind = ?")
+            args.append(kind)
+        if path is not None:
+            where.append("path = ?")
+            args.append(normalize_relpath(path) or "")
+        sql = "SELECT kind, target, path, line, context, language, detail FROM refs"
+        sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY path, line, kind, target"
+        out = []
+        for k, t, p, line, ctx, lang, detail in self.conn.execute(sql, args):
+            if target is not None and match_key(target, lang) != match_key(t, lang):
+                continue
+            out.append(Ref(kind=k, target=t, path=p, line=line, context=ctx, language=lang, detail=json.loads(detail)))
+        return out
+
+    def enclosing(self, path: str, line: int, kinds=("paragraph", "section", "function", "method", "class", "program")) -> Symbol | None:
+        """The innermost symbol of one of kinds whose range holds line."""
+        kinds = tuple(kinds)
+        if not kinds:
+            return None
+        row = self.conn.execute(
+            "SELECT kind, name, path, start_line, end_line, language, source, detail FROM symbols"
+            f" WHERE path = ? AND start_line <= ? AND end_line >= ? AND kind IN ({','.join('?' * len(kinds))})"
+            " ORDER BY start_line DESC, end_line ASC, kind, name LIMIT 1",
+            (normalize_relpath(path) or "", line, line, *kinds),
+        ).fetchone()
+        if not row:
+            return None
+        k, n, p, s, e, lang, src, detail = row
+        return Symbol(kind=k, name=n, path=p, start_line=s, end_line=e, language=lang, source=src, detail=json.loads(detail))
+
+    # text ----------------------------------------------------------------------------------------
+    def lines(self, path: str, start: int, end: int) -> list[str]:
+        """Lines start..end (1-based, inclusive), clipped to the file; [] for an unknown file or empty range."""
+        norm = normalize_relpath(path)
+        row = self.conn.execute("SELECT lines, first_row FROM files WHERE path = ?", (norm,)).fetchone() if norm else None
+        if not row:
+            return []
+        n, first = row
+        start, end = max(1, start), min(n, end)
+        if start > end:
+            return []
+        rows = self.conn.execute(
+            "SELECT text FROM line_text WHERE rowid BETWEEN ? AND ? ORDER BY rowid", (first + start - 1, first + end - 1)
+        )
+        return [t for (t,) in rows]
+
+    def search(self, text: str, limit: int = 20) -> list[tuple[str, int, str]]:
+        """Lines holding text as a phrase (FTS5 tokens, any case), as (path, line, text), in path and line order."""
+        if not text.strip():
+            return []
+        rows = self.conn.execute(
+            "SELECT rowid, text FROM line_text WHERE rowid IN (SELECT rowid FROM lines_fts WHERE lines_fts MATCH ?)"
+            " ORDER BY rowid LIMIT ?",
+            (_fts_phrase(text), limit),
+        ).fetchall()
+        if self._starts is None:
+            self._starts = self.conn.execute("SELECT first_row, path FROM files WHERE lines > 0 ORDER BY first_row").fetchall()
+        firsts = [f for f, _ in self._starts]
+        out = []
+        for rowid, line_text in rows:
+            first, path = self._starts[bisect.bisect_right(firsts, rowid) - 1]
+            out.append((path, rowid - first + 1, line_text))
+        return out
+
+    def counts(self) -> dict[str, int]:
+        one = lambda sql: self.conn.execute(sql).fetchone()[0]  # noqa: E731
+        return {
+            "files": one("SELECT count(*) FROM files"),
+            "definitions": one("SELECT count(*) FROM symbols"),
+            "references": one("SELECT count(*) FROM refs"),
+            "lexical_only": one("SELECT count(*) FROM files WHERE status IN ('lexical', 'timeout')"),
+            "timeouts": one("SELECT count(*) FROM files WHERE status = 'timeout'"),
+            "parse_errors": one("SELECT count(*) FROM files WHERE status = 'errors'"),
+            "skipped": one("SELECT count(*) FROM files WHERE status = 'skipped'"),
+        }

@@ -1,0 +1,195 @@
+"""Building, caching and querying the index through the public API, the time limit, and the CLI."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from grounding.index import load_index
+from grounding.index.build import build_index, index_path, open_cached
+from grounding.index.pool import TimedOut, run_timed
+from groundjudge.cli import app
+from _index_helpers import FIXTURES, parse_hanging_on_hang_files, raw_cobol_parse, snapshot_of
+
+
+@pytest.fixture(scope="module")
+def idx(tmp_path_factory):
+    snap = snapshot_of(
+        tmp_path_factory.mktemp("idx"), "cobol", "langs", "jcl",
+        extra={"data/EBCDIC.DAT": "ÄÖÜ".encode("cp500"), "data/blob.bin": b"\x00\x01\x02", "docs/notes.md": b"# Notes\nThe ACCTUPD program updates accounts.\n"},
+    )
+    index = load_index(snap)
+    yield index
+    index.close()
+
+
+def test_files_sorted_with_language_and_status(idx):
+    files = {f.path: (f.language, f.lines, f.status) for f in idx.files()}
+    assert [f.path for f in idx.files()] == sorted(files)
+    assert files["cobol/ACCTUPD.cbl"] == ("cobol", 75, "errors")
+    assert files["cobol/CUSTREC.cpy"] == ("cobol", 16, "ok")
+    assert files["jcl/ACCTJOB.jcl"] == ("jcl", 10, "lexical")
+    assert files["docs/notes.md"] == ("text", 2, "lexical")
+    assert files["data/EBCDIC.DAT"][2] == "skipped" and files["data/blob.bin"][2] == "skipped"
+    assert idx.file_info("data/blob.bin").note == "binary file"
+    assert idx.file_info("../etc/passwd") is None
+
+
+def test_definitions_case_rules(idx):
+    assert [(s.path, s.start_line) for s in idx.definitions("2100-read-trans")] == [("cobol/ACCTUPD.cbl", 51)]
+    assert [s.path for s in idx.definitions("acctjob", kind="job")] == ["jcl/ACCTJOB.jcl"]
+    assert [s.name for s in idx.definitions("Ledger")] == ["Ledger"]
+    assert idx.definitions("ledger") == []  # Python names match exactly
+    paras = idx.definitions(kind="paragraph", path="cobol/ACCTUPD.cbl")
+    assert [s.start_line for s in paras] == [34, 43, 47, 51, 70, 74]
+
+
+def test_references(idx):
+    hits = idx.references("acctdat")
+    assert [(r.kind, r.line, r.detail) for r in hits] == [("cics_read", 56, {}), ("cics_rewrite", 60, {"via": "WS-ACCTFILE"})]
+    assert [(r.path, r.line) for r in idx.references(kind="exec_pgm")] == [("jcl/ACCTJOB.jcl", 3), ("jcl/SORTPROC.proc", 2)]
+    assert [r.context for r in idx.references("parse_amount", kind="call")] == ["post"]
+
+
+def test_enclosing(idx):
+    assert idx.enclosing("cobol/ACCTUPD.cbl", 60).name == "2100-READ-TRANS"
+    assert idx.enclosing("cobol/ACCTUPD.cbl", 60, kinds=("section",)).name == "2000-PROCESS"
+    assert idx.enclosing("cobol/ACCTUPD.cbl", 20).name == "ACCTUPD"  # only the program holds a data line
+    assert idx.enclosing("langs/ledger.py", 16).name == "post"
+    assert idx.enclosing("langs/ledger.py", 16, kinds=("class",)).name == "Ledger"
+    assert idx.enclosing("langs/ledger.py", 4) is None
+
+
+def test_lines_are_clipped(idx):
+    assert idx.lines("cobol/ACCTUPD.cbl", 74, 500) == [
+        "007400 2900-DONE.                                                       ACCTUPD ",
+        "007500     EXIT.                                                        ACCTUPD ",
+    ]
+    assert idx.lines("langs/ledger.py", 0, 1) == ["import os"]
+    assert idx.lines("langs/ledger.py", 5, 4) == []
+    assert idx.lines("no/such.py", 1, 3) == []
+
+
+def test_search(idx):
+    assert idx.search("ACCTUPD program") == [("docs/notes.md", 2, "The ACCTUPD program updates accounts.")]
+    hits = idx.search("parse_amount")
+    assert [(p, n) for p, n, _ in hits] == [("langs/ledger.py", 6), ("langs/ledger.py", 15)]
+    assert len(idx.search("PERFORM", limit=2)) == 2
+    assert idx.search('"; DROP TABLE files; --') == [] and idx.search("  ") == []
+
+
+def test_paths_matching(idx):
+    assert idx.paths_matching("cobol/ACCTUPD.cbl") == ["cobol/ACCTUPD.cbl"]
+    assert idx.paths_matching("ACCTUPD.cbl") == ["cobol/ACCTUPD.cbl"]
+    assert idx.paths_matching("acctupd") == ["cobol/ACCTUPD.cbl"]
+    assert idx.paths_matching("custrec") == ["cobol/CUSTREC.cpy"]
+    assert idx.paths_matching("../../etc/passwd") == [] and idx.paths_matching("/etc/passwd") == []
+
+
+def test_counts(idx):
+    c = idx.counts()
+    assert c["files"] == len(idx.files()) == 17  # 4 COBOL, 7 langs, 3 JCL/BMS, 3 extra
+    assert c["definitions"] == len(idx.definitions()) and c["references"] == len(idx.references())
+    assert c["timeouts"] == 0 and c["skipped"] == 2
+    assert c["lexical_only"] == 4  # two JCL files, one BMS file, one Markdown file
+
+
+def test_cached_by_tree_hash_and_no_temp_left(tmp_path):
+    snap = snapshot_of(tmp_path, "jcl")
+    first = load_index(snap)
+    assert first.cached is False
+    first.close()
+    again = load_index(snap)
+    assert again.cached is True and again.tree_hash == snap.tree_hash
+    assert again.path == index_path(snap.tree_hash)
+    again.close()
+    assert [p.name for p in index_path(snap.tree_hash).parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_corrupt_cache_is_rebuilt(tmp_path):
+    snap = snapshot_of(tmp_path, "jcl")
+    load_index(snap).close()
+    index_path(snap.tree_hash).write_bytes(b"not sqlite")
+    assert open_cached(snap.tree_hash) is None
+    rebuilt = load_index(snap)
+    assert rebuilt.cached is False and rebuilt.counts()["files"] == 3
+    rebuilt.close()
+
+
+def test_the_worker_pool_kills_a_hanging_parse_and_goes_on():
+    # an unpadded `x` sends the COBOL grammar into an endless loop in C code
+    started = time.monotonic()
+    results = dict(run_timed(raw_cobol_parse, [("hang", ("x",), 1.0), ("fine", ("x\n        \n",), 10.0), ("also", ("y\n        \n",), 10.0)], workers=1))
+    assert isinstance(results["hang"], TimedOut) and results["hang"].seconds == 1.0
+    assert results["fine"] == "start" and results["also"] == "start"
+    assert time.monotonic() - started < 30  # generous: the point is that it returns at all
+
+
+def test_a_file_that_hangs_the_grammar_is_indexed_lexically_and_marked(tmp_path):
+    hang = b"000100 IDENTIFICATION DIVISION.\n000200 PROGRAM-ID. HANGER.\n000300 PROCEDURE DIVISION.\n000400 MAIN-PARA.\n000500     PERFORM SUB-PARA.\n000600 SUB-PARA.\n000700     STOP RUN.\nx"
+    snap = snapshot_of(tmp_path, "cobol", extra={"cobol/HANG2.cbl": hang})
+    started = time.monotonic()
+    build_index(snap, time_limit=lambda text: 1.5, parse=parse_hanging_on_hang_files)
+    idx = open_cached(snap.tree_hash)
+    assert time.monotonic() - started < 30
+    status = {f.path: (f.status, f.note) for f in idx.files()}
+    assert status["cobol/HANG1.cbl"] == ("timeout", "parse exceeded 1.5 s; indexed lexically")
+    assert status["cobol/HANG2.cbl"][0] == "timeout"
+    assert status["cobol/ACCTUPD.cbl"][0] == "errors"  # the other files are unaffected
+    paras = [(s.name, s.start_line, s.end_line, s.source) for s in idx.definitions(kind="paragraph", path="cobol/HANG2.cbl")]
+    assert paras == [("MAIN-PARA", 4, 5, "lexical"), ("SUB-PARA", 6, 8, "lexical")]
+    assert idx.counts()["timeouts"] == 2
+    idx.close()
+
+
+def test_one_byte_and_short_last_line_files_index_with_the_real_parser(tmp_path):
+    # padding plus pre-processing keep the grammar out of its loop; the time limit is the backstop
+    snap = snapshot_of(tmp_path, "cobol")
+    started = time.monotonic()
+    idx = load_index(snap)
+    assert time.monotonic() - started < 60
+    status = {f.path: f.status for f in idx.files()}
+    assert status["cobol/HANG1.cbl"] in ("ok", "errors", "timeout")
+    assert status["cobol/SHORTEND.cbl"] in ("ok", "errors", "timeout")
+    assert [s.name for s in idx.definitions(kind="paragraph", path="cobol/SHORTEND.cbl")] == ["MAIN-PARA"]
+    idx.close()
+
+
+def test_cli_index_prints_counts_then_cached(tmp_path, monkeypatch):
+    runner = CliRunner()
+    corpus = FIXTURES / "jcl"
+    first = runner.invoke(app, ["corpus", "index", str(corpus)])
+    assert first.exit_code == 0, first.output
+    assert "(built): 3 files, 16 definitions, 7 references, 0 timeouts, 3 lexical only" in first.output
+    second = runner.invoke(app, ["corpus", "index", str(corpus)])
+    assert "(cached): 3 files, 16 definitions, 7 references" in second.output
+    missing = runner.invoke(app, ["corpus", "index", str(tmp_path / "nope")])
+    assert missing.exit_code == 2 and "Traceback" not in missing.output
+
+
+def test_an_interrupted_build_leaves_nothing_behind(tmp_path):
+    snap = snapshot_of(tmp_path, "jcl", "cobol")
+
+    def interrupt(text: str) -> float:
+        raise KeyboardInterrupt  # as if the user pressed Ctrl-C while the build was under way
+
+    with pytest.raises(KeyboardInterrupt):
+        build_index(snap, time_limit=interrupt)
+    folder = index_path(snap.tree_hash).parent
+    assert not index_path(snap.tree_hash).exists()
+    assert [p.name for p in folder.iterdir() if snap.tree_hash in p.name] == []
+    assert open_cached(snap.tree_hash) is None
+
+
+def test_a_changed_extractor_means_a_rebuild(tmp_path, monkeypatch):
+    snap = snapshot_of(tmp_path, "jcl")
+    load_index(snap).close()
+    import grounding.index.build as build
+
+    monkeypatch.setattr(build, "extractor_fingerprint", lambda: "another extractor")
+    assert open_cached(snap.tree_hash) is None
+    again = load_index(snap)
+    assert again.cached is False and again.meta["extractor"] == "another extractor"
+    again.close()
