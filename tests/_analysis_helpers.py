@@ -10,6 +10,7 @@ from pathlib import Path
 
 from groundjudge.storage import atomic_write_text, write_model
 from judging.models import Judgement, RubricRef, ScoreFile
+from validation.scores_io import CellFiles, RunScores
 
 RUBRIC_1D = RubricRef(name="one", sha256="a" * 64, dimensions={"accuracy": 5.0}, minimum={"accuracy": 1.0})
 RUBRIC_2D = RubricRef(name="two", sha256="b" * 64, dimensions={"accuracy": 30.0, "usefulness": 20.0})
@@ -48,6 +49,16 @@ def write_run(
         for qid in qids:
             atomic_write_text(root / cell / "answers" / f"{qid}.md", f"answer {cell} {qid}\n")
     return root
+
+
+def run_scores(cells: dict[str, dict[str, dict[str, dict | str]]], *, rubric: RubricRef = RUBRIC_1D) -> RunScores:
+    """The ``RunScores`` that ``load_run`` would read from ``write_run(root, cells)``, built in memory."""
+    files = {
+        cell: CellFiles(cell=cell, answers=frozenset(qs), scores={q: score_file(cell, q, js, rubric) for q, js in qs.items()}, malformed={})
+        for cell, qs in cells.items()
+    }
+    judges = sorted({name for qs in cells.values() for js in qs.values() for name in js})
+    return RunScores(run_dir=Path("."), cells=files, rubric=rubric, judges=tuple(judges))
 
 
 # The research note's hand-worked table: judgements (judge 1, judge 2) per question,

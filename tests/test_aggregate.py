@@ -99,7 +99,7 @@ def test_inventory_and_missing_cells(tmp_path):
     inv = agg.run_inventory(run)
     assert list(inv.columns) == agg.INVENTORY_COLUMNS
     assert inv.to_dict("records") == [
-        {"cell": "a", "answers": 1, "judged": 1, "included": True, "reason": "1 judged answers"},
+        {"cell": "a", "answers": 1, "judged": 1, "included": True, "reason": "1 judged answer"},
         {"cell": "b", "answers": 1, "judged": 0, "included": False, "reason": "no judged answers"},
         {"cell": "c", "answers": 1, "judged": 0, "included": False, "reason": "no score files"},
         {"cell": "d", "answers": 0, "judged": 0, "included": False, "reason": "no answers and no score files"},

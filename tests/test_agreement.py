@@ -8,16 +8,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from _agreement_helpers import score_file
+from _agreement_helpers import run_scores
+from _analysis_helpers import run_scores as any_rubric_run
+from judging.models import RubricRef
 from validation import agreement
+from validation.aggregate import slot_table
 
 NAN = float("nan")
 
 
 def _rows(cells):
-    return agreement.judgement_rows(
-        score_file(cell, qid, judges) for cell, qs in cells.items() for qid, judges in qs.items()
-    )
+    return agreement.judgement_rows(slot_table(run_scores(cells)))
 
 
 def test_judgement_rows_leave_failures_out_never_zero():
@@ -171,3 +172,15 @@ def test_criterion_coverage_hand_worked():
     assert per_ref[["item", "reference", "best_match", "credit"]].values.tolist() == [
         ["A", "R1", "full", 1.0], ["A", "R2", "partial", 0.5], ["A", "R3", "conflict", 0.0], ["B", "R1", "none", 0.0],
     ]
+
+
+def test_judge_agreement_follows_the_rubric_order_like_the_report():
+    rubric = RubricRef(name="zeta-first", sha256="e" * 64, dimensions={"zeta": 5.0, "alpha": 5.0})
+    run = any_rubric_run({"c": {
+        "q1": {"a": {"zeta": 1, "alpha": 2}, "b": {"zeta": 2, "alpha": 2}},
+        "q2": {"a": {"zeta": 3, "alpha": 1}, "b": {"zeta": 2, "alpha": 2}},
+    }}, rubric=rubric)
+    result = agreement.judge_agreement(agreement.judgement_rows(slot_table(run)))
+    assert result["dimension"].tolist() == ["zeta", "alpha", "total"]
+    # zeta a - b: -1, +1 -> 0; alpha: 0, -1 -> -0.5
+    assert result["mean_signed_diff"].tolist() == [0.0, -0.5, -0.5]

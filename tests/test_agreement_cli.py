@@ -144,28 +144,27 @@ def test_coverage_command(tmp_path):
     assert len(_csv(tmp_path / "agreement_coverage_criteria.csv")) == 4
 
 
-def test_bad_inputs_are_one_line_errors(tmp_path):
+# (file name, its content or None for a missing file, whether it is the GENERATED side, expected message)
+BAD_RUBRIC_INPUTS = [
+    ("bad.csv", "item,candidate,score\nX,1,three\n", False, "bad.csv: line 2: score"),
+    ("dup.csv", "item,candidate,score\nX,1,3\nX,1,4\n", True, "duplicate row"),
+    ("other.csv", "item,candidate,score\nY,1,3\n", False, "matches"),
+    ("x.txt", "hi", True, "use a .jsonl or .csv file"),
+    ("broken.jsonl", '{"item": "X", "candidate": "1", "score": 1}\n{oops\n', True, "broken.jsonl: line 2: not JSON"),
+    ("extra.jsonl", '{"item": "X", "candidate": "1", "score": 1, "colour": "red"}\n', True, "colour"),
+    ("missing.csv", None, True, "file not found"),
+]
+
+
+@pytest.mark.parametrize("name, content, generated_side, message", BAD_RUBRIC_INPUTS)
+def test_bad_inputs_are_one_line_errors(tmp_path, name, content, generated_side, message):
     good = tmp_path / "good.csv"
     good.write_text("item,candidate,score\nX,1,3\n")
-    bad = tmp_path / "bad.csv"
-    bad.write_text("item,candidate,score\nX,1,three\n")
-    assert "bad.csv: line 2: score" in _fails(["rubric", str(good), str(bad)])
-    dup = tmp_path / "dup.csv"
-    dup.write_text("item,candidate,score\nX,1,3\nX,1,4\n")
-    assert "duplicate row" in _fails(["rubric", str(dup), str(good)])
-    other = tmp_path / "other.csv"
-    other.write_text("item,candidate,score\nY,1,3\n")
-    assert "matches" in _fails(["rubric", str(good), str(other)])
-    txt = tmp_path / "x.txt"
-    txt.write_text("hi")
-    assert "use a .jsonl or .csv file" in _fails(["rubric", str(txt), str(good)])
-    broken = tmp_path / "broken.jsonl"
-    broken.write_text('{"item": "X", "candidate": "1", "score": 1}\n{oops\n')
-    assert "broken.jsonl: line 2: not JSON" in _fails(["rubric", str(broken), str(good)])
-    extra = tmp_path / "extra.jsonl"
-    extra.write_text('{"item": "X", "candidate": "1", "score": 1, "colour": "red"}\n')
-    assert "colour" in _fails(["rubric", str(extra), str(good)])
-    assert "file not found" in _fails(["rubric", str(tmp_path / "missing.csv"), str(good)])
+    bad = tmp_path / name
+    if content is not None:
+        bad.write_text(content)
+    pair = [str(bad), str(good)] if generated_side else [str(good), str(bad)]
+    assert message in _fails(["rubric", *pair])
 
 
 def test_coverage_refuses_unknown_ids_and_missing_priority(tmp_path):

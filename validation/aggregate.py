@@ -170,6 +170,10 @@ def exclusions(slots: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index().sort_values(keys).reset_index(drop=True)[EXCLUSION_COLUMNS]
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def run_inventory(run: RunScores, void: Iterable[tuple[str, str]] = ()) -> pd.DataFrame:
     """``run_inventory.csv``: every cell, its answer files, judged answers and whether it is included."""
     void_set = set(void)
@@ -177,8 +181,9 @@ def run_inventory(run: RunScores, void: Iterable[tuple[str, str]] = ()) -> pd.Da
     for cell, files in sorted(run.cells.items()):
         n_void = sum(1 for q in files.answers | set(files.scores) if (cell, q) in void_set)
         judged = sum(1 for q, s in files.scores.items() if s.judged and (cell, q) not in void_set)
+        unscored = len(files.answers - set(files.scores) - set(files.malformed))
         if judged:
-            parts = [f"{judged} judged answers"]
+            parts = [_count(judged, "judged answer", "judged answers")]
         elif not files.answers and not files.scores:
             parts = ["no answers and no score files"]
         elif not files.scores:
@@ -188,7 +193,9 @@ def run_inventory(run: RunScores, void: Iterable[tuple[str, str]] = ()) -> pd.Da
         if n_void:
             parts.append(f"{n_void} void (blind-cell tool use)")
         if files.malformed:
-            parts.append(f"{len(files.malformed)} malformed score files")
+            parts.append(_count(len(files.malformed), "malformed score file", "malformed score files"))
+        if unscored and files.scores:
+            parts.append(_count(unscored, "answer without a score file", "answers without a score file"))
         rows.append({"cell": cell, "answers": len(files.answers), "judged": judged, "included": judged > 0, "reason": "; ".join(parts)})
     return pd.DataFrame(rows, columns=INVENTORY_COLUMNS)
 

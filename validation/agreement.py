@@ -9,15 +9,12 @@ CLI writes it as "undefined"), never 0 or 1.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Iterable
 
 import numpy as np
 import pandas as pd
 
-from judging.models import ScoreFile
 from validation import stats
-
-TOTAL = "total"
+from validation.aggregate import TOTAL
 
 # Priority weights for the priority-weighted recall: a missed P0 criterion costs four times a missed P3.
 PRIORITY_WEIGHTS = {"P0": 4.0, "P1": 3.0, "P2": 2.0, "P3": 1.0}
@@ -26,30 +23,25 @@ PRIORITY_WEIGHTS = {"P0": 4.0, "P1": 3.0, "P2": 2.0, "P3": 1.0}
 MATCH_CREDIT = {"full": 1.0, "partial": 0.5, "conflict": 0.0}
 
 
-def _dimension_order(dimensions: Iterable[str]) -> list[str]:
-    return sorted(set(dimensions) - {TOTAL}) + ([TOTAL] if TOTAL in set(dimensions) else [])
+def _dimension_order(dimension: pd.Series) -> list[str]:
+    """The rubric's order (kept by ``judgement_rows``, as in the report); otherwise sorted; total last."""
+    present = set(dimension.astype(str))
+    ordered = [str(d) for d in dimension.cat.categories] if isinstance(dimension.dtype, pd.CategoricalDtype) else sorted(present)
+    return [d for d in ordered if d in present and d != TOTAL] + ([TOTAL] if TOTAL in present else [])
 
 
 # --------------------------------------------------------------------------------------------------
 # Between judges
 
 
-def judgement_rows(score_files: Iterable[ScoreFile]) -> pd.DataFrame:
-    """Long table ``cell, qid, judge, dimension, score`` of every valid score.
-
-    A failed judgement (``error`` set), a file with ``judged: false`` and a dimension scored None are
-    missing data: they contribute no row, never a 0. The total is the dimension ``total``.
+def judgement_rows(slots: pd.DataFrame) -> pd.DataFrame:
+    """Long table ``cell, qid, judge, dimension, score`` of the valid scores of a slot table
+    (``validation.aggregate.slot_table``), so agreement and the report exclude exactly the same
+    things: failed judgements, unjudged answers, missing dimension scores and void blind-cell answers
+    contribute no row, never a 0. The total is the dimension ``total``.
     """
-    records = []
-    for sf in score_files:
-        for j in sf.judgements:
-            if not j.valid:
-                continue
-            for dim, value in (j.scores or {}).items():
-                if value is not None:
-                    records.append((sf.cell, sf.qid, j.judge, dim, float(value)))
-            records.append((sf.cell, sf.qid, j.judge, TOTAL, float(j.total)))
-    return pd.DataFrame.from_records(records, columns=["cell", "qid", "judge", "dimension", "score"])
+    valid = slots.loc[slots["value"].notna(), ["cell", "qid", "judge", "dimension", "value"]]
+    return valid.rename(columns={"value": "score"}).reset_index(drop=True)
 
 
 JUDGE_COLUMNS = [
@@ -98,7 +90,7 @@ def judge_agreement(rows: pd.DataFrame, *, by_cell: bool = False) -> pd.DataFram
         scopes += [(cell, part) for cell, part in sorted(rows.groupby("cell"), key=lambda kv: kv[0])]
     judges = sorted(rows["judge"].unique())
     for scope, part in scopes:
-        for dim in _dimension_order(part["dimension"].unique()):
+        for dim in _dimension_order(part["dimension"]):
             sub = part[part["dimension"] == dim]
             wide = sub.pivot(index=["cell", "qid"], columns="judge", values="score").reindex(columns=judges)
             out.extend(_judge_block(scope, dim, wide.sort_index()))

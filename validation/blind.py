@@ -49,6 +49,10 @@ class BlindFile(VersionedModel):
     unverified: list[BlindEntry]
     event_files: dict[str, str]  # path relative to the run directory -> sha256
 
+    def void_keys(self) -> list[tuple[str, str]]:
+        """(cell, qid) of every void answer: what every aggregation of this run leaves out."""
+        return [(v.cell, v.qid) for v in self.void]
+
 
 @dataclass(frozen=True)
 class AnswerCheck:
@@ -126,6 +130,12 @@ def match_cells(cells: list[str], patterns: list[str]) -> list[str]:
     return sorted(matched)
 
 
+def _cell_answers(cell_dir: Path) -> tuple[list[str], dict[str, Path]]:
+    """The questions of a cell (an answer file or an event stream) and their event streams."""
+    streams = {p.stem: p for p in (cell_dir / "events").glob("*.jsonl")}
+    return sorted({p.stem for p in (cell_dir / "answers").glob("*.md")} | set(streams)), streams
+
+
 def verify_run(run_dir: str | Path, patterns: list[str], progress=None) -> tuple[list[AnswerCheck], BlindFile]:
     """Parse every event stream of the run and judge every answer; blind cells are those matching."""
     run_dir = Path(run_dir)
@@ -134,9 +144,8 @@ def verify_run(run_dir: str | Path, patterns: list[str], progress=None) -> tuple
     checks: list[AnswerCheck] = []
     hashes: dict[str, str] = {}
     for d in dirs:
-        answers = {p.stem for p in (d / "answers").glob("*.md")}
-        streams = {p.stem: p for p in (d / "events").glob("*.jsonl")}
-        for qid in sorted(answers | set(streams)):
+        qids, streams = _cell_answers(d)
+        for qid in qids:
             path = streams.get(qid)
             if path is not None:
                 hashes[path.relative_to(run_dir).as_posix()] = sha256_file(path)
@@ -195,31 +204,31 @@ def read_void_list(run_dir: str | Path) -> tuple[BlindFile | None, str | None]:
 
 def run_blind(run_dir: str | Path, patterns: list[str]) -> None:
     """The ``blind`` command: check, write blind.csv, blind_cells.csv and blind.json, print per cell."""
-    from rich.console import Console
-    from rich.progress import Progress
-    from rich.table import Table
+    import pandas as pd
 
     from groundjudge.storage import write_model
-    from validation.tables import write_csv
+    from validation.tables import console, print_table, progress, write_csv
 
     run_dir = Path(run_dir)
-    total = sum(len({p.stem for p in (d / "answers").glob("*.md")} | {p.stem for p in (d / "events").glob("*.jsonl")}) for d in cell_dirs(run_dir))
-    with Progress(transient=True) as progress:
-        task = progress.add_task("checking event streams", total=total)
-        checks, blind_file = verify_run(run_dir, patterns, progress=lambda: progress.advance(task))
+    out = console()
+    total = sum(len(_cell_answers(d)[0]) for d in cell_dirs(run_dir))
+    with progress(out) as bar:
+        task = bar.add_task("checking event streams", total=total)
+        checks, blind_file = verify_run(run_dir, patterns, progress=lambda: bar.advance(task))
     write_csv(run_dir / "blind.csv", [c.__dict__ for c in checks], ANSWER_COLUMNS)
     summary = cell_summary(checks)
     write_csv(run_dir / "blind_cells.csv", summary, CELL_COLUMNS)
     write_model(run_dir / BLIND_FILE, blind_file)
-    table = Table(title=f"blind-cell verification ({', '.join(patterns)})")
     shown = [c for c in CELL_COLUMNS if c != "tools"]  # per-tool counts are in blind_cells.csv
-    for col in shown:
-        table.add_column(col, justify="left" if col == "cell" else "right")
-    for row in summary:
-        table.add_row(*(str(row[c]) for c in shown))
-    console = Console(soft_wrap=True)
-    console.print(table)
+    frame = pd.DataFrame(summary, columns=CELL_COLUMNS)[shown]
+    frame["blind"] = frame["blind"].map({True: "yes", False: "no"})
+    print_table(out, f"blind-cell verification ({', '.join(patterns)})", frame)
     for c in checks:
         for problem in filter(None, c.problems.split("; ")):
-            console.print(f"[yellow]problem[/]: {problem}", highlight=False)
-    console.print(f"{len(blind_file.void)} void, {len(blind_file.unverified)} unverified; wrote {run_dir / BLIND_FILE}", highlight=False)
+            out.print(f"[yellow]problem[/]: {problem}", highlight=False)
+    out.print(
+        f"{len(blind_file.void)} void (left out by `groundjudge report`, `retest` and `agreement judges`), "
+        f"{len(blind_file.unverified)} unverified (kept); wrote {run_dir / 'blind.csv'}, {run_dir / 'blind_cells.csv'}, "
+        f"{run_dir / BLIND_FILE}",
+        highlight=False,
+    )

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 agreement_app = typer.Typer(
-    help="Agreement statistics: between judges, generated vs reference rubrics, verdicts, gate, coverage.",
+    help="Agreement statistics: between judges, generated vs reference rubrics, verdicts, gate, coverage. "
+    "Input formats: docs/formats/agreement.md. Each command writes a CSV (undefined statistics spelled "
+    "'undefined') and an .inputs.json with the sha256 of every input.",
     no_args_is_help=True,
 )
 
@@ -43,14 +45,16 @@ def _write_outputs(out_dir: Path, name: str, tables: dict[str, "pd.DataFrame"], 
                    inputs: dict[str, str], excluded: dict[str, str] | None = None,
                    unmatched: dict[str, int] | None = None) -> list[Path]:
     from groundjudge import __version__
-    from groundjudge.storage import atomic_write_text, write_model
+    from groundjudge.storage import write_model
     from validation.agreement_formats import AgreementInputs
+    from validation.tables import output_dir, write_csv
 
+    out_dir = output_dir(out_dir)
     written = []
     for stem, df in tables.items():
         path = out_dir / f"{stem}.csv"
         # Full precision in the file; undefined statistics are spelled out, never left as 0 or blank.
-        atomic_write_text(path, df.astype(object).where(df.notna(), UNDEFINED).to_csv(index=False, lineterminator="\n"))
+        write_csv(path, df, list(df.columns), float_format=None, na_rep=UNDEFINED)
         written.append(path)
     manifest = AgreementInputs(
         command=command, tool_version=__version__, inputs=dict(sorted(inputs.items())),
@@ -62,24 +66,17 @@ def _write_outputs(out_dir: Path, name: str, tables: dict[str, "pd.DataFrame"], 
 
 
 def _print_table(title: str, df: "pd.DataFrame") -> None:
-    from rich.console import Console
-    from rich.table import Table
+    import pandas as pd
 
-    table = Table(title=title)
+    from validation.tables import console, print_table
+
     if len(df) == 1:
-        # One result row reads better as a list of statistics than as a table too wide for a terminal.
-        table.add_column("statistic")
-        table.add_column("value", justify="right")
-        for col in df.columns:
-            value = df[col].iloc[0]  # per column, so counts stay integers
-            table.add_row(str(col), _fmt(value))
-        Console().print(table)
+        # One result row reads better as a list of statistics than as a table too wide for a terminal;
+        # formatted per column, so counts stay integers.
+        df = pd.DataFrame({"statistic": [str(c) for c in df.columns], "value": [_fmt(df[c].iloc[0]) for c in df.columns]})
+        print_table(console(), title, df, right=["value"])
         return
-    for col in df.columns:
-        table.add_column(str(col), justify="right" if df[col].dtype.kind in "fiu" else "left")
-    for record in df.itertuples(index=False):
-        table.add_row(*(_fmt(v) for v in record))
-    Console().print(table)
+    print_table(console(), title, df, _fmt)
 
 
 def _print_done(written: list[Path], notes: list[str]) -> None:
@@ -126,29 +123,38 @@ def judges_cmd(
 ) -> None:
     """Agreement between judges, per dimension and total.
 
-    Interval alpha, Spearman, mean signed and absolute difference, n. Failed judgements and unjudged
-    answers are missing data, never 0."""
-    from validation.agreement import TOTAL, judge_agreement, judgement_rows
+    Interval alpha, Spearman, mean signed and absolute difference, n, over the answers both judges
+    scored. Failed judgements and unjudged answers are missing data, never 0; malformed score files
+    and the void blind-cell answers listed in RUN_DIR/blind.json (`groundjudge blind`) are left out,
+    exactly as in `groundjudge report`."""
+    from validation.aggregate import slot_table
+    from validation.agreement import judge_agreement, judgement_rows
+    from validation.blind import BLIND_FILE, read_void_list
     from validation.scores_io import load_run
+    from validation.tables import check_output_dir
 
+    check_output_dir(out or run_dir)
     run = load_run(run_dir, cells or None)
-    if run.rubric is not None and TOTAL in run.rubric.dimensions:
-        raise UserError(f"rubric {run.rubric.name} has a dimension named {TOTAL!r}, which would be mixed up "
-                        "with the judgement total", run_dir)
-    files = [sf for c in sorted(run.cells) for _, sf in sorted(run.cells[c].scores.items())]
-    excluded = {f"{c}/scores/{qid}.json": why for c in sorted(run.cells) for qid, why in sorted(run.cells[c].malformed.items())}
-    rows = judgement_rows(files)
+    blind, blind_sha = read_void_list(run_dir)
+    void = [v for v in blind.void if v.cell in run.cells] if blind else []
+    rows = judgement_rows(slot_table(run, void=[(v.cell, v.qid) for v in void]))
     if rows.empty:
         raise UserError("no valid judgement in any score file", run_dir)
     if rows["judge"].nunique() < 2:
         raise UserError(f"only one judge ({rows['judge'].iloc[0]}) has valid scores; nothing to compare", run_dir)
     result = judge_agreement(rows, by_cell=by_cell)
+    malformed = run.malformed_files()
+    voided = {f"{v.cell}/scores/{v.qid}.json": f"void blind-cell answer ({v.reason})" for v in void}
+    inputs = {str(Path(run_dir) / k): v for k, v in run.input_hashes.items()}
+    if blind_sha is not None:
+        inputs[str(Path(run_dir) / BLIND_FILE)] = blind_sha
     written = _write_outputs(
         out or run_dir, "agreement_judges", {"agreement_judges": result}, command="agreement judges",
-        inputs={str(Path(run_dir) / k): v for k, v in run.input_hashes.items()}, excluded=excluded,
+        inputs=inputs, excluded=malformed | voided,
     )
     _print_table("Agreement between judges", result)
-    _print_done(written, [f"excluded malformed score file {k}: {v}" for k, v in excluded.items()])
+    _print_done(written, [f"excluded malformed score file {k}: {why}" for k, why in malformed.items()]
+                + [f"excluded {k}: {why}" for k, why in voided.items()])
 
 
 @agreement_app.command("rubric")

@@ -30,6 +30,7 @@ class ReportInputs(VersionedModel):
     manifest_sha256: str | None
     questions_sha256: str | None
     expected_questions: int
+    ignored_questions: list[str] = []  # in the run's files but not in the question set
     seed: int
     n_resamples: int
     confidence: float
@@ -85,6 +86,7 @@ def _expectations(run_dir: Path, questions: Path | None) -> Expectations:
 
 
 def analyse(run: RunScores, *, expected_qids=None, void=(), unverified=(), seed=0, n_resamples=10_000, confidence=0.95) -> Analysis:
+    """``void`` and ``unverified``: BlindEntry lists from blind.json; void answers are left out."""
     void_keys = [(v.cell, v.qid) for v in void]
     slots = agg.slot_table(run, expected_qids=expected_qids, void=void_keys)
     return Analysis(
@@ -129,11 +131,12 @@ def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame 
         "Missing judgements are missing data, never zeros: every mean is over valid judgements only. "
         "The primary mean is question-balanced (average the judgements of a question, then the questions).",
         "",
+        *_inputs_section(a, inputs),
         "## Run inventory", "", md_table(a.inventory), "",
     ]
-    malformed = [p for c in a.run.cells.values() for _, p in sorted(c.malformed.items())]
+    malformed = a.run.malformed_files()
     if malformed:
-        out += ["Malformed score files (excluded):", "", *[f"- {p}" for p in malformed], ""]
+        out += ["Malformed score files (excluded):", "", *[f"- {p}" for p in malformed.values()], ""]
     t = a.intervals[a.intervals["dimension"].astype(str) == agg.TOTAL]
     conf = f"{inputs.confidence:.0%}"
     out += [
@@ -181,7 +184,7 @@ def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame 
     ]
     if a.void or a.unverified or inputs.blind_sha256:
         out += ["## Blind-cell verification", ""]
-        out += [f"{len(a.void)} void answers excluded, {len(a.unverified)} unverified (kept, but not vouched for).", ""]
+        out += [f"Void answers excluded: {len(a.void)}; unverified answers kept, but not vouched for: {len(a.unverified)}.", ""]
         rows = [{"cell": v.cell, "qid": v.qid, "status": "void", "reason": v.reason} for v in a.void]
         rows += [{"cell": v.cell, "qid": v.qid, "status": "unverified", "reason": v.reason} for v in a.unverified]
         if rows:
@@ -214,6 +217,46 @@ def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame 
     return "\n".join(out)
 
 
+def _inputs_section(a: Analysis, inputs: ReportInputs) -> list[str]:
+    """What a reader needs to reproduce or trust the numbers: input hashes, bootstrap settings and
+    how many judgements were left out, and why."""
+    from groundjudge.hashing import sha256_json
+
+    def sha(value: str | None, absent: str) -> str:
+        return f"`{value}`" if value else absent
+
+    rubric = a.run.rubric
+    trees = sorted(a.run.corpus_tree_hashes())
+    ex = a.exclusions
+    lines = [
+        "## Inputs, settings and exclusions", "",
+        f"- Score files: {len(inputs.score_files)} (malformed, excluded: {len(a.run.malformed_files())}), each listed with its sha256 in `report_inputs.json`; "
+        f"sha256 of that list (canonical JSON of path -> sha256): `{sha256_json(inputs.score_files)}`",
+        f"- Rubric: {rubric.name} `{rubric.sha256}`" if rubric else "- Rubric: none",
+        f"- Corpus tree hash: {', '.join(f'`{t}`' for t in trees) or 'not recorded in the score files'}",
+        f"- Run manifest (`manifest.json`): {sha(inputs.manifest_sha256, 'none')}",
+        f"- Question set: {sha(inputs.questions_sha256, 'none given; the expected questions are every question seen in the run')} "
+        f"({inputs.expected_questions} expected questions"
+        + (f"; ignored, not in the set: {', '.join(inputs.ignored_questions)})" if inputs.ignored_questions else ")"),
+        f"- Blind check (`blind.json`): {sha(inputs.blind_sha256, 'none; `groundjudge blind` was not run')}",
+    ]
+    if inputs.retest_run is not None:
+        lines.append(
+            f"- Second run `{inputs.retest_run}`: {len(inputs.retest_score_files)} score files, sha256 of their list: "
+            f"`{sha256_json(inputs.retest_score_files)}`"
+        )
+    lines += [
+        f"- Bootstrap: question-level (cluster) percentile intervals, {inputs.n_resamples} resamples, seed {inputs.seed}, "
+        f"confidence {inputs.confidence:.0%}",
+        f"- Judgements expected: {int(ex['expected'].sum())}; excluded: {int(ex['excluded'].sum())} = "
+        f"{int(ex[list(agg.JUDGE_FAILURES[:2])].sum().sum())} judge failures + "
+        f"{int(ex[list(agg.INFRASTRUCTURE_FAILURES)].sum().sum())} infrastructure failures + "
+        f"{int(ex[agg.VOID].sum())} of void blind-cell answers (details below and in `exclusions.csv`)",
+        "",
+    ]
+    return lines
+
+
 # --------------------------------------------------------------------------------------------------
 # The command
 
@@ -223,49 +266,50 @@ def run_report(
     baseline_cell: str | None = None, retest_floor: str | None = None, retest_run: Path | None = None,
     seed: int = 0, n_resamples: int = 10_000, confidence: float = 0.95,
 ) -> Analysis:
-    from rich.console import Console
-
     from validation import plots as P
     from validation.blind import read_void_list
     from validation.floors import FLOOR_COLUMNS, floor_table
     from validation.retest import RANGE_COLUMNS, RETEST_COLUMNS, compare_runs, parse_retest_floor
+    from validation.tables import console as make_console
+    from validation.tables import check_output_dir, output_dir
 
     if (floor_cell is None) != (baseline_cell is None):
         raise UserError("--floor-cell and --baseline-cell go together")
-    console = Console(soft_wrap=True)
+    check_output_dir(out)
+    console = make_console()
     run_dir = Path(run_dir)
     run = load_run_with_progress(run_dir)
-    if not run.cells:
-        raise UserError("no cells (subdirectories with answers/ or scores/)", run_dir)
     if not run.judges:
         raise UserError("no score file names a judge: nothing to aggregate (run `groundjudge score` first)", run_dir)
     exp = _expectations(run_dir, questions)
     expected, questions_sha, manifest_sha = exp.qids, exp.questions_sha256, exp.manifest_sha256
     run = replace(run, judges=tuple(sorted(set(run.judges) | exp.judges)))
-    if expected is not None:
-        unexpected = sorted(set(run.qids()) - set(expected))
-        if unexpected:
-            console.print(f"[yellow]note[/]: {len(unexpected)} questions in the run are not in the question set and are ignored: {', '.join(unexpected[:5])}", highlight=False)
-    for files in run.cells.values():
-        for problem in files.malformed.values():
-            console.print(f"[yellow]excluded malformed score file[/]: {problem}", highlight=False)
+    unexpected = sorted(set(run.qids()) - set(expected)) if expected is not None else []
+    if unexpected:
+        what = "question in the run is not in the question set and is" if len(unexpected) == 1 else "questions in the run are not in the question set and are"
+        console.print(f"[yellow]note[/]: {len(unexpected)} {what} ignored: {', '.join(unexpected[:5])}", highlight=False)
+    for problem in run.malformed_files().values():
+        console.print(f"[yellow]excluded malformed score file[/]: {problem}", highlight=False)
     blind, blind_sha = read_void_list(run_dir)
-    with console.status("aggregating and bootstrapping"):
-        a = analyse(
-            run, expected_qids=expected, void=blind.void if blind else (), unverified=blind.unverified if blind else (),
-            seed=seed, n_resamples=n_resamples, confidence=confidence,
-        )
+    if console.is_terminal:
+        console.print(f"aggregating and bootstrapping ({n_resamples} resamples)...", highlight=False)
+    a = analyse(
+        run, expected_qids=expected, void=blind.void if blind else (), unverified=blind.unverified if blind else (),
+        seed=seed, n_resamples=n_resamples, confidence=confidence,
+    )
     retest = None
     retest_files: dict[str, str] = {}
     floors_by_dim = parse_retest_floor(retest_floor) if retest_floor is not None else {}
     if retest_run is not None:
         _, b, table, ranges = compare_runs(run_dir, Path(retest_run), None)
+        for problem in b.malformed_files().values():
+            console.print(f"[yellow]excluded malformed score file of the second run[/]: {problem}", highlight=False)
         retest, retest_files = (table, ranges), b.input_hashes
         if retest_floor is None:
             floors_by_dim = {r.dimension: r.floor for r in ranges.itertuples() if not np.isnan(r.floor)}
     floors = floor_table(a.means, floor_cell, baseline_cell, floors_by_dim) if floor_cell else None
 
-    out = Path(out)
+    out = output_dir(out)  # after every check and computation: a refused report leaves nothing behind
     write_csv(out / "cell_dimension.csv", a.means, agg.CELL_DIMENSION_COLUMNS)
     write_csv(out / "cell_judge_dimension.csv", a.per_judge, agg.CELL_JUDGE_DIMENSION_COLUMNS)
     write_csv(out / "cell_intervals.csv", a.intervals, agg.INTERVAL_COLUMNS)
@@ -284,7 +328,7 @@ def run_report(
         plots["cell_totals"] = "cell_totals.png"
         P.dimension_means(a.means, agg.score_bounds(run), out / "dimensions.png")
         plots["dimensions"] = "dimensions.png"
-        if P.judge_scatter(a.slots, out / "judge_scatter.png"):
+        if P.judge_scatter(a.slots, agg.score_bounds(run)[agg.TOTAL], out / "judge_scatter.png"):
             plots["judge_scatter"] = "judge_scatter.png"
     if retest is not None:
         total_floor = retest[1].set_index("dimension").loc[agg.TOTAL, "floor"]
@@ -294,7 +338,7 @@ def run_report(
     inputs = ReportInputs(
         tool_version=__version__, run_dir=str(run_dir), score_files=dict(sorted(run.input_hashes.items())),
         blind_sha256=blind_sha, manifest_sha256=manifest_sha, questions_sha256=questions_sha,
-        expected_questions=len(expected) if expected is not None else len(run.qids()),
+        expected_questions=len(expected) if expected is not None else len(run.qids()), ignored_questions=unexpected,
         seed=seed, n_resamples=n_resamples, confidence=confidence, floor_cell=floor_cell, baseline_cell=baseline_cell,
         retest_floors=floors_by_dim, retest_run=str(retest_run) if retest_run else None,
         retest_score_files=dict(sorted(retest_files.items())),
@@ -315,19 +359,18 @@ def run_report(
 
 
 def _print_summary(console, a: Analysis, out: Path) -> None:
-    from rich.table import Table
+    from validation.tables import print_table
 
-    table = Table(title="cell totals (question-balanced)")
-    for col in ("cell", "mean", "interval", "questions", "judgements", "excluded"):
-        table.add_column(col, justify="left" if col == "cell" else "right")
     t = a.intervals[a.intervals["dimension"].astype(str) == agg.TOTAL].set_index("cell")
     m = a.means[a.means["dimension"].astype(str) == agg.TOTAL].set_index("cell")
     excluded = a.exclusions.groupby("cell")["excluded"].sum()
-    for cell in t.index:
-        r = t.loc[cell]
-        table.add_row(
-            cell, _fmt(r.mean_question_balanced), f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
-            str(int(r.n_questions)), str(int(m.loc[cell, "n_judgements"])), str(int(excluded.get(cell, 0))),
-        )
-    console.print(table)
-    console.print(f"wrote {out / 'report.md'}", highlight=False)
+    conf = f"{t['confidence'].iloc[0]:.0%}" if len(t) else ""
+    rows = [
+        {"cell": cell, "mean": _fmt(r.mean_question_balanced), f"{conf} interval": f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
+         "questions": str(int(r.n_questions)), "judgements": str(int(m.loc[cell, "n_judgements"])),
+         "excluded": str(int(excluded.get(cell, 0)))}
+        for cell, r in t.iterrows()
+    ]
+    frame = pd.DataFrame(rows)
+    print_table(console, "cell totals (question-balanced)", frame, right=[c for c in frame.columns if c != "cell"])
+    console.print(f"wrote {out / 'report.md'} and its tables", highlight=False)

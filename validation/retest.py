@@ -118,10 +118,17 @@ def parse_retest_floor(value: str) -> dict[str, float]:
     try:
         number = float(value)
     except ValueError:
+        if not Path(value).is_file():
+            raise UserError(f"--retest-floor {value!r} is neither a number nor an existing test_retest.csv") from None
         return floors_from_csv(value)
     if not number >= 0:
         raise UserError(f"--retest-floor must be a non-negative number or a test_retest.csv, got {value!r}")
     return {TOTAL: number}
+
+
+def _blind_setup(run: RunScores, blind) -> str:
+    """How a run was blind-checked (``blind``: its BlindFile or None), in words two runs can compare."""
+    return f"blind cells {sorted(c for c in blind.blind_cells if c in run.cells)}" if blind else "no blind check"
 
 
 def compare_runs(run_a: Path, run_b: Path, cells: list[str] | None):
@@ -131,28 +138,39 @@ def compare_runs(run_a: Path, run_b: Path, cells: list[str] | None):
     from validation.scores_io import load_run_with_progress
 
     a, b = load_run_with_progress(run_a, cells), load_run_with_progress(run_b, cells)
+    for run in (a, b):
+        if not run.judges:
+            raise UserError("no score file names a judge: nothing to compare (run `groundjudge score` first)", run.run_dir)
     check_comparable(a, b)
     if a.rubric != b.rubric:
         raise UserError("the two runs were scored with different rubrics", run_b)
-    slots = []
-    for run in (a, b):
-        blind, _ = read_void_list(run.run_dir)
-        void = [(v.cell, v.qid) for v in blind.void] if blind else []
-        slots.append(slot_table(run, void=void))
+    blinds = [read_void_list(run.run_dir)[0] for run in (a, b)]
+    setup_a, setup_b = (_blind_setup(run, blind) for run, blind in zip((a, b), blinds))
+    if setup_a != setup_b:
+        # A shift between a run with void answers left out and one with them kept measures the exclusion.
+        raise UserError(
+            f"the runs were not blind-checked alike ({a.run_dir}: {setup_a}; {b.run_dir}: {setup_b}); "
+            "run `groundjudge blind` on both with the same --blind-cells", b.run_dir,
+        )
+    slots = [slot_table(run, void=blind.void_keys() if blind else ()) for run, blind in zip((a, b), blinds)]
     table = retest_table(*slots)
     return a, b, table, shift_ranges(table)
 
 
 def run_retest(run_a: Path, run_b: Path, cells: list[str] | None, out: Path) -> None:
     """The ``retest`` command."""
-    from rich.console import Console
+    from validation.tables import console as make_console
+    from validation.tables import check_output_dir, output_dir, write_csv
 
-    from validation.tables import write_csv
-
-    _, _, table, ranges = compare_runs(run_a, run_b, cells)
+    check_output_dir(out)
+    a, b, table, ranges = compare_runs(run_a, run_b, cells)
+    out = output_dir(out)
+    console = make_console()
+    for run in (a, b):
+        for problem in run.malformed_files().values():
+            console.print(f"[yellow]excluded malformed score file[/]: {problem}", highlight=False)
     write_csv(out / "test_retest.csv", table, RETEST_COLUMNS)
     write_csv(out / "test_retest_ranges.csv", ranges, RANGE_COLUMNS)
-    console = Console(soft_wrap=True)
     total = ranges[ranges["dimension"] == TOTAL].iloc[0]
     pairs = table[table["dimension"] == TOTAL]
     headline = (

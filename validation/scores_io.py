@@ -40,6 +40,13 @@ class RunScores:
             seen |= c.answers | set(c.scores) | set(c.malformed)
         return sorted(seen)
 
+    def malformed_files(self) -> dict[str, str]:
+        """Every malformed score file (path relative to run_dir, sorted) -> its one-line problem."""
+        return {
+            f"{cell}/scores/{qid}.json": problem
+            for cell in sorted(self.cells) for qid, problem in sorted(self.cells[cell].malformed.items())
+        }
+
     def corpus_tree_hashes(self) -> set[str]:
         return {s.corpus_tree_hash for c in self.cells.values() for s in c.scores.values() if s.corpus_tree_hash}
 
@@ -93,6 +100,8 @@ def load_run(run_dir: str | Path, cells: list[str] | None = None, progress: Call
     ``progress`` is called once per score file."""
     run_dir = Path(run_dir)
     dirs = cell_dirs(run_dir)
+    if not dirs:
+        raise UserError("no cells (subdirectories with answers/, scores/ or events/)", run_dir)
     if cells is not None:
         known = {d.name for d in dirs}
         for name in cells:
@@ -120,10 +129,10 @@ def load_run(run_dir: str | Path, cells: list[str] | None = None, progress: Call
 
 def load_run_with_progress(run_dir: str | Path, cells: list[str] | None = None) -> RunScores:
     """``load_run`` with a rich progress bar over the score files (a large run has tens of thousands)."""
-    from rich.progress import Progress
+    from validation.tables import console, progress
 
     run_dir = Path(run_dir)
     total = sum(1 for d in cell_dirs(run_dir) for _ in (d / "scores").glob("*.json"))
-    with Progress(transient=True) as bar:
+    with progress(console()) as bar:
         task = bar.add_task(f"reading score files of {run_dir.name}", total=total)
         return load_run(run_dir, cells, progress=lambda: bar.advance(task))

@@ -16,8 +16,7 @@ from typing import Callable, Literal, Sequence
 
 import numpy as np
 
-# Resamples are drawn in blocks so that memory stays bounded (a 10,000 x 1,800 index matrix would be
-# 144 MB); numpy fills sequential draws from one Generator in order, so blocking does not change results.
+# Resamples are drawn in blocks of at most this many indices: a 10,000 x 1,800 index matrix would be 144 MB.
 _BLOCK_CELLS = 4_000_000
 
 
@@ -43,10 +42,17 @@ def _percentile_interval(stats: np.ndarray, confidence: float) -> tuple[float, f
     return float(lo), float(hi)
 
 
-def _blocks(n_resamples: int, width: int):
-    size = max(1, _BLOCK_CELLS // max(width, 1))
+def _resampled(n_items: int, n_resamples: int, seed: int, statistic_of: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``statistic_of`` applied to ``n_resamples`` rows of ``n_items`` indices drawn with replacement,
+    drawn in blocks so that memory stays bounded (numpy fills sequential draws from one Generator in
+    order, so blocking does not change results)."""
+    rng = np.random.default_rng(seed)
+    out = np.empty(n_resamples)
+    size = max(1, _BLOCK_CELLS // max(n_items, 1))
     for start in range(0, n_resamples, size):
-        yield min(size, n_resamples - start)
+        block = min(size, n_resamples - start)
+        out[start : start + block] = statistic_of(rng.integers(0, n_items, size=(block, n_items)))
+    return out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -85,22 +91,12 @@ def cluster_bootstrap_ci(
     _, inverse = np.unique(labels, return_inverse=True)
     sums = np.bincount(inverse, weights=vals)
     counts = np.bincount(inverse).astype(float)
-    k = sums.size
-    rng = np.random.default_rng(seed)
-    stats = np.empty(n_resamples)
-    done = 0
     if statistic == "mean":
         means = sums / counts
-        for block in _blocks(n_resamples, k):
-            idx = rng.integers(0, k, size=(block, k))
-            stats[done : done + block] = means[idx].mean(axis=1)
-            done += block
+        boot = _resampled(sums.size, n_resamples, seed, lambda idx: means[idx].mean(axis=1))
     else:
-        for block in _blocks(n_resamples, k):
-            idx = rng.integers(0, k, size=(block, k))
-            stats[done : done + block] = sums[idx].sum(axis=1) / counts[idx].sum(axis=1)
-            done += block
-    return _percentile_interval(stats, confidence)
+        boot = _resampled(sums.size, n_resamples, seed, lambda idx: sums[idx].sum(axis=1) / counts[idx].sum(axis=1))
+    return _percentile_interval(boot, confidence)
 
 
 def percentile_bootstrap_ci(
@@ -123,15 +119,8 @@ def percentile_bootstrap_ci(
     vals = vals[~np.isnan(vals)]
     if vals.size == 0:
         return (float("nan"), float("nan"))
-    rng = np.random.default_rng(seed)
-    n = vals.size
-    stats = np.empty(n_resamples)
-    done = 0
-    for block in _blocks(n_resamples, n):
-        idx = rng.integers(0, n, size=(block, n))
-        stats[done : done + block] = statistic(vals[idx], axis=1)
-        done += block
-    return _percentile_interval(stats, confidence)
+    boot = _resampled(vals.size, n_resamples, seed, lambda idx: statistic(vals[idx], axis=1))
+    return _percentile_interval(boot, confidence)
 
 
 @dataclass(frozen=True)
