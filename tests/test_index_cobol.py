@@ -207,3 +207,29 @@ def test_a_copybook_is_known_by_extension_or_by_having_no_division():
     assert not is_copybook("cbl/ACCTUPD.cbl", (FIX / "ACCTUPD.cbl").read_text())
     got = index_cobol("lib/CUSTREC.cbl", body, facts(body, "data"))
     assert [(s.kind, s.name) for s in got.symbols[:2]] == [("copybook", "CUSTREC"), ("data_item", "CUST-RECORD")]
+
+
+def test_a_program_name_moved_into_a_variable_is_a_possible_target():
+    text = (
+        "000100 IDENTIFICATION DIVISION.\n"
+        "000200 PROGRAM-ID. MOVER.\n"
+        "000300 DATA DIVISION.\n"
+        "000400 WORKING-STORAGE SECTION.\n"
+        "000500 01  WS-TO-PGM   PIC X(8).\n"
+        "000600 01  WS-FILE     PIC X(8) VALUE 'COADM01C'.\n"
+        "000700 PROCEDURE DIVISION.\n"
+        "000800 MAIN-PARA.\n"
+        "000900     MOVE 'COMEN01C' TO WS-TO-PGM\n"
+        "001000     IF WS-TO-PGM = SPACES MOVE WS-FILE TO WS-TO-PGM END-IF\n"
+        "001100     MOVE 'COMEN01C' TO WS-TO-PGM\n"
+        "001200     EXEC CICS XCTL PROGRAM(WS-TO-PGM) END-EXEC\n"
+        "001300     CALL WS-DYN USING WS-TO-PGM\n"
+        "001400     GOBACK.\n"
+    )
+    refs = sorted((r.kind, r.target, r.line, tuple(sorted(r.detail.items()))) for r in extract("MOVER.cbl", text, False).refs)
+    assert refs == [
+        ("call", "WS-DYN", 13, ()),  # nothing known about WS-DYN: the name alone
+        ("xctl", "COADM01C", 12, (("moved_at", "10"), ("via", "WS-TO-PGM"))),  # moved from WS-FILE's VALUE
+        ("xctl", "COMEN01C", 12, (("moved_at", "9"), ("via", "WS-TO-PGM"))),  # first MOVE of each literal
+        ("xctl", "WS-TO-PGM", 12, ()),
+    ]

@@ -46,7 +46,7 @@ _PROGRAM_ID = re.compile(r"\bPROGRAM-ID\b\s*\.?\s*(?:(['\"])?([A-Z0-9][A-Z0-9_-]
 _MAY_END_DIVISION = re.compile(r"^(?:END\s+PROGRAM|(?:IDENTIFICATION|ID)\s+DIVISION)\b", re.I)
 _END_PROGRAM = re.compile(r"^END\s+PROGRAM\s+['\"]?([A-Z0-9][A-Z0-9_-]*)", re.I)
 _LEVEL = re.compile(r"^(\d{1,2})(?=[\s.]|$)")
-LEVEL_START = _LEVEL_START = re.compile(r"^\d{1,2}\s+[A-Z:]", re.I)
+LEVEL_START = re.compile(r"^\d{1,2}\s+[A-Z:]", re.I)
 _FD = re.compile(r"^(FD|SD)\s+([A-Z0-9][A-Z0-9_-]*)", re.I)
 _SELECT = re.compile(r"^SELECT\s+(?:OPTIONAL\s+)?([A-Z0-9][A-Z0-9_-]*)(?:.*?\bASSIGN\s+(?:TO\s+)?(\S+))?", re.I | re.S)
 _LITERAL = re.compile(r"""[XxNnGgZz]?"(?:[^"]|"")*"?|[XxNnGgZz]?'(?:[^']|'')*'?""")
@@ -108,7 +108,7 @@ def _sentence(segs: list[Segment], i: int) -> tuple[str, int]:
     j = i
     while not ends_sentence(parts[-1]) and j + 1 < len(segs):
         nxt = segs[j + 1].text.strip()
-        if _LEVEL_START.match(nxt) or _DIVISION.match(nxt) or _SECTION.match(nxt) or _FD.match(nxt):
+        if LEVEL_START.match(nxt) or _DIVISION.match(nxt) or _SECTION.match(nxt) or _FD.match(nxt):
             break  # a missing period must not swallow the next entry
         j += 1
         parts.append(nxt)
@@ -188,7 +188,7 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
                 i = j + 1
                 continue
             m = _LEVEL.match(text)
-            if m and (division == "DATA" or _LEVEL_START.match(text)):
+            if m and (division == "DATA" or LEVEL_START.match(text)):
                 sentence, j = _sentence(segs, i)
                 entry = _parse_entry(int(m.group(1)), sentence, seg.line, segs[j].end, block)
                 if entry.level == 1 and fd_name:
@@ -197,12 +197,11 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
                 i = j + 1
                 continue
         if division in (None, "ENVIRONMENT"):
-            m = _SELECT.match(text)
-            if m:
+            if _SELECT.match(text):
                 sentence, j = _sentence(segs, i)
-                m = _SELECT.match(sentence)
-                assign = unquote(m.group(2).rstrip(".")) if m and m.group(2) else None
-                lay.selects.append((m.group(1).upper() if m else text.split()[1].upper(), assign, seg.line, segs[j].end))
+                m = _SELECT.match(sentence)  # the sentence starts with text, so it matches too
+                assign = unquote(m.group(2).rstrip(".")) if m.group(2) else None
+                lay.selects.append((m.group(1).upper(), assign, seg.line, segs[j].end))
                 i = j + 1
                 continue
         i += 1
@@ -222,16 +221,13 @@ def _parse_entry(level: int, sentence: str, start: int, end: int, block: int) ->
     m = _PIC.search(masked)
     if m:
         detail["pic"] = sentence[m.start(1) : m.end(1)].upper()
-    m = _USAGE.search(masked[: _VALUE.search(masked).start()] if _VALUE.search(masked) else masked)
-    if m and level != 88:
-        usage = m.group(1).upper().replace("COMPUTATIONAL", "COMP")
-        detail["usage"] = usage
-    m = _VALUE.search(masked)
-    if m:
-        value = sentence[m.end() :].strip()
-        if ends_sentence(value):
-            value = value[: value.rstrip().rfind(".")].rstrip() if value.rstrip().endswith(".") else value
-        detail["values" if level == 88 else "value"] = value
+    value = _VALUE.search(masked)
+    usage = _USAGE.search(masked[: value.start()] if value else masked)  # never a word inside the VALUE list
+    if usage and level != 88:
+        detail["usage"] = usage.group(1).upper().replace("COMPUTATIONAL", "COMP")
+    if value:
+        text = sentence[value.end() :].strip()
+        detail["values" if level == 88 else "value"] = text[:-1].rstrip() if text.endswith(".") else text
     m = _REDEFINES.search(masked)
     if m:
         detail["redefines"] = m.group(1).upper()
@@ -304,7 +300,7 @@ def _header_spans(lay: _Layout) -> list[tuple[str, str, int, int]]:
 class CobolFacts:
     symbols: list[Symbol]
     refs: list[Ref]
-    contexts: "_Contexts"
+    contexts: _Contexts
 
 
 def extract(path: str, text: str | CobolSource, copybook: bool, extra_headers: list[tuple[str, str, int]] = ()) -> CobolFacts:
@@ -351,8 +347,8 @@ def extract(path: str, text: str | CobolSource, copybook: bool, extra_headers: l
         if "value" in detail and _LITERAL.fullmatch(detail["value"]):
             values.setdefault(e.name, unquote(detail["value"]))
     record_files = {e.name: e.fd for e in lay.entries if e.fd}
-    refs = _refs(path, segs, lay, spans, values, record_files)
-    return CobolFacts(symbols, refs, _Contexts(spans))
+    contexts = _Contexts(spans)
+    return CobolFacts(symbols, _refs(path, segs, lay, contexts, values, record_files), contexts)
 
 
 class _Contexts:
@@ -370,25 +366,94 @@ class _Contexts:
         return None
 
 
-def _statement_segments(segs: list[Segment], division_at) -> list[Segment]:
-    """Where refs can be: the procedure division (or a copybook's bare code), COPY statements, EXEC blocks."""
+_TRIGGER = re.compile(r"(?<![\w-])(?:PERFORM|CALL|GO|OPEN|READ|WRITE|REWRITE|COPY|EXEC)(?![\w-])")
+# A line starting with one of these begins a new statement: the one before it has ended.
+_STATEMENT_START = frozenset(
+    """MOVE IF ELSE ADD SUBTRACT COMPUTE DISPLAY EVALUATE WHEN SET INITIALIZE STRING UNSTRING INSPECT ACCEPT
+    CONTINUE EXIT GOBACK STOP MULTIPLY DIVIDE SEARCH CLOSE START DELETE RETURN RELEASE SORT MERGE""".split()
+)
+_CARRY = 8  # lines a statement may still run on after the line that starts it
+
+
+def _procedural(segs: list[Segment], marks: list[tuple[int, str]]) -> list[bool]:
+    """Per segment: inside a procedure division, or in code outside any division (a copybook's)."""
+    out: list[bool] = []
+    k, division = 0, None
+    for seg in segs:
+        while k < len(marks) and marks[k][0] <= seg.line:
+            division = marks[k][1]
+            k += 1
+        out.append(division in (None, "PROCEDURE"))
+    return out
+
+
+def _statement_segments(segs: list[Segment], procedural_flags: list[bool]) -> list[Segment]:
+    """The lines refs can be read from, so that only they are tokenised: lines holding PERFORM, CALL, GO,
+    OPEN, READ, WRITE, REWRITE, COPY or EXEC, the lines their statements run on to, and EXEC blocks."""
     out: list[Segment] = []
     in_exec = False
-    for seg in segs:
-        if division_at(seg.line) in (None, "PROCEDURE"):
-            out.append(seg)
-            continue
+    carry = 0
+    for seg, procedural in zip(segs, procedural_flags):
         u = seg.text.upper()
         opens = "EXEC" in u.replace("END-EXEC", "")
-        if in_exec or opens or "COPY" in u:
+        if in_exec or opens or "COPY" in u or (procedural and _TRIGGER.search(u)):
             out.append(seg)
+            carry = 0 if u.rstrip().endswith(".") else _CARRY
+        elif procedural and carry:
+            first = u.split(None, 1)[0]
+            if first in _STATEMENT_START or first.startswith("END-"):
+                carry = 0
+            else:
+                out.append(seg)
+                carry = 0 if u.rstrip().endswith(".") else carry - 1
         if in_exec or opens:
             in_exec = "END-EXEC" not in u
     return out
 
 
-def _refs(path: str, segs: list[Segment], lay: _Layout, spans, values: dict[str, str], record_files: dict[str, str]) -> list[Ref]:
-    ctx = _Contexts(spans)
+_MOVE = re.compile(
+    r"(?<![\w-])MOVE\s+('(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|[A-Z0-9][A-Z0-9-]*)\s+TO\s+([A-Z0-9][A-Z0-9-]*)", re.I
+)
+
+
+class _Names:
+    """What a data name used as a CALL, XCTL, LINK or DATASET operand holds: its VALUE literal, else every
+    literal the program MOVEs into it (each a possible target), and the name itself when that is unknown."""
+
+    def __init__(self, values: dict[str, str], segs: list[Segment]):
+        self.values = values
+        self.segs = segs
+        self._moves: dict[str, list[tuple[str, int]]] | None = None
+
+    @property
+    def moves(self) -> dict[str, list[tuple[str, int]]]:
+        """Computed on first need: most programs never name a target through a variable."""
+        if self._moves is None:
+            self._moves = {}
+            for seg in self.segs:
+                for source, receiver in _MOVE.findall(seg.text):
+                    # MOVE 'COMEN01C' TO X, or MOVE LIT-MENUPGM TO X where LIT-MENUPGM has a VALUE
+                    literal = unquote(source) if source[0] in "'\"" else self.values.get(source.upper(), "")
+                    if literal:
+                        self._moves.setdefault(receiver.upper(), []).append((literal.upper(), seg.line))
+        return self._moves
+
+    def targets(self, operand: list[Token]) -> list[tuple[str, dict[str, str]]]:
+        if len(operand) != 1 or operand[0].kind not in ("word", "string"):
+            return []
+        t = operand[0]
+        if t.kind == "string":
+            return [(unquote(t.text).upper(), {})]
+        name = t.text.upper()
+        if name in self.values:
+            return [(self.values[name].upper(), {"via": name})]
+        moved: dict[str, int] = {}
+        for literal, line in self.moves.get(name, []):
+            moved.setdefault(literal, line)
+        return [(name, {})] + [(lit, {"via": name, "moved_at": str(line)}) for lit, line in sorted(moved.items())]
+
+
+def _refs(path: str, segs: list[Segment], lay: _Layout, ctx: _Contexts, values: dict[str, str], record_files: dict[str, str]) -> list[Ref]:
     marks = sorted(lay.division_marks)
     mark_lines = [l for l, _ in marks]
     out: list[Ref] = []
@@ -397,7 +462,9 @@ def _refs(path: str, segs: list[Segment], lay: _Layout, spans, values: dict[str,
         k = bisect.bisect_right(mark_lines, line) - 1
         return marks[k][1] if k >= 0 else None
 
-    toks = tokens(_statement_segments(segs, division_at))
+    flags = _procedural(segs, marks)
+    toks = tokens(_statement_segments(segs, flags))
+    names = _Names(values, [seg for seg, procedural in zip(segs, flags) if procedural])
 
     def add(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
         if target:
@@ -410,13 +477,6 @@ def _refs(path: str, segs: list[Segment], lay: _Layout, spans, values: dict[str,
         w = word(k)
         return w if w and w not in RESERVED and not w.isdigit() else None
 
-    def resolved(k: int) -> tuple[str, dict[str, str]]:
-        t = toks[k]
-        if t.kind == "string":
-            return unquote(t.text).upper(), {}
-        name = t.text.upper()
-        return (values[name].upper(), {"via": name}) if name in values else (name, {})
-
     i = 0
     n = len(toks)
     while i < n:
@@ -426,7 +486,7 @@ def _refs(path: str, segs: list[Segment], lay: _Layout, spans, values: dict[str,
             j = i + 1
             while j < n and word(j) != "END-EXEC" and not (j > i + 1 and word(j) == "EXEC"):
                 j += 1
-            _exec_block(toks[i + 1 : j], add, values)
+            _exec_block(toks[i + 1 : j], add, names)
             i = j + 1
             continue
         if u == "COPY" and i + 1 < n and toks[i + 1].kind in ("word", "string"):
@@ -448,9 +508,9 @@ def _refs(path: str, segs: list[Segment], lay: _Layout, spans, values: dict[str,
                 add("perform", target, toks[i + 1].line)
                 if word(i + 2) in ("THRU", "THROUGH") and name_at(i + 3):
                     add("perform", name_at(i + 3), toks[i + 3].line, {"thru_from": target})
-        elif u == "CALL" and i + 1 < n and toks[i + 1].kind in ("word", "string"):
-            target, detail = resolved(i + 1)
-            add("call", target, toks[i + 1].line, detail)
+        elif u == "CALL" and i + 1 < n:
+            for target, detail in names.targets(toks[i + 1 : i + 2]):
+                add("call", target, toks[i + 1].line, detail)
         elif u == "GO":
             k = i + 2 if word(i + 1) == "TO" else i + 1
             while name_at(k):
@@ -511,57 +571,37 @@ def _cics_options(body: list[Token]) -> dict[str, tuple[Token, list[Token]]]:
     return opts
 
 
-def _exec_block(body: list[Token], add, values: dict[str, str]) -> None:
+def _exec_block(body: list[Token], add, names: _Names) -> None:
     if not body:
         return
     dialect = body[0].text.upper()
     rest = body[1:]
     if dialect == "CICS" and rest:
-        _cics(rest, add, values)
+        _cics(rest, add, names)
     elif dialect == "SQL" and rest:
         _sql(rest, add)
 
 
-def _option_value(arg: list[Token], values: dict[str, str]) -> tuple[str, dict[str, str]] | None:
-    if len(arg) != 1:
-        return None
-    t = arg[0]
-    if t.kind == "string":
-        return unquote(t.text).upper(), {}
-    name = t.text.upper()
-    return (values[name].upper(), {"via": name}) if name in values else (name, {})
-
-
-def _cics(body: list[Token], add, values: dict[str, str]) -> None:
+def _cics(body: list[Token], add, names: _Names) -> None:
     command = body[0].text.upper()
     opts = _cics_options(body[1:])
+
+    def each(option: str, kind: str, extra: dict[str, str] | None = None) -> None:
+        tok, arg = opts[option]
+        for target, detail in names.targets(arg):
+            add(kind, target, tok.line, {**(extra or {}), **detail})
+
     if command in _CICS_DATASET:
-        for key in ("DATASET", "FILE"):
-            if key in opts:
-                tok, arg = opts[key]
-                val = _option_value(arg, values)
-                if val:
-                    add(_CICS_DATASET[command], val[0], tok.line, val[1])
+        for option in ("DATASET", "FILE"):
+            if option in opts:
+                each(option, _CICS_DATASET[command])
     elif command in ("XCTL", "LINK") and "PROGRAM" in opts:
-        tok, arg = opts["PROGRAM"]
-        val = _option_value(arg, values)
-        if val:
-            add(command.lower(), val[0], tok.line, val[1])
+        each("PROGRAM", command.lower())
     elif command in ("RETURN", "START") and "TRANSID" in opts:
-        tok, arg = opts["TRANSID"]
-        val = _option_value(arg, values)
-        if val:
-            add("cics_transid", val[0], tok.line, {"command": command, **val[1]})
+        each("TRANSID", "cics_transid", {"command": command})
     elif command in ("SEND", "RECEIVE") and "MAP" in opts:
-        tok, arg = opts["MAP"]
-        val = _option_value(arg, values)
-        if val:
-            detail = dict(val[1])
-            if "MAPSET" in opts:
-                ms = _option_value(opts["MAPSET"][1], values)
-                if ms:
-                    detail["mapset"] = ms[0]
-            add(f"cics_{command.lower()}_map", val[0], tok.line, detail)
+        mapsets = names.targets(opts["MAPSET"][1]) if "MAPSET" in opts else []
+        each("MAP", f"cics_{command.lower()}_map", {"mapset": mapsets[0][0]} if mapsets else {})
 
 
 def _sql(body: list[Token], add) -> None:

@@ -62,7 +62,7 @@ _QUERY = """
 (identification_division (program_name) @program)
 (paragraph_header) @paragraph
 (section_header) @section
-(data_description (level_number) @level (entry_name) @entry) @data
+(data_description (level_number) @level (entry_name) @entry (picture_clause)? @pic) @data
 (copy_statement book: (_) @copy)
 (perform_procedure (label) @perform)
 (call_statement x: (_) @call)
@@ -92,7 +92,7 @@ def parse_source(source: str) -> tuple[object, bool]:
     return tree, tree.root_node.has_error
 
 
-_PIC_TYPES = ("picture_x", "picture_9", "picture_edit", "picture_a", "picture_n")
+_PIC_KEYWORD = re.compile(r"^PIC(?:TURE)?\s+(?:IS\s+)?", re.I)
 
 
 def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
@@ -132,9 +132,8 @@ def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
             if not level.isdigit() or line(node) < 1:
                 continue
             detail = {"level": f"{int(level):02d}"}
-            pic = _find_pic(node, txt)
-            if pic:
-                detail["pic"] = pic
+            if "pic" in caps:
+                detail["pic"] = _PIC_KEYWORD.sub("", txt(caps["pic"][0]).strip()).upper()
             symbols.append(("condition" if int(level) == 88 else "data_item", name, line(node), detail))
         elif "copy" in caps:
             node = caps["copy"][0]
@@ -147,13 +146,3 @@ def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
             if node.type in ("string", "alphanumeric_literal") or txt(node)[:1] in "'\"":
                 refs.append(("call", unquote(txt(node)).upper(), line(node)))
     return {"symbols": [s for s in symbols if s[2] >= 1], "refs": [r for r in refs if r[2] >= 1], "errors": has_errors}
-
-
-def _find_pic(node, txt) -> str | None:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type in _PIC_TYPES:
-            return txt(n).strip().upper()
-        stack.extend(reversed(n.children))
-    return None

@@ -1,4 +1,4 @@
-"""One file's index entries, whatever its language. `extract_file` is what parse workers run."""
+"""One file's index entries, whatever its language. `extract_rows` is what the parse workers run."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ class FileRows:
 
 @dataclass
 class FileResult:
+    """One file's parse status and what was extracted from it."""
+
     path: str
     language: str
     status: ParseStatus

@@ -83,6 +83,7 @@ class IndexWriter:
     def finish(self, meta: dict[str, str]) -> None:
         c = self.conn
         c.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?)", sorted(self._files))
+        # one pass over line_text costs less CPU than mirroring each insert, and CPU is what the workers need
         c.execute("INSERT INTO lines_fts(lines_fts) VALUES ('rebuild')")
         c.executescript(INDEXES)
         c.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
@@ -157,7 +158,7 @@ class Index:
             where.append("path = ?")
             args.append(normalize_relpath(path) or "")
         sql = "SELECT kind, name, path, start_line, end_line, language, source, detail FROM symbols"
-        sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY path, start_line, kind, name"
+        sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY path, start_line, kind, name, end_line, detail"
         out = []
         for k, n, p, s, e, lang, src, detail in self.conn.execute(sql, args):
             if name is not None and match_key(name, lang) != match_key(n, lang):
@@ -177,7 +178,7 @@ class Index:
             where.append("path = ?")
             args.append(normalize_relpath(path) or "")
         sql = "SELECT kind, target, path, line, context, language, detail FROM refs"
-        sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY path, line, kind, target"
+        sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY path, line, kind, target, context, detail"
         out = []
         for k, t, p, line, ctx, lang, detail in self.conn.execute(sql, args):
             if target is not None and match_key(target, lang) != match_key(t, lang):
