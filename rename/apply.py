@@ -82,7 +82,7 @@ def write_tree(files: dict[str, bytes], out: Path, force: bool) -> None:
         raise UserError("output exists (use --force to replace it)", out)
     if out.exists() and not out.is_dir():
         raise UserError("output exists and is not a directory", out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    ensure_parent(out)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     try:
         for rel, data in sorted(files.items()):
@@ -96,6 +96,18 @@ def write_tree(files: dict[str, bytes], out: Path, force: bool) -> None:
             shutil.rmtree(old)
         else:
             os.replace(tmp, out)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise UserError(f"cannot write the renamed tree ({exc.strerror or exc})", out) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def ensure_parent(path: Path) -> None:
+    """Create the directory ``path`` will be written in; a path that cannot be is a one-line error, and
+    is found before any output is written."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create its directory ({exc.strerror or exc})", path) from None

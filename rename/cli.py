@@ -18,7 +18,9 @@ def _seeds(seed: Optional[int], seeds: Optional[str]) -> list[int]:
             values = [int(s) for s in seeds.split(",") if s.strip()]
         except ValueError:
             raise UserError(f"--seeds must be comma-separated integers, got {seeds!r}") from None
-        if not values or len(set(values)) != len(values):
+        if not values:
+            raise UserError(f"--seeds lists no seed, got {seeds!r}")
+        if len(set(values)) != len(values):
             raise UserError(f"--seeds must list distinct integers, got {seeds!r}")
         return values
     if seed is None:
@@ -33,8 +35,8 @@ def rename_cmd(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the token generator."),
     seeds: Optional[str] = typer.Option(None, "--seeds", help="Several seeds, comma-separated: one renamed tree per seed."),
     classes: Optional[str] = typer.Option(None, "--classes", help="Comma-separated identifier classes; 'default', 'all' or names such as program,copybook,paragraph,data_name."),
-    keep: Optional[Path] = typer.Option(None, "--keep", help="Domain vocabulary never renamed nor generated: a word list, one or more words a line."),
-    include: Optional[Path] = typer.Option(None, "--include", help="Names to rename even if discovery did not select them."),
+    keep: Optional[Path] = typer.Option(None, "--keep", help="Domain vocabulary never renamed nor generated (English words are kept already): a word list, one or more words a line."),
+    include: Optional[Path] = typer.Option(None, "--include", help="Names to rename even if discovery did not select them or kept them as English words (matched ignoring case)."),
     exclude: Optional[Path] = typer.Option(None, "--exclude", help="Names never to rename."),
     force: bool = typer.Option(False, "--force", help="Replace an existing output directory."),
 ) -> None:
@@ -63,7 +65,12 @@ def rename_cmd(
         for cls in sorted(per_class):
             table.add_row(cls, str(per_class[cls]), str(rmap.occurrences.get(cls, 0)))
         console.print(table)
-        console.print(f"{len(rmap.renamed_paths)} paths renamed, {len(rmap.copied_verbatim)} files copied byte-identical, {len(rmap.kept)} names kept")
+        words = sorted(n for n, why in rmap.kept.items() if why.startswith("English word"))
+        shown = f": {', '.join(words[:8])}{', ...' if len(words) > 8 else ''}" if words else ""
+        console.print(
+            f"{len(rmap.renamed_paths)} paths renamed, {len(rmap.copied_verbatim)} files copied byte-identical, "
+            f"{len(rmap.kept)} names kept ('kept' in the map says why), {len(words)} of them English words{shown}"
+        )
 
 
 def rename_questions_cmd(
@@ -92,10 +99,13 @@ def rename_verify_cmd(
     """Check that two trees are structurally equivalent under the map; JSON on stdout, summary on stderr, exit 1 on any failure."""
     from grounding.snapshot import open_corpus
     from groundjudge.storage import read_model, write_model
+    from rename.apply import ensure_parent
     from rename.models import RenameMap
     from rename.verify import report_json, summary, verify_trees
 
     rmap = read_model(map_path, RenameMap)
+    if report:
+        ensure_parent(report)
     result = verify_trees(open_corpus(original), open_corpus(renamed), rmap, map_path, questions if questions and questions[0] else None)
     if report:
         write_model(report, result)

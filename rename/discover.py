@@ -34,6 +34,9 @@ FD_RE = re.compile(rf"^\s*(?:FD|SD)\s+({_NAME})", _I)
 SELECT_RE = re.compile(rf"^\s*SELECT\s+(?:OPTIONAL\s+)?({_NAME})", _I)
 PARAGRAPH_RE = re.compile(rf"^({_NAME})\s*(?:\s+SECTION\s*(?:\d+\s*)?)?\.", _I)
 LEADING_TRAILING_RE = re.compile(r"\b(LEADING|TRAILING)\s+==\s*([^=]+?)\s*==", _I)
+PSEUDO_PAIR_RE = re.compile(r"==\s*([^=]*?)\s*==\s*BY\s*==\s*([^=]*?)\s*==", _I)
+TAG_RE = re.compile(r"\(\s*[A-Za-z0-9_-]+\s*\)|:[A-Za-z0-9_-]+:")  # (TESTVAR1), :TAG:
+BMS_SUFFIXES = frozenset("LFACPHVUMTIO")
 
 JCL_STMT_RE = re.compile(r"^//([A-Za-z$#@][A-Za-z0-9$#@]{0,7})\s+(JOB|EXEC|DD|PROC)\b(.*)$", _I)
 JCL_EXEC_RE = re.compile(r"^\s*(PGM|PROC)\s*=\s*([A-Za-z0-9$#@]+)|^\s*([A-Za-z$#@][A-Za-z0-9$#@]*)", _I)
@@ -41,6 +44,7 @@ DSN_RE = re.compile(r"\b(?:DSN|DSNAME|DATASET|INDATASET|OUTDATASET|NAME|IDS|ODS)
 
 BMS_RE = re.compile(r"^([A-Za-z$#@][A-Za-z0-9$#@]*)\s+(DFHMSD|DFHMDI|DFHMDF)\b", _I)
 BMS_CLASS = {"DFHMSD": "bms_mapset", "DFHMDI": "bms_map", "DFHMDF": "bms_field"}
+PLAN_RE = re.compile(r"\bPLAN\s*[(=]\s*'?([A-Za-z0-9$#@]+)", _I)  # DSN RUN / BIND / CSD TRANSACTION
 CSD_RE = re.compile(rf"\bDEFINE\s+(TRANSACTION|TRANS|FILE|PROGRAM|MAPSET)\s*\(\s*({_NAME})\s*\)", _I)
 
 
@@ -113,7 +117,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     for p in snapshot.files:
         stems.setdefault(_stem(p.path).upper(), _stem(p.path))
 
-    # Programs first: CALL/LINK/XCTL/PGM= targets count only when they name one of these.
+    # Programs first: CALL/LINK/XCTL/PGM= targets count only when they name a file of the corpus.
     programs: dict[str, str] = {}
     copybook_files: dict[str, str] = {}
     # Procedure-division copybooks have no PROCEDURE DIVISION header: area-A words there are paragraphs.
@@ -128,6 +132,12 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
         else:
             copybook_files.setdefault(_stem(path).upper(), _stem(path))
             copybook_paths.add(path)
+    # A routine written in another language (asm/COBDATFT.asm) is a program of the repository when a
+    # CALL, LINK/XCTL or PGM= names it and a file of the corpus carries its name.
+    for target in _call_targets(cobol, texts):
+        up = target.upper()
+        if up in stems and up not in programs and up not in copybook_files:
+            programs[up] = stems[up]
     d.program_names = set(programs)
 
     procs: dict[str, str] = {}
@@ -144,6 +154,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     candidates += [(n, "copybook") for n in copybook_files.values()]
     candidates += [(n, "jcl_proc") for n in procs.values()]
     partial_word: list[tuple[str, str, str]] = []  # (copybook, LEADING/TRAILING, operand)
+    tagged: list[tuple[str, str, str]] = []  # (copybook, tag, operand) of ==(TAG)== BY ==X==
 
     for path, area in cobol.items():
         joined = "\n".join(area)
@@ -153,6 +164,9 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 candidates.append((m.group(1), "copybook"))
             for lt in LEADING_TRAILING_RE.finditer(m.group(2) or ""):
                 partial_word.append((m.group(1).upper(), lt.group(1).upper(), lt.group(2).upper()))
+            for pair in PSEUDO_PAIR_RE.finditer(m.group(2) or ""):
+                if TAG_RE.fullmatch(pair.group(1)) and re.fullmatch(_NAME, pair.group(2)):
+                    tagged.append((m.group(1).upper(), pair.group(1), pair.group(2)))
         for m in SQL_INCLUDE_RE.finditer(joined):
             if m.group(1).upper() in stems and m.group(1).upper() not in ("SQLCA", "SQLDA"):
                 candidates.append((m.group(1), "copybook"))
@@ -187,6 +201,12 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                     candidates.append((m.group(1), cls))
                     if cls != "bms_mapset":
                         d.bms_labels[m.group(1).upper()] = cls
+        if lang != "code":
+            for m in PLAN_RE.finditer(text):
+                if m.group(1).upper().startswith("DSN"):  # DSNTIAUL, DSNTEP2: IBM-supplied programs' plans
+                    d.kept.setdefault(m.group(1), ("IBM-supplied DB2 plan (DSN prefix)", "db2_plan"))
+                else:
+                    candidates.append((m.group(1), "db2_plan"))
         for m in CSD_RE.finditer(text):
             kind, name = m.group(1).upper(), m.group(2)
             if kind in ("TRANSACTION", "TRANS"):
@@ -206,6 +226,9 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             d.kept.setdefault(name, (f"shorter than {MIN_LENGTH} characters", cls))
         elif not re.search("[A-Za-z]", name):
             d.kept.setdefault(name, ("no letter", cls))
+        elif len(set(upper)) == 1:
+            # CATALOG.XXXXXXXX.YYYY: a placeholder, and the same token can be a PICTURE string
+            d.kept.setdefault(name, ("placeholder (one repeated character)", cls))
         elif not re.fullmatch(r"[A-Za-z0-9_-]+", name):
             d.kept.setdefault(name, ("contains $, # or @: never a whole token under the text rules", cls))
         elif upper.startswith(SYSTEM_PREFIXES):
@@ -221,7 +244,51 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             if (how == "LEADING" and up.startswith(operand)) or (how == "TRAILING" and up.endswith(operand)):
                 del d.found[key]
                 d.kept[name] = (f"partial-word COPY {copybook} REPLACING {how} =={operand}==", cls)
+    areas = {_stem(p).upper(): "\n".join(cobol[p]) for p in copybook_paths}
+    _pin_tag_built_names(d, tagged, areas)
     return d
+
+
+def _pin_tag_built_names(d: Discovery, tagged: list[tuple[str, str, str]], areas: dict[str, str]) -> None:
+    """``COPY CSSETATY REPLACING ==(TESTVAR1)== BY ==ACCT-STATUS==`` over a copybook line
+    ``IF FLG-(TESTVAR1)-NOT-OK`` builds the name FLG-ACCT-STATUS-NOT-OK from a fixed part and the
+    operand. Renaming either on its own would leave the expanded copybook naming something the program
+    no longer defines, so the operand and the built names are kept. A BMS map or field glued to one
+    of its symbolic-map suffixes (``(SCRNVAR2)C``) needs nothing: the suffixed name moves with it."""
+    found_upper = {k.upper(): k for k in d.found}
+    for copybook, tag, operand in tagged:
+        area = areas.get(copybook)
+        if area is None:
+            continue
+        op_key = found_upper.get(operand.upper())
+        op_cls = d.found[op_key][1] if op_key else None
+        for m in re.finditer(rf"([A-Za-z0-9_-]*){re.escape(tag)}([A-Za-z0-9_-]*)", area, re.IGNORECASE):
+            prefix, suffix = m.group(1), m.group(2)
+            if not prefix and not suffix:
+                continue  # the tag is a whole word: the operand is an ordinary token there
+            if not prefix and suffix.upper() in BMS_SUFFIXES and op_cls in ("bms_map", "bms_field"):
+                continue
+            why = f"built by COPY {copybook} REPLACING =={tag}== BY =={operand}=="
+            built = found_upper.get(f"{prefix}{operand}{suffix}".upper())
+            if built and built in d.found:
+                name, cls = d.found.pop(built)
+                d.kept[name] = (why, cls)
+            if op_key and op_key in d.found:
+                name, cls = d.found.pop(op_key)
+                d.kept[name] = (f"glued into names of COPY {copybook} by REPLACING =={tag}==", cls)
+
+
+def _call_targets(cobol: dict[str, list[str]], texts: dict[str, tuple[str, str]]) -> Iterable[str]:
+    for area in cobol.values():
+        joined = "\n".join(area)
+        for rx in (CALL_RE, CICS_PROGRAM_RE):
+            yield from (m.group(1) for m in rx.finditer(joined))
+    for lang, text in texts.values():
+        if lang == "jcl":
+            for line in text.splitlines():
+                if (m := JCL_STMT_RE.match(line)) and m.group(2).upper() == "EXEC":
+                    if (em := JCL_EXEC_RE.match(m.group(3))) and (em.group(1) or "").upper() == "PGM":
+                        yield em.group(2)
 
 
 def _discover_jcl(text: str, programs: dict[str, str], procs: dict[str, str], out: list[tuple[str, str]]) -> None:

@@ -3,8 +3,9 @@
 A token keeps the original's length, its ``-``/``_`` (and any other non-alphanumeric) characters in
 place, a digit where it has a digit and a letter of the same case where it has a letter. A candidate
 is refused when it equals a token of the corpus or one already issued, is a reserved word, starts
-with a system prefix, contains a keep-list term, a reserved word of three or more characters or an
-original identifier, or (programs) repeats another program's first 8 characters.
+with a system prefix, contains a keep-list term, a reserved word of three or more characters, an
+English word of four or more letters or an original identifier, or (programs) repeats another
+program's first 8 characters.
 """
 
 from __future__ import annotations
@@ -35,11 +36,14 @@ class TokenRules:
     keep_terms: list[str]  # upper-cased
     originals: list[str]  # upper-cased
     program_names: set[str]  # upper-cased, every program of the repository
+    words: frozenset[str] = frozenset()  # upper-cased English words a token must not contain (4+ letters)
     substrings: set[str] = field(init=False)
     min_sub: int = field(init=False)
 
     def __post_init__(self) -> None:
-        self.substrings = {w for w in self.reserved if len(w) >= 3} | set(self.keep_terms) | set(self.originals)
+        self.substrings = (
+            {w for w in self.reserved if len(w) >= 3} | set(self.keep_terms) | set(self.originals) | {w for w in self.words if len(w) >= 4}
+        )
         self.min_sub = min((len(w) for w in self.substrings), default=1)
 
 
@@ -70,16 +74,14 @@ def refusal(candidate: str, rules: TokenRules, issued: set[str]) -> str | None:
     if up.startswith(SYSTEM_PREFIXES):
         return "system prefix"
     n = len(up)
-    for size in range(rules.min_sub, n + 1):
-        for i in range(n - size + 1):
-            part = up[i : i + size]
-            if part in rules.substrings:
-                if part in rules.keep_terms:
-                    return f"contains keep term {part}"
-                if part in rules.reserved:
-                    return f"contains reserved word {part}"
-                return f"contains original identifier {part}"
-    return None
+    hits = {up[i : i + size] for size in range(rules.min_sub, n + 1) for i in range(n - size + 1)} & rules.substrings
+    if not hits:
+        return None
+    # the most specific reason first: QLEDGERQ is refused for the keep term LEDGER, not the word EDGE
+    for label, group in (("keep term", rules.keep_terms), ("reserved word", rules.reserved), ("original identifier", rules.originals)):
+        if found := sorted(hits.intersection(group)):
+            return f"contains {label} {found[0]}"
+    return f"contains English word {min(hits)}"
 
 
 def generate(

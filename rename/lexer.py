@@ -54,8 +54,10 @@ def shape(token: str) -> str:
 
 
 def recase(new: str, occurrence: str) -> str:
-    """``new`` written in the case pattern of ``occurrence`` (same length, letters at the same places)."""
-    return "".join(n.upper() if o.isupper() else n.lower() if o.islower() else n for n, o in zip(new, occurrence))
+    """``new`` written in the case pattern of ``occurrence`` (same length, letters at the same places; a
+    longer ``new``, possible only in a hand-edited map, keeps its tail so the verifier reports it whole)."""
+    head = "".join(n.upper() if o.isupper() else n.lower() if o.islower() else n for n, o in zip(new, occurrence))
+    return head + new[len(occurrence):]
 
 
 def _cobol_segments(line: str) -> list[tuple[int, int]]:

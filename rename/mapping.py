@@ -11,7 +11,7 @@ from rename.discover import Discovery
 from rename.generate import Rejection, TokenRules, generate, ordered
 from rename.lexer import recase
 from rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES
-from rename.vocabulary import reserved_words
+from rename.vocabulary import english_words, reserved_words
 
 ASSIGN_DERIVED_RE = re.compile(r"^((?:UT-|DA-)?(?:S|AS|D|R|I|U|V)-)(.+)$")
 
@@ -54,21 +54,41 @@ def plan_map(
 ) -> PlannedMap:
     keep_set = {k.upper() for k in keep}
     exclude_set = {e.upper() for e in exclude}
+    include_set = {i.upper() for i in include}
     chosen: dict[str, tuple[str, str]] = {k: v for k, v in d.found.items() if v[1] in classes}
     kept = {name: why for name, (why, cls) in d.kept.items() if cls in classes}
     reserved = reserved_words()
-    for name in include:
-        key = name.upper()
-        if key in reserved:
-            kept[name] = "reserved word (--include ignored)"
-        elif key not in chosen:
-            chosen[key] = d.found.get(key, (name, "included"))
+    # an --include word matches ignoring case: every discovered spelling of it (``ledger`` the module
+    # and ``Ledger`` the class), with its own class; a name discovery never met is class ``included``
+    spellings: dict[str, list[tuple[str, str, str]]] = {}  # upper -> (key, name, class)
+    for key, (name, cls) in d.found.items():
+        spellings.setdefault(key.upper(), []).append((key, name, cls))
+    for name, (_why, cls) in d.kept.items():
+        if name.upper() not in spellings:
+            spellings.setdefault(name.upper(), []).append((name if cls in CASE_SENSITIVE_CLASSES else name.upper(), name, cls))
+    for word in include:
+        up = word.upper()
+        if up in reserved:
+            kept[word] = "reserved word (--include ignored)"
+            continue
+        for key, name, cls in spellings.get(up, [(up, word, "included")]):
+            chosen[key] = (name, cls)
+            kept.pop(name, None)
+    english = english_words()
+    english_kept: set[str] = set()
     for key, (name, _cls) in list(chosen.items()):
-        if key.upper() in exclude_set:
+        up = key.upper()
+        if up in exclude_set:
             kept[name] = "--exclude"
             del chosen[key]
-        elif key.upper() in keep_set:
+        elif up in keep_set:
             kept[name] = "--keep"
+            del chosen[key]
+        elif up in english and up not in include_set:
+            # the kind of system's vocabulary, not this repository's; renaming it would also garble
+            # every comment, screen literal and question that uses the word in prose
+            kept[name] = "English word (rename/english_words.txt; --include renames it)"
+            english_kept.add(up)
             del chosen[key]
 
     # The symbolic-map names of a BMS map or field that is not renamed (reserved, kept, class not
@@ -94,9 +114,10 @@ def plan_map(
     rules = TokenRules(
         corpus_tokens=d.corpus_tokens,
         reserved=reserved,
-        keep_terms=sorted(keep_set),
+        keep_terms=sorted(keep_set | english_kept),  # a new token must not spell a word the corpus keeps
         originals=sorted({n.upper() for n, _ in bases}),
         program_names=d.program_names,
+        words=english,  # AURA in AURAM36X reads as a word: a cue the random token must not carry
     )
     tokens, rejections = generate([(n, c, derived[n]) for n, c in bases], rules, seed)
 

@@ -11,10 +11,20 @@ from pathlib import Path
 
 from groundjudge.storage import atomic_write_text
 from questions import load_questions
+from rename.apply import ensure_parent
 from rename.lexer import substitute
 from rename.mapping import Lookup
 
 RENAMED_FIELDS = ("text", "must_touch")
+
+
+# JSON layouts a question line is commonly written in; the renamed line keeps its original's, so a
+# diff of the two sets shows only the renamed tokens.
+_LAYOUTS = [dict(separators=seps, ensure_ascii=a) for seps in ((", ", ": "), (",", ":")) for a in (False, True)]
+
+
+def _layout(obj: dict, line: str) -> dict:
+    return next((lay for lay in _LAYOUTS if json.dumps(obj, **lay) == line), _LAYOUTS[0])
 
 
 def rename_question_lines(raw: str, lookup: Lookup) -> str:
@@ -23,21 +33,23 @@ def rename_question_lines(raw: str, lookup: Lookup) -> str:
         if not line.strip():
             continue
         obj = json.loads(line)
+        layout = _layout(obj, line.strip())
         obj["text"] = substitute(obj["text"], "text", lookup)
         if isinstance(obj.get("must_touch"), list):
             obj["must_touch"] = [substitute(item, "text", lookup) for item in obj["must_touch"]]
-        out.append(json.dumps(obj, ensure_ascii=False))
+        out.append(json.dumps(obj, **layout))
     return "\n".join(out) + "\n"
 
 
 def rename_questions(src: Path, lookup: Lookup, out: Path) -> int:
     """Validate the set, write the renamed copy atomically, return the number of questions."""
     count = len(load_questions(src))
+    ensure_parent(out)
     atomic_write_text(out, rename_question_lines(Path(src).read_text(encoding="utf-8"), lookup))
     return count
 
 
-def compare_questions(original: Path, renamed: Path, lookup: Lookup, checks, occurrences: dict[str, int]) -> None:
+def compare_questions(original: Path, renamed: Path, lookup: Lookup, checks, tally) -> None:
     from rename.verify import compare_text
 
     a, b = load_questions(original), load_questions(renamed)
@@ -52,9 +64,9 @@ def compare_questions(original: Path, renamed: Path, lookup: Lookup, checks, occ
         if len(qa.text) != len(qb.text):
             checks.fail("question_text_lengths", f"{renamed}: question {qa.id}: text length {len(qa.text)} became {len(qb.text)}")
             continue
-        compare_text(qa.text, qb.text, "text", lookup, f"{renamed} question {qa.id}", checks, occurrences)
+        compare_text(qa.text, qb.text, "text", lookup, f"{renamed} question {qa.id}", checks, tally)
         if len(qa.must_touch) != len(qb.must_touch):
             checks.fail("question_labels", f"{renamed}: question {qa.id}: must_touch length changed")
             continue
         for x, y in zip(qa.must_touch, qb.must_touch):
-            compare_text(x, y, "text", lookup, f"{renamed} question {qa.id} must_touch", checks, occurrences)
+            compare_text(x, y, "text", lookup, f"{renamed} question {qa.id} must_touch", checks, tally)

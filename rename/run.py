@@ -9,7 +9,7 @@ from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import write_model
-from rename.apply import build, write_tree
+from rename.apply import build, ensure_parent, write_tree
 from rename.discover import discover
 from rename.mapping import plan_map
 from rename.models import CASE_SENSITIVE_CLASSES, RenameMap
@@ -34,15 +34,23 @@ def rename_corpus(
     hashes = {k: sha256_file(p) for k, p in lists.items() if p}
     targets = [(out, map_out)] if len(seeds) == 1 else [(_suffixed(out, s), _suffixed(map_out, s)) for s in seeds]
     source = Path(snapshot.manifest.source)
-    for tree_out, _ in targets:
+    for tree_out, m_out in targets:
         if Path(tree_out).resolve().is_relative_to(source):
             raise UserError("output directory is inside the corpus being renamed", tree_out)
         if tree_out.exists() and not force:
             raise UserError("output exists (use --force to replace it)", tree_out)
+        if Path(m_out).is_dir():
+            raise UserError("map output is a directory", m_out)
+        ensure_parent(tree_out)
+        ensure_parent(m_out)
     found = discover(snapshot, index_classes=[c for c in classes if c in CASE_SENSITIVE_CLASSES])
     results = []
     for seed in seeds:
         plan = plan_map(found, seed, classes, words["keep"], words["include"], words["exclude"])
+        if not plan.identifiers:
+            # an unchanged copy would pass for a renamed corpus and show "no recall effect"
+            hint = "" if set(classes) & CASE_SENSITIVE_CLASSES else "; Python/Java/... names are opt-in: --classes module,class,function,method"
+            raise UserError(f"nothing to rename: no identifier of the classes {','.join(classes)} found{hint}", snapshot.manifest.source)
         tree = build(snapshot, plan.identifiers, plan.classes, found.corpus_tokens)
         rmap = RenameMap(
             tool_version=__version__,

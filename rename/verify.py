@@ -4,6 +4,8 @@ token by token. Independent of the writer: it re-derives every expectation from 
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grounding.snapshot import Snapshot
@@ -15,6 +17,23 @@ from rename.mapping import Lookup
 from rename.models import Check, RenameMap, VerifyReport
 
 MAX_FAILURES = 20
+RESIDUAL_EXAMPLES = 10
+_PART_RE = re.compile(r"[-_]")
+
+
+@dataclass
+class Tally:
+    """What the comparison counts besides failures: replaced occurrences per class, and unmapped
+    tokens that still carry a renamed name as a ``-``/``_`` part (``DALYTRAN-FILE`` when only the
+    dataset ``DALYTRAN`` is renamed): by design under whole-token rules, but a cue a reader can use."""
+
+    occurrences: dict[str, int] = field(default_factory=dict)
+    residual: dict[str, int] = field(default_factory=dict)  # class of the carried name -> token occurrences
+    residual_tokens: dict[str, int] = field(default_factory=dict)
+
+    def examples(self) -> list[str]:
+        ranked = sorted(self.residual_tokens.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [tok for tok, _ in ranked[:RESIDUAL_EXAMPLES]]
 
 
 class _Checks:
@@ -34,13 +53,14 @@ class _Checks:
             self.failures[name].append(message)
 
     def result(self, details: dict[str, str]) -> list[Check]:
-        return [
-            Check(name=n, ok=self.counts[n] == 0, detail=details.get(n, "") or (f"{self.counts[n]} failure(s)" if self.counts[n] else ""), failures=self.failures[n])
-            for n in self.order
-        ]
+        checks = []
+        for n in self.order:
+            detail = "; ".join(x for x in (f"{self.counts[n]} failure(s)" if self.counts[n] else "", details.get(n, "")) if x)
+            checks.append(Check(name=n, ok=self.counts[n] == 0, detail=detail, failures=self.failures[n]))
+        return checks
 
 
-def compare_text(original: str, renamed: str, lang: str, lookup: Lookup, where: str, checks: _Checks, occurrences: dict[str, int]) -> None:
+def compare_text(original: str, renamed: str, lang: str, lookup: Lookup, where: str, checks: _Checks, tally: Tally) -> None:
     """The renamed text must equal the original except at tokens the map names, and there hold
     exactly the mapped token in the occurrence's case; no mapped original may survive as a token."""
     o_lines = original.splitlines(keepends=True)
@@ -65,9 +85,14 @@ def compare_text(original: str, renamed: str, lang: str, lookup: Lookup, where: 
         if expected is None:
             if tok != new:
                 checks.fail("only_mapped_tokens_differ", f"{where}:{original.count(chr(10), 0, s) + 1}: unmapped token {tok!r} became {new!r}")
+            elif "-" in tok or "_" in tok:
+                carried = next((c for c in map(lookup.original_class, _PART_RE.split(tok)) if c), None)
+                if carried:
+                    tally.residual[carried] = tally.residual.get(carried, 0) + 1
+                    tally.residual_tokens[tok] = tally.residual_tokens.get(tok, 0) + 1
             continue
         cls = lookup.original_class(tok) or "included"
-        occurrences[cls] = occurrences.get(cls, 0) + 1
+        tally.occurrences[cls] = tally.occurrences.get(cls, 0) + 1
         if new != expected:
             checks.fail("mapped_tokens_replaced", f"{where}:{original.count(chr(10), 0, s) + 1}: {tok!r} became {new!r}, expected {expected!r}")
         if lookup.original_class(new) is not None:
@@ -97,8 +122,7 @@ def verify_trees(original: Snapshot, renamed: Snapshot, rmap: RenameMap, map_pat
 
     lookup = Lookup(rmap.identifiers, rmap.classes)
     o_files, r_files = original.files, renamed.files
-    o_dirs = {p.path.rsplit("/", 1)[0] for p in o_files if "/" in p.path}
-    r_dirs = {p.path.rsplit("/", 1)[0] for p in r_files if "/" in p.path}
+    o_dirs, r_dirs = _directories(o_files), _directories(r_files)
     o_lines = sum(e.lines for e in o_files)
     r_lines = sum(e.lines for e in r_files)
     for name, a, b in (("file_count", len(o_files), len(r_files)), ("directory_count", len(o_dirs), len(r_dirs)), ("total_lines", o_lines, r_lines)):
@@ -106,13 +130,13 @@ def verify_trees(original: Snapshot, renamed: Snapshot, rmap: RenameMap, map_pat
         if a != b:
             checks.fail(name, f"original {a}, renamed {b}")
 
-    occurrences: dict[str, int] = {}
+    tally = Tally()
     verbatim: list[str] = []
     expected_paths: set[str] = set()
     for entry in o_files:
         new_path = rename_path(entry.path, lookup)
         expected_paths.add(new_path)
-        compare_text(entry.path, new_path, "text", lookup, f"path {entry.path}", checks, occurrences)
+        compare_text(entry.path, new_path, "text", lookup, f"path {entry.path}", checks, tally)
         r_entry = renamed.entry(new_path)
         if r_entry is None:
             checks.fail("paths", f"{entry.path}: expected {new_path} in the renamed tree, missing")
@@ -123,19 +147,19 @@ def verify_trees(original: Snapshot, renamed: Snapshot, rmap: RenameMap, map_pat
                 checks.fail("verbatim_files", f"{entry.path}: {entry.kind} file is not byte-identical")
             continue
         text = original.read_text(entry.path)
-        compare_text(text, renamed.read_text(new_path), sniff(entry.path, text), lookup, entry.path, checks, occurrences)
+        compare_text(text, renamed.read_text(new_path), sniff(entry.path, text), lookup, entry.path, checks, tally)
     for extra in sorted({e.path for e in r_files} - expected_paths):
         checks.fail("paths", f"{extra}: in the renamed tree but not expected from the original")
     details["verbatim_files"] = f"{len(verbatim)} copied byte-identical"
 
     q_hashes: dict[str, str] = {}
-    question_occurrences: dict[str, int] = {}
+    q_tally = Tally()
     if questions:
         from rename.questions import compare_questions
 
         for name in ("question_ids", "question_labels", "question_text_lengths"):
             checks.declare(name)
-        compare_questions(questions[0], questions[1], lookup, checks, question_occurrences)
+        compare_questions(questions[0], questions[1], lookup, checks, q_tally)
         q_hashes = {str(p): sha256_file(p) for p in questions}
 
     per_class: dict[str, int] = {}
@@ -156,23 +180,51 @@ def verify_trees(original: Snapshot, renamed: Snapshot, rmap: RenameMap, map_pat
         lines=o_lines,
         copied_verbatim=sorted(verbatim),
         identifiers_per_class=dict(sorted(per_class.items())),
-        occurrences_per_class=dict(sorted(occurrences.items())),
-        question_occurrences_per_class=dict(sorted(question_occurrences.items())),
+        occurrences_per_class=dict(sorted(tally.occurrences.items())),
+        question_occurrences_per_class=dict(sorted(q_tally.occurrences.items())),
+        residual_per_class=dict(sorted(tally.residual.items())),
+        residual_examples=tally.examples(),
+        question_residual_per_class=dict(sorted(q_tally.residual.items())),
+        question_residual_examples=q_tally.examples(),
         checks=result,
     )
 
 
 def summary(report: VerifyReport) -> str:
-    lines = [f"rename-verify: {'OK' if report.ok else 'FAILED'}  {report.files} files, {report.directories} directories, {report.lines} lines"]
+    failed = sum(not c.ok for c in report.checks)
+    verdict = f"OK, {len(report.checks)} checks passed" if report.ok else f"FAILED {failed} of {len(report.checks)} checks"
+    lines = [f"rename-verify: {verdict}; {report.files} files, {report.directories} directories, {report.lines} lines"]
     for cls, n in report.identifiers_per_class.items():
         lines.append(f"  {cls:<18} {n:>6} identifiers {report.occurrences_per_class.get(cls, 0):>8} occurrences")
     if report.copied_verbatim:
         lines.append(f"  copied byte-identical: {', '.join(report.copied_verbatim)}")
+    if report.questions_sha256:
+        per = report.question_occurrences_per_class
+        lines.append(f"  questions: {sum(per.values())} renamed occurrences ({', '.join(f'{c} {n}' for c, n in per.items()) or 'none'})")
+    for what, per_class, examples in (
+        ("corpus", report.residual_per_class, report.residual_examples),
+        ("questions", report.question_residual_per_class, report.question_residual_examples),
+    ):
+        if per_class:
+            lines.append(
+                f"  note: {sum(per_class.values())} unrenamed {what} tokens still carry a renamed name as a -/_ part"
+                f" ({', '.join(f'{c} {n}' for c, n in per_class.items())}), e.g. {', '.join(examples[:5])}"
+                " (whole-token renaming leaves these: see 'Residual parts' in docs/renaming.md)"
+            )
     for c in report.checks:
         if not c.ok:
             lines.append(f"  FAIL {c.name}: {c.detail}")
             lines.extend(f"    {f}" for f in c.failures[:5])
     return "\n".join(lines)
+
+
+def _directories(files) -> set[str]:
+    """Every directory of the tree, including those that hold only directories."""
+    dirs: set[str] = set()
+    for entry in files:
+        parts = entry.path.split("/")[:-1]
+        dirs.update("/".join(parts[: i + 1]) for i in range(len(parts)))
+    return dirs
 
 
 def report_json(report: VerifyReport) -> str:

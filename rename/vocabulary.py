@@ -1,5 +1,6 @@
 """The words a renamer never issues nor renames: language, CICS, DB2, JCL, VSAM and BMS vocabulary and
-system dataset prefixes, read from ``reserved_words.txt`` beside this module."""
+system dataset prefixes, read from ``reserved_words.txt`` beside this module; and the ordinary English
+words (``english_words.txt``) that an identifier is kept for by default."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from groundjudge.errors import UserError
 
 RESERVED_FILE = Path(__file__).resolve().parent / "reserved_words.txt"
+ENGLISH_FILE = Path(__file__).resolve().parent / "english_words.txt"
 
 # A generated program name must not read as an IBM-supplied one.
 SYSTEM_PREFIXES = ("DFH", "EIB", "SQL")
@@ -33,6 +35,13 @@ def parse_word_list(text: str) -> list[str]:
 @lru_cache(maxsize=1)
 def reserved_words() -> frozenset[str]:
     return frozenset(parse_word_list(RESERVED_FILE.read_text(encoding="utf-8")))
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Upper-cased. An identifier spelled as one of these (``BANK``, ``ledger``) is the kind of system's
+    vocabulary, and renaming it would also rewrite the word wherever prose uses it."""
+    return frozenset(parse_word_list(ENGLISH_FILE.read_text(encoding="utf-8")))
 
 
 def read_word_file(path: str | Path) -> list[str]:

@@ -198,6 +198,10 @@ def test_verify_catches_an_original_left_behind(bank, tmp_path):
     where = "ACCTSUB/notes.md:3"  # failures name the original file and line
     assert bad["mapped_tokens_replaced"] == [f"{where}: 'ACCTPGM' became 'ACCTPGM', expected '{m['identifiers']['ACCTPGM']}'"]
     assert bad["no_original_left"] == [f"{where}: 'ACCTPGM' is a mapped original"]
+    summary = res.stderr.splitlines()
+    # 8 directories (cbl cpy bms jcl proc csd data ACCTSUB); text lines 29+13+2+1+1+7+6+8+4+2+4 = 77
+    assert summary[0] == "rename-verify: FAILED 2 of 13 checks; 13 files, 8 directories, 77 lines"
+    assert "  FAIL no_original_left: 1 failure(s)" in summary and f"    {where}: 'ACCTPGM' is a mapped original" in summary
 
 
 def test_verify_refuses_a_map_for_another_corpus(bank, tmp_path):
@@ -216,13 +220,14 @@ def test_opt_in_classes_and_copy_replacing(bank, tmp_path):
     assert "STEP$3" not in new and m["kept"]["STEP$3"].startswith("contains $, # or @")
     assert new["S-ACCTDD"] == "S-" + new["ACCTDD"]
     assert re.fullmatch(r"\d{4}-[A-Z]{4}", new["1000-INIT"])
-    for name in ("ACCT", "ACCT-ID", "WS-ACCT-ID"):
-        assert cls[name] == "data_name"
-    assert len({new["ACCT"], new["ACCT-ID"], new["WS-ACCT-ID"]}) == 3
+    assert cls["ACCT"] == cls["ACCT-ID"] == "data_name" and new["ACCT"] != new["ACCT-ID"]
+    # WS-ACCT-ID is what COPY ACCTTAG REPLACING ==:TAG:== BY ==WS== builds from ':TAG:-ACCT-ID':
+    # renaming it alone would break the expansion, so it is pinned (and untouched by its relatives)
+    assert "WS-ACCT-ID" not in new and m["kept"]["WS-ACCT-ID"] == "built by COPY ACCTTAG REPLACING ==:TAG:== BY ==WS=="
     # a LEADING partial-word REPLACING operand pins the names that carry it
     assert "LDG-ACCT-NAME" not in new and m["kept"]["LDG-ACCT-NAME"].startswith("partial-word COPY ACCTLDG")
     pgm = (out / f"cbl/{new['ACCTPGM']}.cbl").read_text()
-    assert f"MOVE {new['ACCT-ID']} TO {new['WS-ACCT-ID']}" in pgm
+    assert f"MOVE {new['ACCT-ID']} TO WS-ACCT-ID" in pgm
     # :TAG: pseudo-text: the copybook keeps ':TAG:-' and its fragment, the operands stay consistent
     tag = (out / f"cpy/{new['ACCTTAG']}.cpy").read_text()
     assert ":TAG:-ACCT-ID" in tag and f"COPY {new['ACCTTAG']} REPLACING ==:TAG:== BY ==WS==." in pgm
@@ -314,12 +319,158 @@ def test_an_interrupted_write_leaves_neither_tree_nor_temp_dir(bank, tmp_path, m
         return real(self, data)
 
     monkeypatch.setattr(Path, "write_bytes", failing)
-    with pytest.raises(OSError):
-        runner.invoke(app, ["rename", str(bank), "--out", str(tmp_path / "out"), "--map-out", str(tmp_path / "m.json"), "--seed", "1"], catch_exceptions=False)
+    res = runner.invoke(app, ["rename", str(bank), "--out", str(tmp_path / "out"), "--map-out", str(tmp_path / "m.json"), "--seed", "1"], catch_exceptions=False)
+    assert res.exit_code == 2 and res.output == f"error: {tmp_path / 'out'}: cannot write the renamed tree (disk full)\n"
     assert calls["n"] == 4
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bank"]
+
+
+def test_unwritable_outputs_are_found_before_anything_is_written(bank, tmp_path):
+    (tmp_path / "plain").write_text("a file, not a directory")
+    res = _run("rename", bank, "--out", tmp_path / "o", "--map-out", tmp_path / "plain/m.json", "--seed", 1)
+    assert res.exit_code == 2 and "plain/m.json: cannot create its directory" in res.output
+    (tmp_path / "mapdir").mkdir()
+    res = _run("rename", bank, "--out", tmp_path / "o", "--map-out", tmp_path / "mapdir", "--seed", 1)
+    assert res.exit_code == 2 and "map output is a directory" in res.output
+    assert not (tmp_path / "o").exists()
+    res = _run("rename", bank, "--out", tmp_path / "o", "--map-out", tmp_path / "m.json", "--seeds", " , ")
+    assert res.exit_code == 2 and "--seeds lists no seed" in res.output
 
 
 def test_output_inside_the_corpus_is_refused(bank, tmp_path):
     res = _run("rename", bank, "--out", bank / "renamed", "--map-out", tmp_path / "m.json", "--seed", 1)
     assert res.exit_code == 2 and "inside the corpus" in res.output and not (bank / "renamed").exists()
+
+
+def test_a_renamed_question_line_keeps_its_json_layout():
+    from rename.mapping import Lookup
+    from rename.questions import rename_question_lines
+
+    lookup = Lookup({"ACCTPGM": "QZXWVKJ"}, {"ACCTPGM": "program"})
+    compact = '{"id":"q1","text":"Does ACCTPGM log \u00e9v\u00e9nements?","category":"flow"}\n'
+    spaced = '{"id": "q1", "text": "Does ACCTPGM log \\u00e9v\\u00e9nements?", "category": "flow"}\n'
+    assert rename_question_lines(compact, lookup) == compact.replace("ACCTPGM", "QZXWVKJ")
+    assert rename_question_lines(spaced, lookup) == spaced.replace("ACCTPGM", "QZXWVKJ")
+
+
+def test_a_routine_in_another_language_is_a_program_when_called_and_present(tmp_path):
+    root = tmp_path / "mixed"
+    for d in ("cbl", "asm", "jcl"):
+        (root / d).mkdir(parents=True)
+    (root / "cbl/CALLERP.cbl").write_text(
+        "000100 PROGRAM-ID. CALLERP.\n000200     CALL 'DATEFMT' USING X\n000300     CALL 'CEEDAYS' USING X.\n"
+    )
+    (root / "asm/DATEFMT.asm").write_text("DATEFMT  CSECT\n         BR    14\n")
+    (root / "asm/WAITASM.asm").write_text("WAITASM  CSECT\n")
+    (root / "asm/UNUSED1.asm").write_text("UNUSED1  CSECT\n")
+    (root / "jcl/RUNWAIT.jcl").write_text("//RUNWAIT  JOB\n//STEP1    EXEC PGM=WAITASM\n")
+    out, m = _rename(root, tmp_path)
+    assert {k: v for k, v in m["classes"].items() if v == "program"} == {"CALLERP": "program", "DATEFMT": "program", "WAITASM": "program"}
+    new = m["identifiers"]
+    assert (out / f"asm/{new['DATEFMT']}.asm").read_text().startswith(f"{new['DATEFMT']}  CSECT")
+    assert f"CALL '{new['DATEFMT']}'" in (out / f"cbl/{new['CALLERP']}.cbl").read_text()
+    assert f"EXEC PGM={new['WAITASM']}" in (out / f"jcl/{new['RUNWAIT']}.jcl").read_text()
+    # nothing names UNUSED1 and no file is named CEEDAYS: neither is a program of the repository
+    assert "UNUSED1" not in new and "CEEDAYS" not in new
+
+
+def test_verify_measures_names_still_carried_inside_unrenamed_tokens(tmp_path):
+    root = tmp_path / "pay"
+    (root / "cbl").mkdir(parents=True)
+    (root / "cbl/PAYCALC.cbl").write_text(
+        "000100 PROGRAM-ID. PAYCALC.\n"
+        "000200 01  PAYCALC-PARM     PIC X.\n"
+        "000300 PROCEDURE DIVISION.\n"
+        "000400     MOVE 'Y' TO PAYCALC-PARM\n"
+        "000500* paycalc_v2 reads WS-PAYCALCX, which carries no part\n"
+    )
+    q1 = tmp_path / "q.jsonl"
+    q1.write_text(json.dumps({"id": "q1", "text": "What is PAYCALC-PARM for?", "category": "c", "difficulty": "easy"}) + "\n")
+
+    def verify(*classes: str) -> dict:
+        out, m = _rename(root, tmp_path, 3, *classes, name=f"out{len(classes)}")
+        q2 = tmp_path / f"q{len(classes)}.jsonl"
+        assert _run("rename-questions", q1, "--map", tmp_path / f"out{len(classes)}.json", "--out", q2).exit_code == 0
+        res = _run("rename-verify", root, out, "--map", tmp_path / f"out{len(classes)}.json", "--questions", q1, q2)
+        assert res.exit_code == 0, res.output
+        return json.loads(res.stdout) | {"stderr": res.stderr}
+
+    # default classes: PAYCALC-PARM twice and paycalc_v2 once in the corpus, PAYCALC-PARM once in the question
+    rep = verify()
+    assert rep["residual_per_class"] == {"program": 3} and rep["question_residual_per_class"] == {"program": 1}
+    assert "  questions: 0 renamed occurrences (none)" in rep["stderr"].splitlines()
+    assert rep["residual_examples"] == ["PAYCALC-PARM", "paycalc_v2"]
+    assert "note: 3 unrenamed corpus tokens still carry a renamed name as a -/_ part (program 3)" in rep["stderr"]
+    # with data names renamed, only the comment's paycalc_v2 is left
+    rep = verify("--classes", "default,data_name")
+    assert rep["residual_per_class"] == {"program": 1} and rep["question_residual_per_class"] == {}
+
+
+def test_db2_plans_are_renamed_except_ibm_supplied_ones(tmp_path):
+    root = tmp_path / "db2"
+    (root / "jcl").mkdir(parents=True)
+    (root / "jcl/RUNRPT.jcl").write_text(
+        "//RUNRPT   JOB\n//SYSTSIN  DD *\n  RUN PROGRAM(RPTPGM1) PLAN(RPTPLN1)\n  RUN PROGRAM(DSNTIAUL) PLAN(DSNTIAUL)\n"
+    )
+    (root / "RPTDEF.csd").write_text("DEFINE TRANSACTION(RP01) PROGRAM(RPTPGM1) PLAN(RPTPLN1)\n")
+    out, m = _rename(root, tmp_path)
+    assert m["classes"]["RPTPLN1"] == "db2_plan" and m["kept"]["DSNTIAUL"] == "IBM-supplied DB2 plan (DSN prefix)"
+    p = m["identifiers"]["RPTPLN1"]
+    assert f"PLAN({p})\n  RUN PROGRAM(DSNTIAUL) PLAN(DSNTIAUL)" in (out / f"jcl/{m['identifiers']['RUNRPT']}.jcl").read_text()
+    assert (out / "RPTDEF.csd").read_text().endswith(f"PLAN({p})\n")
+
+
+def test_a_placeholder_qualifier_is_not_renamed_so_picture_strings_stay(tmp_path):
+    root = tmp_path / "ph"
+    (root / "cbl").mkdir(parents=True)
+    (root / "cbl/PICPGM1.cbl").write_text("000100 PROGRAM-ID. PICPGM1.\n000200 01  WS-NAME  PIC XXXXXXXX.\n")
+    (root / "JOBDEF.jcl").write_text("//JOBDEF   JOB\n//IN       DD DSN=XXXXXXXX.ACMEQ.MASTER,DISP=SHR\n")
+    out, m = _rename(root, tmp_path)
+    assert m["kept"]["XXXXXXXX"] == "placeholder (one repeated character)" and m["classes"]["ACMEQ"] == "dataset"
+    assert "PIC XXXXXXXX." in (out / f"cbl/{m['identifiers']['PICPGM1']}.cbl").read_text()
+
+
+def test_names_built_by_tag_replacing_stay_consistent_after_expansion(tmp_path):
+    # CardDemo's CSSETATY pattern: a copybook of code with (TAG) pseudo-text glued into words
+    root = tmp_path / "tags"
+    for d in ("cbl", "cpy", "bms"):
+        (root / d).mkdir(parents=True)
+    (root / "cpy/SETATTR.cpy").write_text(
+        "           IF FLG-(TESTVAR1)-NOT-OK\n"
+        "               MOVE DFHRED TO (SCRNVAR2)C OF (MAPNAME3)O\n"
+        "           END-IF\n"
+    )
+    (root / "cbl/UPDPGM1.cbl").write_text(
+        "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. UPDPGM1.\n       DATA DIVISION.\n"
+        "       WORKING-STORAGE SECTION.\n       01  WS-FLAGS.\n           05  ACCT-STATUS PIC X.\n"
+        "               88  FLG-ACCT-STATUS-NOT-OK VALUE 'N'.\n       COPY UPDSET.\n"
+        "       PROCEDURE DIVISION.\n           COPY SETATTR REPLACING\n"
+        "             ==(TESTVAR1)== BY ==ACCT-STATUS==\n             ==(SCRNVAR2)== BY ==ACSTTUS==\n"
+        "             ==(MAPNAME3)== BY ==UPDMAPA== .\n           GOBACK.\n"
+    )
+    (root / "bms/UPDSET.bms").write_text(
+        "UPDSET   DFHMSD TYPE=&SYSPARM,MODE=INOUT\nUPDMAPA  DFHMDI SIZE=(24,80)\nACSTTUS  DFHMDF POS=(1,1),LENGTH=1\n"
+    )
+    (root / "cpy/UPDSET.cpy").write_text(
+        "       01  UPDMAPAI.\n           05  ACSTTUSC PIC X.\n       01  UPDMAPAO REDEFINES UPDMAPAI.\n           05  ACSTTUSO PIC X.\n"
+    )
+    out, m = _rename(root, tmp_path, 4, "--classes", "all")
+    new, kept = m["identifiers"], m["kept"]
+    assert kept["FLG-ACCT-STATUS-NOT-OK"] == "built by COPY SETATTR REPLACING ==(TESTVAR1)== BY ==ACCT-STATUS=="
+    assert kept["ACCT-STATUS"] == "glued into names of COPY SETATTR by REPLACING ==(TESTVAR1)=="
+    # a BMS field or map glued to a symbolic-map suffix needs no pin: the suffixed name moves with it
+    assert m["classes"]["ACSTTUS"] == "bms_field" and new["ACSTTUSC"] == new["ACSTTUS"] + "C"
+    assert new["UPDMAPAO"] == new["UPDMAPA"] + "O"
+    # expand the renamed copybook with the renamed program's REPLACING pairs, as the compiler would:
+    # every word it builds must be defined in the renamed program or its symbolic map
+    prog = (out / f"cbl/{new['UPDPGM1']}.cbl").read_text()
+    pairs = dict(re.findall(r"==(\(\w+\))== BY ==([\w-]+)==", prog))
+    assert set(pairs) == {"(TESTVAR1)", "(SCRNVAR2)", "(MAPNAME3)"}
+    expanded = (out / f"cpy/{new['SETATTR']}.cpy").read_text()
+    for tag, operand in pairs.items():
+        expanded = expanded.replace(tag, operand)
+    defined = prog + (out / f"cpy/{new['UPDSET']}.cpy").read_text()
+    built = ["FLG-ACCT-STATUS-NOT-OK", f"{new['ACSTTUS']}C", f"{new['UPDMAPA']}O"]
+    assert all(w in expanded and re.search(rf"(?<![\w-]){w}(?![\w-])", defined) for w in built), expanded
+    res = _run("rename-verify", root, out, "--map", tmp_path / "out.json")
+    assert res.exit_code == 0, res.output

@@ -12,7 +12,7 @@ from grounding.snapshot import snapshot_directory
 from rename.generate import TokenRules, generate
 from rename.lexer import substitute, tokens
 from rename.mapping import Lookup
-from rename.verify import _Checks, compare_text
+from rename.verify import Tally, _Checks, compare_text
 
 NAMES = ["ACCT", "ACCT-ID", "WS-ACCT-ID", "ACCT-ID-2", "Acct", "acct-id", "PGM1", "1000-INIT", "X_Y"]
 SEPARATORS = [" ", "  ", ".", "'", "(", ")", ",", "\n", ":", "=="]
@@ -43,7 +43,7 @@ def test_any_map_keeps_lines_and_unmapped_tokens(words, seps, mapped, seed, lang
     checks = _Checks()
     for name in ("line_counts", "line_lengths", "token_structure", "only_mapped_tokens_differ", "mapped_tokens_replaced", "no_original_left"):
         checks.declare(name)
-    compare_text(text, out, lang, lookup, "t", checks, {})
+    compare_text(text, out, lang, lookup, "t", checks, Tally())
     assert all(n == 0 for n in checks.counts.values()), checks.failures
 
 

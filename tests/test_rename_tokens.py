@@ -136,3 +136,12 @@ def test_generation_is_deterministic_and_injective():
     assert a == b and a != c
     assert len({v.upper() for v in a.values()}) == 40
     assert all(shape(k) == shape(v) for k, v in a.items())
+
+
+def test_a_token_containing_an_english_word_is_refused():
+    # AURAM36X (drawn for BKRPT03C by an earlier version) reads AURA: a word of 4+ letters is refused,
+    # a 3-letter one is not (too many to avoid, too short to read as a cue)
+    rules = _rules(words=frozenset({"AURA", "CASH", "ZAP"}))
+    assert refusal("AURAM36X", rules, set()) == "contains English word AURA"
+    assert refusal("QCASHZ", rules, set()) == "contains English word CASH"
+    assert refusal("QZAPQ", rules, set()) is None
