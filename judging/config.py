@@ -1,0 +1,204 @@
+"""Judging configuration: judges, sampling parameters, retry policy and prices.
+
+The bundled ``default_config.toml`` is always loaded first; ``./groundjudge.toml`` (or ``--config``)
+is laid over it: keys of ``[defaults]`` and ``[retry]`` override one by one, ``[prices.*]`` add or
+replace models, and a ``[[judges]]`` list replaces the default pair. ``--judge`` specs replace the
+configured judges.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from groundjudge.errors import UserError
+from groundjudge.hashing import sha256_json
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent / "default_config.toml"
+LOCAL_CONFIG = "groundjudge.toml"
+
+ProviderName = Literal["anthropic", "openai", "openai-compatible"]
+PROVIDERS: tuple[str, ...] = ("anthropic", "openai", "openai-compatible")
+
+# Which environment variable holds each provider's key. An OpenAI-compatible server (vLLM,
+# llama.cpp, Ollama) usually needs none, so a missing key is not an error there.
+KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "openai-compatible": "OPENAI_API_KEY"}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Defaults(_Strict):
+    temperature: float = Field(0.0, ge=0)
+    max_tokens: int = Field(1024, gt=0)
+    seed: int | None = None
+    timeout_s: float = Field(60.0, gt=0)
+    concurrency: int = Field(8, gt=0)
+    expected_output_tokens: int = Field(300, ge=0)
+
+
+class RetryPolicy(_Strict):
+    max_attempts: int = Field(5, ge=1)
+    max_total_s: float = Field(300.0, gt=0)
+    initial_wait_s: float = Field(1.0, ge=0)
+    max_wait_s: float = Field(30.0, ge=0)
+    jitter_s: float = Field(1.0, ge=0)
+    max_retry_after_s: float = Field(60.0, ge=0)
+
+
+class Price(_Strict):
+    input_per_mtok: float = Field(ge=0)
+    output_per_mtok: float = Field(ge=0)
+
+    def cost(self, input_tokens: int, output_tokens: int) -> float:
+        return (input_tokens * self.input_per_mtok + output_tokens * self.output_per_mtok) / 1_000_000
+
+
+class JudgeEntry(_Strict):
+    """A judge as written in the config file; unset parameters come from ``[defaults]``."""
+
+    name: str = Field(min_length=1)
+    provider: ProviderName
+    model: str = Field(min_length=1)
+    base_url: str | None = None
+    api_key_env: str | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    seed: int | None = None
+    timeout_s: float | None = None
+
+
+class JudgeConfig(_Strict):
+    """A fully resolved judge: everything that shapes its calls."""
+
+    name: str
+    provider: ProviderName
+    model: str
+    base_url: str | None = None
+    api_key_env: str
+    temperature: float
+    max_tokens: int
+    seed: int | None
+    timeout_s: float
+
+    @property
+    def endpoint(self) -> str:
+        """Concurrency and rate limits are shared by judges that talk to the same endpoint."""
+        return f"{self.provider}@{self.base_url or 'default'}"
+
+    def sampling_params(self) -> dict[str, Any]:
+        """The parameters actually sent. The Anthropic SDK 2.x Messages API takes no temperature or seed."""
+        if self.provider == "anthropic":
+            return {"max_tokens": self.max_tokens}
+        params: dict[str, Any] = {"max_tokens": self.max_tokens, "temperature": self.temperature}
+        if self.seed is not None:
+            params["seed"] = self.seed
+        return params
+
+    @property
+    def params_sha256(self) -> str:
+        return sha256_json({"provider": self.provider, "model": self.model, "params": self.sampling_params()})
+
+    def api_key(self) -> str | None:
+        return os.environ.get(self.api_key_env) or None
+
+
+class JudgingConfig(_Strict):
+    defaults: Defaults = Defaults()
+    retry: RetryPolicy = RetryPolicy()
+    judges: list[JudgeEntry] = []
+    prices: dict[str, Price] = {}
+    source: list[str] = []  # files read, for the run manifest
+
+    def resolve(self, entry: JudgeEntry) -> JudgeConfig:
+        d = self.defaults
+        return JudgeConfig(
+            name=entry.name,
+            provider=entry.provider,
+            model=entry.model,
+            base_url=entry.base_url,
+            api_key_env=entry.api_key_env or KEY_ENV[entry.provider],
+            temperature=d.temperature if entry.temperature is None else entry.temperature,
+            max_tokens=entry.max_tokens or d.max_tokens,
+            seed=d.seed if entry.seed is None else entry.seed,
+            timeout_s=entry.timeout_s or d.timeout_s,
+        )
+
+    def price(self, model: str) -> Price | None:
+        return self.prices.get(model)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("config file not found", path) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"not valid TOML ({exc})", path) from None
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if key in ("defaults", "retry", "prices") and isinstance(value, dict):
+            out[key] = {**base.get(key, {}), **value}
+        else:
+            out[key] = value
+    return out
+
+
+def load_config(path: str | Path | None = None, cwd: Path | None = None) -> JudgingConfig:
+    """Bundled defaults, overlaid with ``path`` or, when not given, ``./groundjudge.toml`` if present."""
+    data = _read_toml(DEFAULT_CONFIG)
+    sources = [str(DEFAULT_CONFIG)]
+    user = Path(path) if path is not None else (cwd or Path.cwd()) / LOCAL_CONFIG
+    if path is not None or user.is_file():
+        data = _merge(data, _read_toml(user))
+        sources.append(str(user))
+    try:
+        config = JudgingConfig.model_validate({**data, "source": sources})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "<root>"
+        raise UserError(f"invalid config: {where}: {first.get('msg')}", sources[-1]) from None
+    names = [j.name for j in config.judges]
+    if len(set(names)) != len(names):
+        raise UserError("duplicate judge name in [[judges]]", sources[-1])
+    return config
+
+
+def parse_judge_spec(spec: str) -> JudgeEntry:
+    """``NAME=PROVIDER:MODEL[@BASE_URL]``. The model may contain ':' (``llama3:8b``), not '@'."""
+    name, eq, rest = spec.partition("=")
+    provider, colon, model_url = rest.partition(":")
+    model, _, base_url = model_url.partition("@")
+    problem = None
+    if not eq or not name.strip():
+        problem = "expected NAME=PROVIDER:MODEL[@BASE_URL]"
+    elif not colon or not model.strip():
+        problem = "expected NAME=PROVIDER:MODEL[@BASE_URL] (model missing)"
+    elif provider not in PROVIDERS:
+        problem = f"unknown provider {provider!r} (one of: {', '.join(PROVIDERS)})"
+    elif provider == "openai-compatible" and not base_url:
+        problem = "openai-compatible needs @BASE_URL, e.g. @http://127.0.0.1:8000/v1"
+    elif base_url and not base_url.startswith(("http://", "https://")):
+        problem = f"base URL {base_url!r} must start with http:// or https://"
+    if problem:
+        raise UserError(f"invalid --judge {spec!r}: {problem}")
+    return JudgeEntry(name=name.strip(), provider=provider, model=model.strip(), base_url=base_url or None)  # type: ignore[arg-type]
+
+
+def select_judges(config: JudgingConfig, specs: list[str] | None) -> list[JudgeConfig]:
+    entries = [parse_judge_spec(s) for s in specs] if specs else list(config.judges)
+    if not entries:
+        raise UserError("no judges: add [[judges]] to groundjudge.toml or pass --judge NAME=PROVIDER:MODEL")
+    names = [e.name for e in entries]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise UserError(f"judge name used twice: {dupes[0]}")
+    return [config.resolve(e) for e in entries]

@@ -1,0 +1,331 @@
+"""A loopback LLM provider for tests and benchmarks.
+
+Speaks enough of the OpenAI chat-completions protocol (``POST /v1/chat/completions``) and the
+Anthropic messages protocol (``POST /v1/messages``) for the real SDKs and instructor to talk to it
+by base URL. Replies are built from the JSON schema the client sends (the tool's parameters or
+``input_schema``), so a structured-output request gets a structurally valid answer unless a fault
+is scripted. Faults cover what real providers do to a judge run: 5xx, 429 with Retry-After,
+responses slower than the client timeout, broken JSON, truncated output, schema violations,
+out-of-range scores and refusals.
+
+The server is a minimal HTTP/1.1 implementation on asyncio (keep-alive, Content-Length bodies)
+running in a daemon thread, so it serves many concurrent requests and a test can start one in
+a fixture without a subprocess.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, Literal
+
+FaultKind = Literal[
+    "ok",
+    "status",  # an HTTP error status (500 by default, 429 with retry_after)
+    "malformed_body",  # HTTP 200 whose body is not JSON
+    "malformed_args",  # the tool-call arguments are not JSON (OpenAI only: Anthropic sends an object)
+    "truncated",  # output cut at max tokens: finish_reason "length" / stop_reason "max_tokens"
+    "schema_violation",  # a score field holds a string
+    "out_of_range",  # a score one above its maximum
+    "refusal",  # the model declines: OpenAI ``refusal``, Anthropic stop_reason "refusal"
+]
+
+Responder = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
+@dataclass
+class Fault:
+    kind: FaultKind = "ok"
+    status: int = 500
+    retry_after: float | None = None
+    delay: float = 0.0  # extra seconds before replying, e.g. past the client timeout
+    arguments: dict[str, Any] | None = None  # the structured reply for kind "ok"
+
+
+@dataclass
+class _Rule:
+    fault: Fault
+    match: str | None
+    model: str | None
+    remaining: int | None
+
+
+def _default_value(prop: dict[str, Any], defs: dict[str, Any]) -> Any:
+    if "$ref" in prop:
+        return _default_value(defs.get(prop["$ref"].rsplit("/", 1)[-1], {}), defs)
+    options = prop.get("anyOf") or prop.get("oneOf")
+    if options:
+        typed = [o for o in options if o.get("type") != "null"]
+        return _default_value(typed[0], defs) if typed else None
+    if "enum" in prop:
+        return prop["enum"][0]
+    if "const" in prop:
+        return prop["const"]
+    kind = prop.get("type")
+    if kind == "integer":
+        return (int(prop.get("maximum", 4)) * 3) // 4
+    if kind == "number":
+        return float(prop.get("maximum", 1.0)) * 0.75
+    if kind == "boolean":
+        return True
+    if kind == "array":
+        return []
+    if kind == "object":
+        return {name: _default_value(p, defs) for name, p in sorted(prop.get("properties", {}).items())}
+    return "Scripted reply from the fake provider."
+
+
+def default_arguments(schema: dict[str, Any]) -> dict[str, Any]:
+    """A valid reply: bounded integers at three quarters of their maximum, the first enum value,
+    empty arrays, strings filled in."""
+    return _default_value({**schema, "type": "object"}, schema.get("$defs", {}))
+
+
+def _first_int_field(schema: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    for name, prop in sorted(schema.get("properties", {}).items()):
+        if prop.get("type") == "integer":
+            return name, prop
+    raise ValueError("the request schema has no integer field to corrupt")
+
+
+class FakeProvider:
+    """``with FakeProvider(latency=0.01) as fp: OpenAI(base_url=fp.openai_base_url, ...)``."""
+
+    def __init__(self, latency: float = 0.0, responder: Responder | None = None):
+        self.latency = latency
+        self.responder = responder
+        self.counts: Counter[str] = Counter()
+        self.requests: list[dict[str, Any]] = []
+        self.keep_requests = True
+        self._rules: list[_Rule] = []
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: asyncio.base_events.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    # -- scripting -------------------------------------------------------------------------
+    def add(self, fault: Fault, match: str | None = None, times: int | None = 1, model: str | None = None) -> None:
+        """Apply fault to the next ``times`` requests (None: forever) whose body contains ``match``
+        and whose model is ``model``; the first rule that applies wins."""
+        with self._lock:
+            self._rules.append(_Rule(fault, match, model, times))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rules.clear()
+            self.counts.clear()
+            self.requests.clear()
+
+    @property
+    def total_requests(self) -> int:
+        return sum(self.counts.values())
+
+    def _pick(self, raw: str, model: str | None) -> Fault:
+        with self._lock:
+            for rule in self._rules:
+                if rule.remaining == 0 or (rule.match is not None and rule.match not in raw):
+                    continue
+                if rule.model is not None and rule.model != model:
+                    continue
+                if rule.remaining is not None:
+                    rule.remaining -= 1
+                return rule.fault
+        return Fault()
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def openai_base_url(self) -> str:
+        return f"{self.url}/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:
+        return self.url
+
+    def start(self) -> "FakeProvider":
+        ready = threading.Event()
+
+        def run() -> None:
+            self._loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(self._loop)
+            self._server = self._loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", 0, backlog=512))
+            self.port = self._server.sockets[0].getsockname()[1]
+            ready.set()
+            self._loop.run_forever()
+            self._server.close()
+            pending = asyncio.all_tasks(self._loop)
+            for task in pending:
+                task.cancel()
+            self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            self._loop.close()
+
+        self._thread = threading.Thread(target=run, name="fake-provider", daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+            self._loop = None
+
+    def __enter__(self) -> "FakeProvider":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- HTTP ------------------------------------------------------------------------------
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                request_line = await reader.readline()
+                if not request_line:
+                    break
+                method, path, _ = request_line.decode("latin-1").split(" ", 2)
+                headers: dict[str, str] = {}
+                while True:
+                    line = await reader.readline()
+                    if line in (b"\r\n", b"\n", b""):
+                        break
+                    key, _, value = line.decode("latin-1").partition(":")
+                    headers[key.strip().lower()] = value.strip()
+                body = await reader.readexactly(int(headers.get("content-length", "0")))
+                status, extra, payload = await self._respond(method, path.split("?", 1)[0], body)
+                head = [f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}", "content-type: application/json",
+                        f"content-length: {len(payload)}", "connection: keep-alive"]
+                head += [f"{k}: {v}" for k, v in extra.items()]
+                writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload)
+                await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError, ValueError, asyncio.CancelledError):
+            pass  # the client went away (e.g. its timeout fired); nothing to answer
+        finally:
+            writer.close()
+
+    async def _respond(self, method: str, path: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
+        if method != "POST" or path not in ("/v1/chat/completions", "/v1/messages"):
+            return 404, {}, b'{"error": {"message": "not found"}}'
+        raw = body.decode("utf-8")
+        with self._lock:
+            self.counts[path] += 1
+        request = json.loads(raw)
+        if self.keep_requests:
+            with self._lock:
+                self.requests.append(request)
+        fault = self._pick(raw, request.get("model"))
+        if self.latency or fault.delay:
+            await asyncio.sleep(self.latency + fault.delay)
+        if fault.kind == "status":
+            extra = {"retry-after": f"{fault.retry_after:g}"} if fault.retry_after is not None else {}
+            kind = "rate_limit_error" if fault.status == 429 else "api_error"
+            err = {"type": "error", "error": {"type": kind, "message": f"scripted {fault.status}"}}
+            return fault.status, extra, json.dumps(err).encode()
+        if fault.kind == "malformed_body":
+            return 200, {}, b'{"id": "broken", "choices": [ {"message": '
+        anthropic = path == "/v1/messages"
+        reply = self._anthropic_reply(request, raw, fault) if anthropic else self._openai_reply(request, raw, fault)
+        return 200, {}, json.dumps(reply).encode()
+
+    # -- replies ---------------------------------------------------------------------------
+    def _arguments(self, request: dict[str, Any], schema: dict[str, Any], fault: Fault) -> dict[str, Any]:
+        if fault.arguments is not None:
+            return dict(fault.arguments)
+        args = self.responder(request, schema) if self.responder else default_arguments(schema)
+        if fault.kind == "schema_violation":
+            name, _ = _first_int_field(schema)
+            args[name] = "high"
+        elif fault.kind == "out_of_range":
+            name, prop = _first_int_field(schema)
+            args[name] = int(prop.get("maximum", 10**6)) + 1
+        return args
+
+    def _openai_reply(self, request: dict[str, Any], raw: str, fault: Fault) -> dict[str, Any]:
+        tools = request.get("tools") or []
+        response_format = request.get("response_format") or {}
+        if tools:
+            fn = tools[0]["function"]
+            name, schema = fn["name"], fn.get("parameters", {})
+        else:
+            name, schema = "", response_format.get("json_schema", {}).get("schema", {})
+        message: dict[str, Any] = {"role": "assistant", "content": None, "refusal": None}
+        finish = "tool_calls" if tools else "stop"
+        if fault.kind == "refusal":
+            message.update(content="I can't help with that.", refusal="I can't help with that.")
+            finish = "stop"
+            text = message["content"]
+        else:
+            text = json.dumps(self._arguments(request, schema, fault))
+            if fault.kind == "malformed_args":
+                text = text.replace('"', "'").replace(":", " =")
+            elif fault.kind == "truncated":
+                text, finish = text[: len(text) // 2], "length"
+            if tools:
+                message["tool_calls"] = [{"id": "call_fake", "type": "function", "function": {"name": name, "arguments": text}}]
+            else:
+                message["content"] = text
+        prompt_tokens, completion_tokens = len(raw) // 4, max(1, len(text) // 4)
+        return {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": 0,
+            "model": request.get("model", ""),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens},
+        }
+
+    def _anthropic_reply(self, request: dict[str, Any], raw: str, fault: Fault) -> dict[str, Any]:
+        tools = request.get("tools") or []
+        name, schema = (tools[0]["name"], tools[0].get("input_schema", {})) if tools else ("", {})
+        if fault.kind == "refusal":
+            content: list[dict[str, Any]] = [{"type": "text", "text": "I can't help with that."}]
+            stop, text = "refusal", content[0]["text"]
+        else:
+            args = self._arguments(request, schema, fault)
+            text = json.dumps(args)
+            stop = "tool_use"
+            if fault.kind in ("truncated", "malformed_args"):
+                # Anthropic sends tool input as an object; a cut-off reply is partial and stops at max_tokens.
+                args = dict(list(args.items())[: max(1, len(args) // 2)])
+                stop = "max_tokens"
+            content = [{"type": "tool_use", "id": "toolu_fake", "name": name, "input": args}]
+        return {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": request.get("model", ""),
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": len(raw) // 4, "output_tokens": max(1, len(text) // 4)},
+        }
+
+
+def main() -> None:
+    """``python -m judging.fakeprovider``: serve until interrupted, e.g. to try ``groundjudge score`` offline."""
+    import argparse
+    import time
+
+    ap = argparse.ArgumentParser(description="Loopback OpenAI/Anthropic-protocol server with scripted replies.")
+    ap.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
+    args = ap.parse_args()
+    with FakeProvider(latency=args.latency) as fp:
+        fp.keep_requests = False
+        print(f"serving on {fp.url} (OpenAI base URL {fp.openai_base_url}, Anthropic base URL {fp.anthropic_base_url})", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,436 @@
+"""``groundjudge score``: ground every answer once, then have every judge score it, concurrently.
+
+RUN_DIR/<cell>/answers/<qid>.md  ->  RUN_DIR/<cell>/grounding/<qid>.json (GroundingReport)
+                                 ->  RUN_DIR/<cell>/scores/<qid>.json    (ScoreFile)
+                                     RUN_DIR/manifest.json               (RunManifest)
+
+Resumable: a judgement is kept when the score file already holds a valid one from the same judge,
+model, sampling parameters and rendered prompt (the prompt's sha256 covers the question, answer,
+rubric, template and grounding). Anything else is redone, failed judgements included. Every file
+is written atomically, so an interrupted run leaves only complete files behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from pydantic import BaseModel
+
+from groundjudge import __version__
+from groundjudge.errors import UserError
+from groundjudge.hashing import sha256_file, sha256_json
+from groundjudge.storage import read_model, write_model
+from grounding.ground import read_answer
+from grounding.models import AnswerRef, GroundingReport
+from judging.cache import ResponseCache
+from judging.config import JudgeConfig, JudgingConfig, load_config, select_judges
+from judging.judge import Budget, Endpoint, Judge, estimate_tokens, request_key
+from judging.limits import RateLimiter
+from judging.manifest import JudgeRecord, RunManifest
+from judging.models import GroundingSummary, Judgement, ScoreFile
+from judging.prompts import RenderedPrompt
+from questions import Question
+
+MANIFEST = "manifest.json"
+
+
+@dataclass
+class ScoreOptions:
+    run_dir: Path
+    corpus: str
+    questions: Path
+    rubric: str = "reference-free"
+    template: str = "judge-dimensions-v1"
+    judges: list[str] | None = None  # --judge specs; None: the configured judges
+    cells: list[str] | None = None
+    force: bool = False
+    offline: bool = False
+    budget_usd: float | None = None
+    dry_run: bool = False
+    concurrency: int | None = None
+    rpm: int | None = None
+    tpm: int | None = None
+    config: Path | None = None
+    cache: Path | None = None
+    progress: bool = True
+    seed: int = 0  # backoff jitter
+    llm_claims: str | None = None  # judge spec of an LLM claim extractor
+    llm_verify: str | None = None  # judge spec of an LLM verifier for UNABLE_TO_VERIFY claims
+
+
+@dataclass
+class AnswerItem:
+    cell: str
+    qid: str
+    path: Path
+    question: Question
+    text: str = ""
+    sha256: str = ""
+    grounding: GroundingReport | None = None
+    grounding_summary: GroundingSummary | None = None
+    prompt: RenderedPrompt | None = None
+    kept: dict[str, Judgement] = field(default_factory=dict)
+    todo: list[str] = field(default_factory=list)  # judge names to call
+    rewrite: bool = False
+
+
+@dataclass
+class JudgeEstimate:
+    judge: str
+    model: str
+    judgements: int = 0
+    cached: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0
+
+
+@dataclass
+class RunSummary:
+    answers: int = 0
+    answers_skipped: int = 0
+    judgements_planned: int = 0
+    judgements_kept: int = 0
+    done: int = 0
+    failed: int = 0
+    cache_hits: int = 0
+    calls: int = 0
+    spent_usd: float = 0.0
+    budget_refused: int = 0
+    score_files_written: int = 0
+    warnings: list[str] = field(default_factory=list)
+    estimates: list[JudgeEstimate] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)  # error message -> count
+
+
+def discover_answers(run_dir: Path, cells: list[str] | None, questions: dict[str, Question], questions_path: Path) -> list[AnswerItem]:
+    if not run_dir.is_dir():
+        raise UserError("run directory does not exist", run_dir)
+    available = sorted(p.name for p in run_dir.iterdir() if (p / "answers").is_dir())
+    if cells:
+        unknown = [c for c in cells if c not in available]
+        if unknown:
+            raise UserError(f"no cell {unknown[0]!r} with an answers/ directory (cells: {', '.join(available) or 'none'})", run_dir)
+        chosen = sorted(set(cells))
+    else:
+        chosen = available
+    items: list[AnswerItem] = []
+    for cell in chosen:
+        for path in sorted((run_dir / cell / "answers").glob("*.md")):
+            question = questions.get(path.stem)
+            if question is None:
+                raise UserError(f"answer for question id {path.stem!r}, which is not in {questions_path}", path)
+            items.append(AnswerItem(cell=cell, qid=path.stem, path=path, question=question))
+    if not items:
+        raise UserError("no answers found (expected <cell>/answers/<qid>.md)", run_dir)
+    return items
+
+
+def _try_read(path: Path, cls: type[BaseModel]):  # type: ignore[no-untyped-def]
+    """An existing output file, or None when absent or unreadable (it is then redone)."""
+    if not path.is_file():
+        return None
+    try:
+        return read_model(path, cls)
+    except UserError:
+        return None
+
+
+def _summary(path: Path, run_dir: Path, report: GroundingReport) -> GroundingSummary:
+    counts = {str(getattr(k, "value", k)): v for k, v in sorted(report.counts.items(), key=lambda kv: str(kv[0]))}
+    return GroundingSummary(path=path.relative_to(run_dir).as_posix(), sha256=sha256_file(path), counts=counts)
+
+
+def _matches_grounders(report: GroundingReport, extractor_name: str, llm_verify: bool) -> bool:
+    """Was this report made the way this run would make it: same extractor, LLM verifier or not."""
+    if report.extractor != extractor_name:
+        return False
+    left_to_llm = any(c.verdict.value == "UNABLE_TO_VERIFY" and c.verifier == "deterministic" for c in report.claims)
+    used_llm = any(c.verifier.startswith("llm:") for c in report.claims)
+    return not left_to_llm if llm_verify else not used_llm
+
+
+def ground_all(items: list[AnswerItem], run_dir: Path, snapshot, index, write: bool, progress: bool,  # type: ignore[no-untyped-def]
+               extractor=None, verifier=None) -> None:  # type: ignore[no-untyped-def]
+    """Ground each answer once (reusing a report made from the same answer bytes, corpus and grounders)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from grounding.claims import MarkdownClaimExtractor
+    from grounding.ground import ground_text
+
+    # An LLM extractor that failed names itself after its fallback, so such a report is redone next run.
+    extractor_name = getattr(extractor, "intended_name", None) or MarkdownClaimExtractor().name
+
+    with Progress(console=Console(stderr=True), disable=not progress, transient=True) as bar:
+        task = bar.add_task("grounding", total=len(items))
+        for item in items:
+            path = run_dir / item.cell / "grounding" / f"{item.qid}.json"
+            report = _try_read(path, GroundingReport)
+            fresh = (
+                report is not None
+                and report.answer.sha256 == item.sha256
+                and report.corpus.tree_hash == snapshot.tree_hash
+                and report.tool_version == __version__
+                and _matches_grounders(report, extractor_name, verifier is not None)
+            )
+            if not fresh:
+                # Recorded relative to the run directory, so reports do not depend on where it lives.
+                ref = AnswerRef(path=item.path.relative_to(run_dir).as_posix(), sha256=item.sha256)
+                report = ground_text(snapshot, index, item.text, ref, extractor, verifier)
+                if write:
+                    write_model(path, report)
+            item.grounding = report
+            # A dry run writes nothing and needs no summary: no score file is written from it.
+            item.grounding_summary = _summary(path, run_dir, report) if (fresh or write) else None
+            bar.advance(task)
+
+
+def _inputs(score: ScoreFile) -> tuple[str | None, ...]:
+    return (score.answer_sha256, score.corpus_tree_hash, score.template_sha256, score.rubric.sha256)
+
+
+def plan(item: AnswerItem, judges: list[JudgeConfig], score_path: Path, force: bool, inputs: tuple[str | None, ...]) -> None:
+    """Decide which judges must (re)score this answer and which judgements are kept."""
+    existing = None if force else _try_read(score_path, ScoreFile)
+    by_judge = {j.judge: j for j in existing.judgements} if existing is not None and _inputs(existing) == inputs else {}
+    assert item.prompt is not None
+    for judge in judges:
+        old = by_judge.get(judge.name)
+        if (old is not None and old.valid and old.model == judge.model and old.prompt_sha256 == item.prompt.sha256
+                and old.params_sha256 == judge.params_sha256):
+            item.kept[judge.name] = old
+        else:
+            item.todo.append(judge.name)
+    current = {j.name for j in judges}
+    item.rewrite = bool(item.todo) or existing is None or {j.judge for j in existing.judgements} != current
+
+
+class Runner:
+    def __init__(self, options: ScoreOptions, echo: Callable[[str], None] = print):
+        self.o = options
+        self.echo = echo
+
+    def _setup(self) -> None:
+        from grounding.snapshot import open_corpus
+        from judging.prompts import judgement_schema, load_template
+        from questions import load_questions
+        from rubrics import load_rubric
+
+        o = self.o
+        if o.budget_usd is not None and o.budget_usd < 0:
+            raise UserError("--budget must not be negative")
+        self.config: JudgingConfig = load_config(o.config)
+        self.judges = select_judges(self.config, o.judges)
+        self.rubric = load_rubric(o.rubric)
+        self.template = load_template(o.template)
+        self.schema = judgement_schema(self.rubric)
+        question_list = load_questions(o.questions)
+        self.questions_sha256 = sha256_file(o.questions)
+        self.items = discover_answers(o.run_dir, o.cells, {q.id: q for q in question_list}, o.questions)
+        for item in self.items:
+            item.text, item.sha256 = read_answer(item.path)
+        self.snapshot = open_corpus(o.corpus)
+
+    def _llm_grounders(self):  # type: ignore[no-untyped-def]
+        """The optional LLM claim extractor and fallback verifier. A dry run only replays them from the cache."""
+        o = self.o
+        if not (o.llm_claims or o.llm_verify):
+            return None, None, None
+        from grounding.verify import DeterministicVerifier, FallbackVerifier
+        from judging.config import parse_judge_spec
+        from judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
+
+        cache = ResponseCache(o.cache)
+        callers = []
+        for flag, spec in (("--llm-claims", o.llm_claims), ("--llm-verify", o.llm_verify)):
+            if not spec:
+                callers.append(None)
+                continue
+            judge = self.config.resolve(parse_judge_spec(spec))
+            offline = o.offline or o.dry_run
+            if not offline and judge.provider != "openai-compatible" and not judge.api_key():
+                cache.close()
+                raise UserError(f"{flag} {judge.name}: set {judge.api_key_env} (or run with --offline to replay from the cache)")
+            callers.append(StructuredCaller(judge, self.config.retry, cache, offline=offline, seed=o.seed))
+        extractor = LLMClaimExtractor(callers[0]) if callers[0] else None
+        verifier = FallbackVerifier(DeterministicVerifier(), LLMVerifier(callers[1])) if callers[1] else None
+        return extractor, verifier, cache
+
+    def _warnings(self, summary: RunSummary) -> None:
+        for judge in self.judges:
+            needs = judge.provider != "openai-compatible" and not judge.api_key()
+            if needs and not self.o.offline and not self.o.dry_run:
+                summary.warnings.append(f"{judge.name}: {judge.api_key_env} is not set; its judgements are recorded as "
+                                        f"errors (set {judge.api_key_env}, or choose judges with --judge)")
+            if self.config.price(judge.model) is None:
+                summary.warnings.append(f"{judge.name}: no price for model {judge.model!r} in the config; its cost is not "
+                                        "recorded and does not count toward --budget")
+        for line in summary.warnings:
+            self.echo(f"warning: {line}")
+
+    def _manifest(self) -> RunManifest:
+        return RunManifest(
+            tool_version=__version__,
+            corpus_name=self.snapshot.name,
+            corpus_tree_hash=self.snapshot.tree_hash,
+            questions_path=str(self.o.questions),
+            questions_sha256=self.questions_sha256,
+            rubric=self.rubric.ref(),
+            template_name=self.template.name,
+            template_sha256=self.template.sha256,
+            schema_sha256=sha256_json(self.schema.model_json_schema()),
+            judges=[JudgeRecord(name=j.name, provider=j.provider, model=j.model, base_url=j.base_url,
+                                params=j.sampling_params(), params_sha256=j.params_sha256) for j in self.judges],
+            cells=sorted({i.cell for i in self.items}),
+            config_files=self.config.source,
+            run_json_sha256=sha256_file(provenance) if (provenance := self.o.run_dir / "run.json").is_file() else None,
+        )
+
+    def _make_judges(self, cache: ResponseCache | None, budget: Budget) -> dict[str, Judge]:
+        endpoints: dict[str, Endpoint] = {}
+        concurrency = self.o.concurrency or self.config.defaults.concurrency
+        rng = random.Random(self.o.seed)
+        out = {}
+        for j in self.judges:
+            if j.endpoint not in endpoints:
+                endpoints[j.endpoint] = Endpoint(asyncio.Semaphore(concurrency), RateLimiter(self.o.rpm, self.o.tpm))
+            out[j.name] = Judge(config=j, price=self.config.price(j.model), endpoint=endpoints[j.endpoint],
+                                policy=self.config.retry, cache=cache, budget=budget, offline=self.o.offline,
+                                rng=random.Random(rng.random()))
+        return out
+
+    def run(self) -> RunSummary:
+        summary = self.prepare()
+        return self.estimate(summary) if self.o.dry_run else self.execute(summary)
+
+    def prepare(self) -> RunSummary:
+        """Everything before the first provider call: inputs, grounding, prompts, the plan."""
+        from grounding.index import load_index
+        from judging.prompts import render_judge_prompt
+
+        self._setup()
+        o = self.o
+        summary = RunSummary(answers=len(self.items))
+        self._warnings(summary)
+        index = load_index(self.snapshot, progress=o.progress)
+        extractor, verifier, grounding_cache = self._llm_grounders()
+        try:
+            ground_all(self.items, o.run_dir, self.snapshot, index, write=not o.dry_run, progress=o.progress,
+                       extractor=extractor, verifier=verifier)
+        finally:
+            if grounding_cache is not None:
+                grounding_cache.close()
+        for item in self.items:
+            item.prompt = render_judge_prompt(self.template, item.question, item.text, self.rubric, item.grounding)
+            inputs = (item.sha256, self.snapshot.tree_hash, self.template.sha256, self.rubric.sha256)
+            plan(item, self.judges, self._score_path(item), o.force, inputs)
+            summary.judgements_planned += len(item.todo)
+            summary.judgements_kept += len(item.kept)
+        summary.answers_skipped = sum(1 for i in self.items if not i.rewrite)
+        return summary
+
+    def execute(self, summary: RunSummary) -> RunSummary:
+        cache = ResponseCache(self.o.cache)
+        try:
+            write_model(self.o.run_dir / MANIFEST, self._manifest())
+            budget = Budget(limit_usd=self.o.budget_usd)
+            judges = self._make_judges(cache, budget)
+            asyncio.run(self._execute(judges, budget, summary))
+            summary.spent_usd = budget.spent_usd
+            summary.budget_refused = budget.refused
+            for judge in judges.values():
+                summary.calls += judge.counters.calls
+                summary.cache_hits += judge.counters.cache_hits
+            return summary
+        finally:
+            cache.close()
+
+    def _score_path(self, item: AnswerItem) -> Path:
+        return self.o.run_dir / item.cell / "scores" / f"{item.qid}.json"
+
+    def estimate(self, summary: RunSummary) -> RunSummary:
+        """Token and cost projections for what a real run would call; reads the cache, calls no one."""
+        cache = ResponseCache(self.o.cache)
+        try:
+            summary.estimates = self._estimates(cache)
+        finally:
+            cache.close()
+        return summary
+
+    def _estimates(self, cache: ResponseCache) -> list[JudgeEstimate]:
+        schema_tokens = estimate_tokens(str(self.schema.model_json_schema()))
+        out = []
+        for j in self.judges:
+            est = JudgeEstimate(judge=j.name, model=j.model)
+            for item in self.items:
+                if j.name not in item.todo:
+                    continue
+                assert item.prompt is not None
+                est.judgements += 1
+                if cache.get(request_key(j, item.prompt.system, item.prompt.user, self.schema)) is not None:
+                    est.cached += 1
+                    continue
+                est.input_tokens += estimate_tokens(item.prompt.system) + estimate_tokens(item.prompt.user) + schema_tokens
+                est.output_tokens += self.config.defaults.expected_output_tokens
+            price = self.config.price(j.model)
+            est.cost_usd = price.cost(est.input_tokens, est.output_tokens) if price else None
+            out.append(est)
+        return out
+
+    async def _execute(self, judges: dict[str, Judge], budget: Budget, summary: RunSummary) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        dims = [d.name for d in self.rubric.dimensions]
+        work = [i for i in self.items if i.rewrite]
+        pending = {id(i): len(i.todo) for i in work}
+        results: dict[int, dict[str, Judgement]] = {id(i): dict(i.kept) for i in work}
+        columns = (TextColumn("scoring"), BarColumn(), MofNCompleteColumn(), TextColumn("done {task.fields[done]}"),
+                   TextColumn("failed {task.fields[failed]}"), TextColumn("${task.fields[spend]:.4f}"),
+                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+        quiet = not self.o.progress or summary.judgements_planned == 0
+        with Progress(*columns, console=Console(stderr=True), disable=quiet) as bar:
+            bar_task = bar.add_task("scoring", total=summary.judgements_planned, done=0, failed=0, spend=0.0)
+
+            async def finish(item: AnswerItem) -> None:
+                ordered = [results[id(item)][j.name] for j in self.judges]
+                # In a worker thread: the fsync of an atomic write must not stall the calls in flight.
+                await asyncio.to_thread(write_model, self._score_path(item), ScoreFile(
+                    qid=item.qid, cell=item.cell, judged=any(j.valid for j in ordered), judgements=ordered,
+                    grounding=item.grounding_summary, answer_sha256=item.sha256, rubric=self.rubric.ref(),
+                    corpus_tree_hash=self.snapshot.tree_hash, template_sha256=self.template.sha256, tool_version=__version__))
+                summary.score_files_written += 1
+
+            async def one(item: AnswerItem, name: str) -> None:
+                assert item.prompt is not None
+                judgement = await judges[name].judge(item.prompt.system, item.prompt.user, item.prompt.sha256, self.schema, dims)
+                results[id(item)][name] = judgement
+                if judgement.valid:
+                    summary.done += 1
+                else:
+                    summary.failed += 1
+                    summary.errors[judgement.error or ""] = summary.errors.get(judgement.error or "", 0) + 1
+                bar.update(bar_task, advance=1, done=summary.done, failed=summary.failed, spend=budget.spent_usd)
+                pending[id(item)] -= 1
+                if pending[id(item)] == 0:
+                    await finish(item)
+
+            tasks = [asyncio.create_task(one(item, name)) for item in work for name in item.todo]
+            try:
+                for item in work:
+                    if not item.todo:
+                        await finish(item)  # only the judge set changed: rewrite without calls
+                await asyncio.gather(*tasks)
+            finally:
+                # On Ctrl-C or a failed write, stop the rest and collect every outcome here: an exception
+                # left on a task would be logged when the task is garbage-collected, at an arbitrary point.
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                for judge in judges.values():
+                    await judge.aclose()

@@ -1,0 +1,141 @@
+"""The optional LLM claim extractor and verifier, against the loopback provider."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from groundjudge.storage import read_model
+from grounding.index import load_index
+from grounding.models import Claim, ClaimRef, GroundingReport, Verdict
+from grounding.snapshot import snapshot_directory
+from judging.cache import ResponseCache
+from judging.fakeprovider import Fault
+from judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
+from judging.runner import Runner, ScoreOptions
+from _fake_provider_helpers import CONFIG, FAST_RETRY, PROGRAM, QUESTIONS, api_keys, fake, fake_server, judge_config  # noqa: F401
+
+ANSWER = "BKX01C starts in `0000-MAIN`.\nThen it adds one to a counter for every record it sees.\n"
+
+
+@pytest.fixture
+def caller(fake, tmp_path):
+    config = judge_config(fake, "openai-compatible", model="fake-small")
+    return StructuredCaller(config, FAST_RETRY, ResponseCache(tmp_path / "cache.sqlite"))
+
+
+@pytest.fixture
+def indexed(tmp_path):
+    (tmp_path / "corpus" / "cbl").mkdir(parents=True)
+    (tmp_path / "corpus" / "cbl" / "BKX01C.cbl").write_text(PROGRAM)
+    snap = snapshot_directory(tmp_path / "corpus")
+    return snap, load_index(snap)
+
+
+def test_extractor_builds_claims_with_refs(fake, caller):
+    fake.add(Fault(arguments={"claims": [
+        {"text": "BKX01C  performs `1000-COUNT-RECORDS`.", "answer_line": 1},
+        {"text": "It adds one to WS-COUNT.", "answer_line": 40},
+    ]}), times=None)
+    extractor = LLMClaimExtractor(caller)
+    claims = extractor.extract(ANSWER)
+    assert extractor.name == "llm:fake-small"
+    assert [(c.id, c.text, c.answer_line) for c in claims] == [
+        ("c1", "BKX01C performs `1000-COUNT-RECORDS`.", 1),
+        ("c2", "It adds one to WS-COUNT.", 2),  # line 40 clipped to the answer's 2 lines
+    ]
+    assert "1000-COUNT-RECORDS" in [r.value for r in claims[0].refs] and "calls" in claims[0].relations
+    # The answer reached the model with numbered lines; a second extraction is replayed from the cache.
+    assert "   1 | BKX01C starts in" in fake.requests[0]["messages"][1]["content"]
+    extractor.extract(ANSWER)
+    assert fake.total_requests == 1
+
+
+def test_extractor_falls_back_when_the_call_fails(fake, caller):
+    fake.add(Fault("refusal"), times=None)
+    extractor = LLMClaimExtractor(caller)
+    claims = extractor.extract(ANSWER)
+    assert extractor.name.startswith("markdown-v1 (llm:fake-small failed: refusal")
+    assert [c.id for c in claims] == ["c1", "c2"]  # the Markdown extractor's two sentences
+
+
+def test_verifier_shows_code_and_maps_the_reply(fake, caller, indexed):
+    snap, index = indexed
+    fake.add(Fault(arguments={"verdict": "UNSUPPORTED", "reason": "It performs 1000-COUNT-RECORDS only once.", "evidence": 1}), times=None)
+    claim = Claim(id="c1", text="0000-MAIN performs 1000-COUNT-RECORDS in a loop.", answer_line=1,
+                  refs=[ClaimRef(kind="identifier", text="1000-COUNT-RECORDS", value="1000-COUNT-RECORDS")])
+    result = LLMVerifier(caller).verify(claim, index, snap)
+    assert result.verdict == Verdict.UNSUPPORTED and result.verifier == "llm:fake-small"
+    assert result.evidence and result.evidence[0].path == "cbl/BKX01C.cbl"
+    assert "1000-COUNT-RECORDS" in result.evidence[0].snippet
+    shown = fake.requests[0]["messages"][1]["content"]
+    assert "Excerpt 1 (cbl/BKX01C.cbl:" in shown and "ADD 1 TO WS-COUNT" in shown
+
+
+def test_verifier_without_excerpts_makes_no_call(fake, caller, indexed):
+    snap, index = indexed
+    claim = Claim(id="c1", text="Zzz qqq.", answer_line=1, refs=[ClaimRef(kind="identifier", text="NOWHERE-X", value="NOWHERE-X")])
+    result = LLMVerifier(caller).verify(claim, index, snap)
+    assert result.verdict == Verdict.UNABLE_TO_VERIFY and fake.total_requests == 0
+
+
+def test_verifier_failure_stays_unable_to_verify(fake, caller, indexed):
+    snap, index = indexed
+    fake.add(Fault("status", status=500), times=None)
+    claim = Claim(id="c1", text="WS-COUNT counts records.", answer_line=1,
+                  refs=[ClaimRef(kind="identifier", text="WS-COUNT", value="WS-COUNT")])
+    result = LLMVerifier(caller).verify(claim, index, snap)
+    assert result.verdict == Verdict.UNABLE_TO_VERIFY and result.reason.startswith("LLM verifier failed: HTTP 500")
+
+
+def test_runner_llm_verify_is_off_by_default_and_cached(fake, api_keys, tmp_path):
+    (tmp_path / "corpus" / "cbl").mkdir(parents=True)
+    (tmp_path / "corpus" / "cbl" / "BKX01C.cbl").write_text(PROGRAM)
+    (tmp_path / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    (tmp_path / "run" / "c" / "answers").mkdir(parents=True)
+    (tmp_path / "run" / "c" / "answers" / "q01.md").write_text(ANSWER)
+    (tmp_path / "groundjudge.toml").write_text(CONFIG)
+    fake.add(Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}), model="fake-small", times=None)
+
+    def run(**kw):
+        opts = ScoreOptions(run_dir=tmp_path / "run", corpus=str(tmp_path / "corpus"), questions=tmp_path / "questions.jsonl",
+                            judges=[f"j=openai:fake-gpt@{fake.openai_base_url}"], config=tmp_path / "groundjudge.toml",
+                            cache=tmp_path / "cache.sqlite", progress=False, **kw)
+        Runner(opts, echo=lambda line: None).run()
+        return read_model(tmp_path / "run" / "c" / "grounding" / "q01.json", GroundingReport)
+
+    plain = run()
+    assert all(c.verifier == "deterministic" for c in plain.claims)
+    assert any(c.verdict == Verdict.UNABLE_TO_VERIFY for c in plain.claims)  # the counter sentence names nothing checkable
+    small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
+    with_llm = run(llm_verify=small)
+    assert any(c.verifier == "llm:fake-small" and c.verdict == Verdict.SUPPORTED for c in with_llm.claims), [(c.text, c.verdict, c.verifier, c.reason) for c in with_llm.claims]
+    assert not any(c.verdict == Verdict.UNABLE_TO_VERIFY and c.verifier == "deterministic" for c in with_llm.claims)
+    fake.clear()
+    run(llm_verify=small)  # same answer, same grounders: the report is reused and nothing is called
+    assert fake.total_requests == 0
+
+
+def test_runner_llm_claims_failure_is_regrounded_next_run(fake, api_keys, tmp_path):
+    (tmp_path / "corpus" / "cbl").mkdir(parents=True)
+    (tmp_path / "corpus" / "cbl" / "BKX01C.cbl").write_text(PROGRAM)
+    (tmp_path / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    (tmp_path / "run" / "c" / "answers").mkdir(parents=True)
+    (tmp_path / "run" / "c" / "answers" / "q01.md").write_text(ANSWER)
+    (tmp_path / "groundjudge.toml").write_text(CONFIG)
+    small = f"x=openai-compatible:fake-small@{fake.openai_base_url}"
+
+    def run():
+        opts = ScoreOptions(run_dir=tmp_path / "run", corpus=str(tmp_path / "corpus"), questions=tmp_path / "questions.jsonl",
+                            judges=[f"j=openai:fake-gpt@{fake.openai_base_url}"], config=tmp_path / "groundjudge.toml",
+                            cache=tmp_path / "cache.sqlite", progress=False, llm_claims=small)
+        Runner(opts, echo=lambda line: None).run()
+        return read_model(tmp_path / "run" / "c" / "grounding" / "q01.json", GroundingReport)
+
+    fake.add(Fault("truncated"), model="fake-small", times=1)
+    failed = run()
+    assert failed.extractor.startswith("markdown-v1 (llm:fake-small failed: truncated output")
+    fake.add(Fault(arguments={"claims": [{"text": "BKX01C starts in `0000-MAIN`.", "answer_line": 1}]}), model="fake-small", times=None)
+    again = run()
+    assert again.extractor == "llm:fake-small" and [c.text for c in again.claims] == ["BKX01C starts in `0000-MAIN`."]
