@@ -91,7 +91,8 @@ def demo_cmd(
     """Run the whole pipeline on the bundled sample corpora and example runs."""
     from rich.console import Console
 
-    from judging.runner import Runner, ScoreOptions
+    from groundjudge.storage import write_model
+    from judging.runner import Runner, ScoreOptions, grounding_path
     from rubrics.cli import score_cmd as score_criteria
     from validation.report import run_report
 
@@ -112,9 +113,10 @@ def demo_cmd(
                           f"{summary.cache_hits} from the cache, ${summary.spent_usd:.4f}")
             scored.append(run_dir)
         else:
-            # Grounding is written even when no judge can be called: it needs no provider.
-            runner.o.dry_run = False
             summary = runner.estimate(runner.prepare())
+            # A dry run writes nothing, but grounding needs no provider: keep its reports.
+            for item in runner.items:
+                write_model(grounding_path(run_dir, item.cell, item.qid), item.grounding)
             for e in summary.estimates:
                 cost = "no price" if e.cost_usd is None else f"${e.cost_usd:.4f}"
                 console.print(f"{e.judge} ({e.model}) would make {e.judgements} calls: ~{e.input_tokens} input and "

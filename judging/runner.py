@@ -154,6 +154,10 @@ def _matches_grounders(report: GroundingReport, extractor_name: str, llm_verify:
     return not left_to_llm if llm_verify else not used_llm
 
 
+def grounding_path(run_dir: Path, cell: str, qid: str) -> Path:
+    return run_dir / cell / "grounding" / f"{qid}.json"
+
+
 def ground_all(items: list[AnswerItem], run_dir: Path, snapshot, index, write: bool, progress: bool,  # type: ignore[no-untyped-def]
                extractor=None, verifier=None) -> None:  # type: ignore[no-untyped-def]
     """Ground each answer once (reusing a report made from the same answer bytes, corpus and grounders)."""
@@ -169,7 +173,7 @@ def ground_all(items: list[AnswerItem], run_dir: Path, snapshot, index, write: b
     with Progress(console=Console(stderr=True), disable=not progress, transient=True) as bar:
         task = bar.add_task("grounding", total=len(items))
         for item in items:
-            path = run_dir / item.cell / "grounding" / f"{item.qid}.json"
+            path = grounding_path(run_dir, item.cell, item.qid)
             report = _try_read(path, GroundingReport)
             fresh = (
                 report is not None
