@@ -62,6 +62,8 @@ RESERVED = frozenset(
     API APIS CLI CSV JSON XML YAML TOML HTML HTTP HTTPS URL URI SQL ORM UTF UTF-8 UTC GMT ISO CPU RAM OS
     ID IDS OK EOF IO I/O NA TBD TODO FIXME NOTE README PR CI CRUD AND OR NOT YES THE A AN
     READ-ONLY READ-WRITE NON-CICS NON-VSAM ONLINE BATCH CICS-TS Z-OS IBM-037 IBM-1047 CP-037 CP-1047 X-REF
+    JES2 JES3 S390 Z390 CP037 CP1047 UTF8 UTF16 UTF-16 ISO-8601 ISO8601 RFC3339 IEEE-754 SHA1 SHA256 MD5 IPV4 IPV6
+    HTTP2 OAUTH2 X86 X86-64 ARM64 AMD64 PY3 ES6 CSS3 HTML5 Y2K
     """.split()
 )
 
@@ -125,10 +127,15 @@ _CAMEL = re.compile(r"(?<![\w.])([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]
 _SNAKE = re.compile(r"(?<![\w.])(_{0,2}[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+_{0,2}|__\w+__)(?![\w])")
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\(\))?(?![\w])")
 _CALL_PARENS = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(\)")
-_NUMBER = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)(?![\w-]|\.\d)")
+# 50,000.00 is one number (thousands separators), 1,2 and 3 are three
+_NUMBER = re.compile(r"(?<![\w.$,-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w-]|[.,]\d)")
 _LEVEL_WORDS = re.compile(r"\b\d{2}-levels?\b|\blevel[- ]\d{1,2}\b|\b\d{2}\s+levels?\b", re.I)
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|no|fig|resp)\.$", re.I)
 
+_COBOL_STATEMENT = re.compile(
+    r"(?:EXEC\s+(?:CICS|SQL)|CALL|PERFORM|MOVE|COPY|READ|WRITE|REWRITE|OPEN|CLOSE|SET|EVALUATE|COMPUTE|DISPLAY|"
+    r"GO\s+TO|STOP\s+RUN|INITIALIZE|DELETE|START|SELECT\s+[A-Z0-9-]+\s+ASSIGN)\s+\S"
+)
 _CODE_TOKEN = re.compile(r"[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
 
 # Relation cues. Each is (relation, pattern); a cue followed by "by"/"from" is passive: the object comes first.
@@ -143,6 +150,9 @@ _CUES: list[tuple[Relation, re.Pattern[str]]] = [
                           r"delet(?:es|ed|ing)|insert(?:s|ed|ing)|stor(?:es|ed|ing))(?![\w-])", re.I)),
 ]
 _PASSIVE_TAIL = re.compile(r"\s+(?:by|from)\b", re.I)
+# "is performed (with THRU X) from Y", "are read by": an auxiliary before a participle cue
+_PASSIVE_HEAD = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?$", re.I)
+_PARTICIPLE = re.compile(r"(?:ed|en|read|run)$", re.I)
 
 
 @dataclass(frozen=True)
@@ -163,7 +173,9 @@ def relation_cues(text: str) -> list[Cue]:
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
             taken.append((m.start(), m.end()))
-            passive = bool(_PASSIVE_TAIL.match(masked, m.end()))
+            passive = bool(_PASSIVE_TAIL.match(masked, m.end())) or (
+                bool(_PARTICIPLE.search(m.group(0))) and bool(_PASSIVE_HEAD.search(masked[: m.start()]))
+            )
             cues.append(Cue(relation, m.start(), m.end(), passive))
     return sorted(cues, key=lambda c: c.start)
 
@@ -274,10 +286,14 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         if len(ident) < 2:
             return  # `D`, `*`: a character being talked about, not a name
         if re.fullmatch(r"[A-Za-z_$#@0-9][\w$#@-]*(?:\.[A-Za-z_]\w*)*", ident) and any(ch.isalpha() for ch in ident):
-            if not is_reserved(ident) and ident not in PY_KEYWORDS:
+            # A backticked COBOL word (`GOBACK`, `CURRENCY`) is meant literally too: it must be in the code.
+            if ident not in PY_KEYWORDS:
                 out.add(pos, ClaimRef(kind="identifier", text=whole, value=ident))
             return
-    # A code fragment: pull the meaningful names and literals out of it.
+    # A code fragment: a COBOL statement quoted inline must be in the code as written; its names and
+    # literals are checked one by one as well.
+    if _COBOL_STATEMENT.match(c):
+        out.add(pos, ClaimRef(kind="value", text=whole, value=re.sub(r"\s+", " ", c).rstrip(". "), value_kind="code"))
     for sm in _DQ_STRING.finditer(c):
         out.add(pos, ClaimRef(kind="value", text=whole, value=sm.group(1), value_kind="string"))
     for sm in _SQ_STRING.finditer(c):
@@ -385,7 +401,8 @@ def extract_refs(text: str, context: str | None = None) -> list[ClaimRef]:
     prose = _ALLCAPS.sub(lambda m: " " * len(m.group(0)), prose)
 
     for m in _NUMBER.finditer(prose):
-        out.add(m.start(), ClaimRef(kind="value", text=m.group(1), value=m.group(1), value_kind="number", strict=False))
+        value = m.group(1).replace(",", "")
+        out.add(m.start(), ClaimRef(kind="value", text=m.group(1), value=value, value_kind="number", strict=False))
 
     for cite in cites:
         start = int(cite.group(1))
@@ -434,7 +451,8 @@ class _Unit:
 
 def _split_sentences(text: str, first_line: int, line_starts: list[int]) -> list[tuple[str, int]]:
     """Sentences of a paragraph with their answer line. Code spans and abbreviations never split."""
-    masked = _mask_code(text)
+    # A code span stands as one opaque token (so a sentence may start with one), its dots never split.
+    masked = _BACKTICK.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)
     pieces: list[tuple[str, int]] = []
     start = 0
     for m in re.finditer(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9`\"'(\[*_])", masked):
@@ -600,12 +618,38 @@ def _units(answer_text: str) -> list[_Unit]:
     return [u for u in units if u.text]
 
 
+def in_code_fragment(ref: ClaimRef) -> bool:
+    """Was the reference pulled out of a quoted multi-word code span (`EXEC CICS XCTL PROGRAM('X')`)?"""
+    return ref.text.startswith("`") and " " in ref.text.strip("`").strip()
+
+
+# Words after which a program-shaped name is a transaction, abend or return code, not a program.
+_NOT_A_PROGRAM = re.compile(
+    r"(?:\btransactions?|\btrans(?:action)?[- ]?ids?|\btran(?:id)?s?|\babend(?:\s+code)?|\babcode|\bcodes?|"
+    r"\bmaps?|\bmapsets?|\bscreens?|\bdatasets?|\bdd(?:\s+name)?|\bfields?)[\s`'\"(:]*$",
+    re.I,
+)
+
+
+def _can_set_context(text: str, ref: ClaimRef) -> bool:
+    """A name in a quoted code fragment (`XCTL PROGRAM('BKUPD02C')`) is what the code points at, and a
+    name after "transaction" is a transaction ID: neither is what the unit is about."""
+    if not names_file_or_program(ref):
+        return False
+    if ref.kind == "identifier" and len(ref.value) <= 4:  # BK01, CC00: CICS transaction IDs are 1-4 characters
+        return False
+    if in_code_fragment(ref):
+        return False
+    pos = text.find(ref.text)
+    return not (ref.kind == "identifier" and pos >= 0 and _NOT_A_PROGRAM.search(text[:pos]))
+
+
 def _subject(text: str, refs: list[ClaimRef]) -> ClaimRef | None:
     """The program or file a unit is about: the first one named before its first relation cue
     ("CBACT01C copies CVACT01Y" is about CBACT01C), else a cited file path, or the first one named at
     all when it has no cue."""
     cues = relation_cues(text)
-    named = [r for r in refs if names_file_or_program(r)]
+    named = [r for r in refs if _can_set_context(text, r)]
     if not named:
         return None
     if cues:
@@ -625,12 +669,13 @@ class MarkdownClaimExtractor:
     def extract(self, answer_text: str) -> list[Claim]:
         claims: list[Claim] = []
         context: str | None = None
+        topic: str | None = None  # what the nearest heading that named a program or file is about
         for unit in _units(answer_text):
             refs = extract_refs(unit.text, context=None if unit.is_heading else context)
             named = _subject(unit.text, refs)
             if unit.is_heading:
                 if named is not None:
-                    context = named.value
+                    context = topic = named.value
                 continue
             relations = list(dict.fromkeys(c.relation for c in relation_cues(unit.text)))
             claims.append(
@@ -640,6 +685,7 @@ class MarkdownClaimExtractor:
                     answer_line=unit.line,
                     code="\n\n".join(unit.code) if unit.code else None,
                     context=context,
+                    topic=topic if topic != context else None,
                     refs=refs,
                     relations=relations,
                 )

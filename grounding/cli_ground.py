@@ -19,7 +19,6 @@ def ground_cmd(
     """Extract each claim of an answer, check it against the corpus snapshot, and emit a JSON GroundingReport."""
     from grounding.ground import ground_text, read_answer
     from grounding.models import AnswerRef
-    from groundjudge.storage import write_model
 
     if answer.is_dir():
         if out_dir is None:
@@ -33,6 +32,7 @@ def ground_cmd(
         if out is not None and out_dir is not None:
             raise UserError("give --out or --out-dir, not both", answer)
         files = [answer]
+    _check_output(out, out_dir)
     # Read and check every answer before anything is written: bad input leaves no partial output behind.
     texts = [(p, *read_answer(p)) for p in files]
     snapshot, index = _open(corpus)
@@ -45,7 +45,7 @@ def ground_cmd(
         if out is None:
             sys.stdout.write(report.model_dump_json(indent=2) + "\n")
         else:
-            write_model(out, report)
+            _write(out, report)
             typer.echo(f"{out}: {_summary(report)}", err=True)
         return
 
@@ -57,13 +57,38 @@ def ground_cmd(
     totals: dict[str, int] = {}
     with Progress(transient=True, console=_stderr_console()) as progress:
         task = progress.add_task("grounding", total=len(texts))
-        for path, text, digest in texts:
-            report = ground_text(snapshot, index, text, AnswerRef(path=path.as_posix(), sha256=digest), verifier=verifier)
-            write_model(out_dir / f"{path.stem}.json", report)
-            for verdict, n in report.counts.items():
-                totals[verdict.value] = totals.get(verdict.value, 0) + n
-            progress.advance(task)
+        done = 0
+        try:
+            for path, text, digest in texts:
+                report = ground_text(snapshot, index, text, AnswerRef(path=path.as_posix(), sha256=digest), verifier=verifier)
+                _write(out_dir / f"{path.stem}.json", report)
+                done += 1
+                for verdict, n in report.counts.items():
+                    totals[verdict.value] = totals.get(verdict.value, 0) + n
+                progress.advance(task)
+        except KeyboardInterrupt:
+            # Each report is written atomically, so what is there is complete; say that the set is not.
+            typer.echo(f"interrupted: {done} of {len(texts)} reports written to {out_dir} (each one complete)", err=True)
+            raise typer.Exit(130) from None
     typer.echo(f"{len(texts)} reports in {out_dir}: " + ", ".join(f"{k} {v}" for k, v in sorted(totals.items())), err=True)
+
+
+def _check_output(out: Path | None, out_dir: Path | None) -> None:
+    """Refuse an unusable destination before any work, so a bad --out never costs a grounding run."""
+    if out is not None and out.is_dir():
+        raise UserError("--out is a directory (use --out-dir for one report per answer)", out)
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise UserError("--out-dir exists and is not a directory", out_dir)
+
+
+def _write(path: Path, report) -> None:
+    """Atomic write (a report is complete or absent); a destination that cannot be written is one line."""
+    from groundjudge.storage import write_model
+
+    try:
+        write_model(path, report)
+    except OSError as exc:
+        raise UserError(f"cannot write report ({exc.strerror or exc})", path) from None
 
 
 def _open(corpus: str):

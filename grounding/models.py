@@ -45,6 +45,9 @@ class Claim(BaseModel):
     answer_line: int  # 1-based line of the unit in the answer
     code: str | None = None  # a code block that goes with the claim
     context: str | None = None  # program or file carried over from a preceding unit or heading
+    # The program or file of the enclosing heading, when a later unit moved `context` elsewhere (a
+    # copybook cited inside a program's section): "here" may still mean the heading's program.
+    topic: str | None = None
     refs: list[ClaimRef] = []
     relations: list[Relation] = []
 

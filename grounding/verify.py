@@ -3,8 +3,11 @@
 Each checkable reference of a claim becomes one or more checks with an outcome:
   ok            the reference resolves and agrees with the code
   missing       it resolves nowhere (or a path leaves the corpus root)
-  mismatch      it resolves, but an attribute is wrong: file, lines, PIC, usage, quoted code
-  contradicted  a stated relation (performs, copies, reads, writes, XCTL) is absent from the subject's code
+  mismatch      it resolves, but an attribute is wrong: file, directory, lines, PIC, usage, quoted code
+  contradicted  a stated relation (performs, copies, reads, writes, XCTL) is absent from the subject's code,
+                or the subject reaches the object another way (CALL where XCTL is said; only WRITEs a
+                file said to be read). A quoted statement (`EXEC CICS LINK PROGRAM('X')`) states its
+                relation too.
 
 Verdict: no checks -> UNABLE_TO_VERIFY; all ok -> SUPPORTED; nothing ok, or every relation the claim
 states is contradicted -> UNSUPPORTED; otherwise PARTIALLY_SUPPORTED.
@@ -15,13 +18,15 @@ program-shaped name, CamelCase or snake_case, a PIC, a quoted string) that resol
 plain English never turns a claim UNSUPPORTED. A name resolves when it is a definition, a reference
 target, a file name, or a whole word in the full-text table (source files before prose files).
 
-Where: the files a claim cites, else the programs it names (not those a relation points at), else
-the context carried from earlier units. Only a cited path or a named program can make a name
-"misplaced"; the carried context only scopes relations, values and quoted code.
+Where: the files a claim cites, else the programs it names (not those a relation points at, nor
+those inside quoted code), else the context carried from earlier units together with the topic of
+the enclosing heading. Only a cited path or a named program can make a name "misplaced"; the carried
+context only scopes relations, values and quoted code.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 import sqlite3
 from dataclasses import dataclass, field
@@ -29,7 +34,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from grounding.claims import normalize_pic, relation_cues
+from grounding.claims import in_code_fragment, normalize_pic, relation_cues
 from grounding.index.model import Ref, Symbol
 from grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from grounding.snapshot import Snapshot, normalize_relpath
@@ -42,12 +47,31 @@ Outcome = Literal["ok", "missing", "mismatch", "contradicted"]
 
 # Which index reference kinds carry each relation.
 RELATION_REFS: dict[str, frozenset[str]] = {
-    "calls": frozenset({"perform", "call", "exec_pgm", "exec_proc", "link", "goto"}),
+    # "calls" is loose English: a LINK or an XCTL to a program is still "calling" it.
+    "calls": frozenset({"perform", "call", "exec_pgm", "exec_proc", "link", "xctl", "goto"}),
     "copies": frozenset({"copy", "import"}),
     "reads": frozenset({"cics_read", "cics_startbr", "cics_readnext", "file_read", "file_open", "sql_table", "dsn"}),
     "writes": frozenset({"cics_write", "cics_rewrite", "cics_delete", "file_write", "file_open", "sql_table", "dsn"}),
     "transfers": frozenset({"xctl", "link"}),
 }
+IO_REFS = RELATION_REFS["reads"] | RELATION_REFS["writes"]
+PROGRAM_REFS = frozenset({"call", "xctl", "link", "exec_pgm"})
+_SQL_WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "MERGE"})
+
+
+def io_directions(ref: Ref) -> frozenset[str]:
+    """Which way an I/O reference moves data: OPEN INPUT only reads, OPEN OUTPUT/EXTEND only write,
+    OPEN I-O, a JCL DD and an unknown SQL statement may do both."""
+    if ref.kind == "file_open":
+        mode = ref.detail.get("mode", "").upper()
+        return {"INPUT": frozenset({"reads"}), "OUTPUT": frozenset({"writes"}), "EXTEND": frozenset({"writes"})}.get(
+            mode, frozenset({"reads", "writes"})
+        )
+    if ref.kind == "sql_table" and ref.detail.get("op"):
+        return frozenset({"writes"}) if ref.detail["op"].upper() in _SQL_WRITES else frozenset({"reads"})
+    return frozenset(rel for rel in ("reads", "writes") if ref.kind in RELATION_REFS[rel])
+
+
 # Which definition kinds an object of each relation can be; an object of another kind is not checked
 # against the relation ("copies data from WS-A" names no copybook).
 RELATION_OBJECT_DEFS: dict[str, frozenset[str]] = {
@@ -66,6 +90,10 @@ ACTOR_KINDS = frozenset({"paragraph", "section", "program", "function", "method"
 _WHICH_PRONOUN = re.compile(r"\bwhich\s+(?:it|they)\s+(?:\w+\s+)?$", re.I)
 # "it performs", "and then runs": the subject of the previous cue carries on
 _PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+)?$", re.I)
+_WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
+_PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
+_BY_AGENT = re.compile(r"\b(?:by|from)\b", re.I)
+_BY_MEANS_OF = re.compile(r"\b(?:with|via|using|through|by)\s+(?:an?\s+|the\s+)?$", re.I)
 _PRONOUN_OBJECT = re.compile(r"\s+(?:to\s+)?(?:it|them)\b", re.I)
 FILE_KINDS = frozenset({"program", "copybook", "mapset", "job", "proc"})
 
@@ -172,8 +200,9 @@ def _last(name: str) -> str:
 class _Lookup:
     """Memoised read-only queries on one index (the index is immutable for its tree hash)."""
 
-    def __init__(self, index: Any):
+    def __init__(self, index: Any, root_name: str = ""):
         self.index = index
+        self.root_name = root_name.lower()
         self.definitions = lru_cache(maxsize=8192)(self._definitions)
         self.references = lru_cache(maxsize=8192)(self._references)
         self.file_lines = lru_cache(maxsize=512)(self._file_lines)
@@ -181,6 +210,7 @@ class _Lookup:
         self.paths_matching = lru_cache(maxsize=4096)(self._paths_matching)
         self.file_info = lru_cache(maxsize=4096)(index.file_info)
         self._paths: list[str] | None = None
+        self._code_text: dict[str, tuple[str, list[int]]] = {}
 
     def _definitions(self, name: str | None = None, kind: str | None = None, path: str | None = None) -> tuple[Symbol, ...]:
         return tuple(self.index.definitions(name=name, kind=kind, path=path))
@@ -245,10 +275,60 @@ class _Lookup:
                 return owners
         if "/" not in norm:
             return list(self.paths_matching(norm))
-        # A cited directory must agree: cpy/X.cpy is not src/X.cpy; a longer prefix (the corpus's own
-        # directory, as in corpora/bank/cpy/X.cpy) is accepted.
+        # A cited directory must agree: cpy/X.cpy is not src/X.cpy. A shorter path is an abbreviation
+        # (cbl/X.cbl for app/cbl/X.cbl); a longer one only when the extra part is the corpus's own
+        # directory (corpora/cobol-bank/cbl/X.cbl), not a made-up one (src/main/cobol/X.cbl).
         matches = [p for p in self.paths_matching(norm) if p == norm or p.endswith("/" + norm)]
-        return matches or [p for p in self.all_paths() if norm.endswith("/" + p)]
+        return matches or [p for p in self.all_paths() if norm.endswith("/" + p) and self._is_root_prefix(norm[: -len(p) - 1])]
+
+    def _is_root_prefix(self, prefix: str) -> bool:
+        last = prefix.rsplit("/", 1)[-1].lower()
+        return bool(self.root_name) and (self.root_name in last or last in self.root_name)
+
+    def code_text(self, path: str) -> tuple[str, list[int]]:
+        """A file's code as one upper-case string with runs of white space squashed, without COBOL
+        sequence and comment areas, and the offset where each line starts (for line numbers)."""
+        if path not in self._code_text:
+            language = (self.file_info(path) or _NO_INFO).language
+            chunks: list[str] = []
+            starts: list[int] = []
+            size = 0
+            for line in self.file_lines(path):
+                if language == "cobol" and re.match(r"[\d ]{6}", line):  # fixed format: code is columns 8-72
+                    line = "" if _is_comment(line, language) else line[7:72]
+                text = _squash(line).upper()
+                starts.append(size)
+                chunks.append(text)
+                size += len(text) + 1
+            self._code_text[path] = (" ".join(chunks), starts)
+        return self._code_text[path]
+
+    def statement_line(self, path: str, parts: list[str]) -> int | None:
+        """Line where the parts of a quoted statement start, in order, or None."""
+        text, starts = self.code_text(path)
+        at = first = -1
+        for part in parts:
+            i = text.find(_squash(part).upper(), at + 1)
+            if i < 0:
+                return None
+            first = i if first < 0 else first
+            at = i
+        return bisect.bisect_right(starts, first)
+
+    def context_files(self, name: str) -> list[str]:
+        """Files a carried context names; a path under a made-up directory (src/main/cobol/X.cbl) still
+        means the one snapshot file of that name."""
+        return self.resolve_files(name) or self.same_basename(name)
+
+    def same_basename(self, cited: str) -> list[str]:
+        norm = normalize_relpath(cited)
+        if norm is None or "/" not in norm:
+            return []
+        base = PurePosixPath(norm).name.lower()
+        return [p for p in self.paths_matching(PurePosixPath(norm).name) if PurePosixPath(p).name.lower() == base]
+
+    def is_copybook(self, path: str) -> bool:
+        return bool(self.definitions(None, "copybook", path))
 
     def all_paths(self) -> list[str]:
         if self._paths is None:
@@ -269,6 +349,15 @@ class _Lookup:
                     res.hits = self.text_hits(name)
         return res
 
+    def _field_lines(self, owner: str, attr: str) -> list[tuple[str, int]]:
+        """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``)."""
+        field = re.compile(r"^\s*(?:self\.)?" + re.escape(attr) + r"\s*(?::|=(?!=))")
+        out: list[tuple[str, int]] = []
+        for cls in self.definitions(owner, "class"):
+            lines = self.file_lines(cls.path)
+            out.extend((cls.path, n) for n in range(cls.start_line, min(cls.end_line, len(lines)) + 1) if field.match(lines[n - 1]))
+        return out[:5]
+
     def _resolve_dotted(self, name: str) -> Resolution:
         qualifier, last = name.rsplit(".", 1)
         if qualifier in ("self", "cls", "this"):  # an attribute of the enclosing object, never a module
@@ -287,6 +376,9 @@ class _Lookup:
         ]
         if matched:
             return Resolution(defs=matched)
+        field_lines = self._field_lines(owner, last)
+        if field_lines:
+            return Resolution(hits=field_lines)
         res = Resolution(refs=[r for r in self.references(name)] or [r for r in self.references(last) if r.target == name])
         if not res.refs and not candidates:  # a dotted module name: pyledger.ledger
             whole = name.replace(".", "/")
@@ -304,6 +396,7 @@ class _Located:
     pos: int
     files: list[str] = field(default_factory=list)  # for paths and names of whole files (programs)
     res: Resolution | None = None
+    moved: bool = False  # a cited path whose file exists only under another directory
 
 
 class DeterministicVerifier:
@@ -316,13 +409,13 @@ class DeterministicVerifier:
     def name(self) -> str:
         return "deterministic"
 
-    def _lookup_for(self, index: Any) -> _Lookup:
-        if self._lookup is None or self._lookup.index is not index:
-            self._lookup = _Lookup(index)
+    def _lookup_for(self, index: Any, root_name: str) -> _Lookup:
+        if self._lookup is None or self._lookup.index is not index or self._lookup.root_name != root_name.lower():
+            self._lookup = _Lookup(index, root_name)
         return self._lookup
 
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
-        lk = self._lookup_for(index)
+        lk = self._lookup_for(index, getattr(snapshot, "name", "") or "")
         checks = _ClaimChecker(claim, lk).run()
         verdict, reason = decide(checks)
         evidence = _collect_evidence(checks)
@@ -342,7 +435,8 @@ def decide(checks: list[Check]) -> tuple[Verdict, str]:
         verdict = Verdict.UNSUPPORTED
     else:
         verdict = Verdict.PARTIALLY_SUPPORTED
-    messages = list(dict.fromkeys(c.message for c in bad + ok))
+    # What decided the verdict first: failures, then the relations that held, then the names that resolved.
+    messages = list(dict.fromkeys(c.message for c in bad + [c for c in ok if c.relation] + [c for c in ok if not c.relation]))
     reason = "; ".join(messages)
     if len(reason) > MAX_REASON:
         reason = reason[: MAX_REASON - 3].rstrip() + "..."
@@ -392,6 +486,9 @@ class _ClaimChecker:
             loc = _Located(ref, self._position(ref))
             if ref.kind == "path":
                 loc.files = self.lk.resolve_files(ref.value)
+                if not loc.files and normalize_relpath(ref.value) is not None:
+                    loc.files = self.lk.same_basename(ref.value)
+                    loc.moved = bool(loc.files)
             elif ref.kind == "identifier":
                 loc.res = self.lk.resolve_name(ref.value)
                 whole = [d.path for d in loc.res.defs if d.kind in FILE_KINDS]
@@ -399,7 +496,12 @@ class _ClaimChecker:
             self.located.append(loc)
 
     def _context_scope(self) -> list[str]:
-        return self.lk.resolve_files(self.claim.context) if self.claim.context else []
+        """Files of the carried context and of the heading's topic (a copybook cited inside a program's
+        section does not make "here" stop meaning the program)."""
+        return list(dict.fromkeys(f for name in self._context_names() for f in self.lk.context_files(name)))
+
+    def _context_names(self) -> list[str]:
+        return [n for n in (self.claim.context, self.claim.topic) if n]
 
     # -- checks -------------------------------------------------------------------------------------
 
@@ -413,10 +515,11 @@ class _ClaimChecker:
         objects = {id(obj) for _, _, _, obj in links}
         # Programs the claim names contain its other names, unless they are what a relation points at
         # ("4000-WRITE-AUDIT LINKs to BKAUD04C": 4000-WRITE-AUDIT is not in BKAUD04C).
+        # A name inside a quoted statement (`XCTL PROGRAM('BKUPD02C')`) is what the code points at, too.
         named = [
             d.path
             for loc in self.located
-            if loc.ref.kind == "identifier" and id(loc) not in objects and loc.res is not None
+            if loc.ref.kind == "identifier" and id(loc) not in objects and loc.res is not None and not in_code_fragment(loc.ref)
             for d in loc.res.defs
             if d.kind == "program"
         ]
@@ -453,6 +556,9 @@ class _ClaimChecker:
             else:
                 self._add("missing", f"no file {ref.value} in the snapshot")
             return
+        if loc.moved:  # the file exists under another directory: the name is right, the path is not
+            norm = normalize_relpath(ref.value)
+            self._add("mismatch", f"no file {norm} in the snapshot; {PurePosixPath(norm).name} is {', '.join(loc.files)}")
         path = loc.files[0]
         info = self.lk.file_info(path)
         if info is not None and info.status == "skipped":  # binary or non-UTF-8: it exists, its lines cannot be read
@@ -551,13 +657,13 @@ class _ClaimChecker:
         if locatable and scope and not (set(scope) & res.paths()):
             found = [f for f in scope if self._present_in(ref.value, f)]
             if not found:
-                where = _where(res.defs[0]) if res.defs else self._found_message(ref.value, res, []).rsplit(" ", 1)[-1]
+                where = _where(res.defs[0]) if res.defs else self._place(ref.value, res, [])[0].rsplit(" ", 1)[-1]
                 ev = [_def_evidence(self.lk, res.defs[0])] if res.defs else []
                 self._add("mismatch", f"{ref.value} exists ({where}) but not in {', '.join(scope)}", ev)
                 return
             self._add("ok", f"{ref.value} appears in {found[0]}", self._mention_evidence(found[0], ref.value))
             return
-        self._add("ok", self._found_message(ref.value, res, scope), self._resolution_evidence(res, scope))
+        self._add("ok", *self._place(ref.value, res, scope))
 
     def _present_in(self, name: str, path: str) -> bool:
         return bool(self.lk.mentions(path, _last(name)))
@@ -566,46 +672,51 @@ class _ClaimChecker:
         lines = self.lk.mentions(path, _last(name))
         return [self.lk.snippet(path, lines[0], lines[0])] if lines else []
 
-    def _found_message(self, name: str, res: Resolution, scope: list[str]) -> str:
-        defs = [d for d in res.defs if d.path in (scope or self.scope)] or res.defs
+    def _place(self, name: str, res: Resolution, scope: list[str]) -> tuple[str, list[Evidence]]:
+        """Where a resolved name is, as a message and evidence, in the files the claim is about first."""
+        about = scope or self.scope
+        defs = [d for d in res.defs if d.path in about]
+        refs = [r for r in res.refs if r.path in about]
+        # Only for names that belong to no program (a DD, a dataset, a transaction ID): a data item or a
+        # paragraph is best shown where it is defined.
+        if not defs and not refs and not any(d.kind in FILE_KINDS | LOCATABLE_KINDS for d in res.defs):
+            mention = next(((p, n) for p in about for n in self.lk.code_mentions(p, _last(name))[:1]), None)
+            if mention is not None:
+                p, n = mention
+                return f"{name} appears at {p}:{n}", [self.lk.snippet(p, n, n)]
+        defs = defs or res.defs
         if defs:
-            return f"{name} is a {defs[0].kind} at {_where(defs[0])}"
-        refs = [r for r in res.refs if not scope or r.path in scope] or res.refs
+            return f"{name} is a {defs[0].kind} at {_where(defs[0])}", [_def_evidence(self.lk, defs[0])]
+        refs = refs or res.refs
         if refs:
-            return f"{name} is used ({refs[0].kind}) at {refs[0].path}:{refs[0].line}"
+            ref = refs[0]
+            return f"{name} is used ({ref.kind}) at {ref.path}:{ref.line}", [self._ref_evidence(ref)]
         if res.files:
-            return f"{name} is the file {res.files[0]}"
-        return f"{name} appears at {res.hits[0][0]}:{res.hits[0][1]}"
-
-    def _resolution_evidence(self, res: Resolution, scope: list[str]) -> list[Evidence]:
-        defs = [d for d in res.defs if d.path in (scope or self.scope)] or res.defs
-        if defs:
-            return [_def_evidence(self.lk, defs[0])]
-        refs = [r for r in res.refs if not scope or r.path in scope] or res.refs
-        if refs:
-            return [self.lk.snippet(refs[0].path, refs[0].line, refs[0].line, note=f"{refs[0].kind} {refs[0].target}")]
-        if res.files:
-            return [self.lk.snippet(res.files[0], 1, 5)]
-        return [self.lk.snippet(res.hits[0][0], res.hits[0][1], res.hits[0][1])]
+            return f"{name} is the file {res.files[0]}", [self.lk.snippet(res.files[0], 1, 5)]
+        p, n = res.hits[0]
+        return f"{name} appears at {p}:{n}", [self.lk.snippet(p, n, n)]
 
     # -- values -------------------------------------------------------------------------------------
 
-    def _data_items(self) -> list[Symbol]:
-        items: list[Symbol] = []
-        for loc in self.located:
-            if loc.res is not None:
-                items.extend(d for d in loc.res.defs if d.kind == "data_item")
-        return items
+    def _data_items(self, pos: int) -> list[Symbol]:
+        """The definitions of the data item a PIC or USAGE at pos describes: the one named nearest
+        before it ("`AUD-KEY` is made of `AUD-TIMESTAMP` (`PIC X(26)`)"), else the first after it."""
+        named = [(loc.pos, [d for d in loc.res.defs if d.kind == "data_item"]) for loc in self.located if loc.res is not None]
+        named = [(p, defs) for p, defs in named if defs]
+        before = [defs for p, defs in named if p < pos]
+        after = [defs for p, defs in named if p >= pos]
+        return before[-1] if before else (after[0] if after else [])
 
     def _check_values(self, scope: list[str]) -> None:
-        items = self._data_items()
         anchored = any(l.ref.strict or l.ref.kind != "value" for l in self.located)
         for loc in self.located:
             ref = loc.ref
             if ref.kind != "value":
                 continue
             if ref.value_kind in ("pic", "usage"):
-                self._check_item_attr(ref, items, scope)
+                self._check_item_attr(ref, self._data_items(loc.pos), scope)
+            elif ref.value_kind == "code":
+                self._check_fragment(ref, scope)
             elif ref.value_kind == "string" or (ref.value_kind == "number" and (anchored or _specific(ref.value))):
                 # A bare small number ("retries 3 times") turns up in any file: alone it confirms nothing.
                 self._check_literal(ref, scope)
@@ -634,10 +745,32 @@ class _ClaimChecker:
             self._add("mismatch", f"no data item in {', '.join(scope)} is {shown}")
         # Without a data item or a file to look in, a bare PIC names nothing checkable.
 
+    def _check_fragment(self, ref: ClaimRef, scope: list[str]) -> None:
+        """An inline COBOL statement (`EXEC CICS XCTL PROGRAM('BKUPD02C')`) must be in the claim's files
+        as written (case, spacing and line breaks aside; "..." skips any text); with no files named,
+        anywhere in the snapshot."""
+        parts = [p.strip() for p in re.split(r"\.\.\.|…", ref.value) if p.strip()]
+        if not parts:
+            return
+        files = scope or sorted({p for p, _ in self.lk.text_hits(_longest_word(parts[0]), 20) if not self.lk.is_prose(p)})
+        for path in files:
+            line = self.lk.statement_line(path, parts)
+            if line is not None:
+                self._add("ok", f"{ref.text} is in {path} (line {line})", [self.lk.snippet(path, line, line)])
+                return
+        where = ", ".join(scope) if scope else "the snapshot"
+        self._add("mismatch" if scope else "missing", f"{ref.text} is not in {where}")
+
     def _check_literal(self, ref: ClaimRef, scope: list[str]) -> None:
         value = ref.value
         shown = value if ref.value_kind == "number" else f"'{value}'"
-        pattern = word_pattern(value) if ref.value_kind == "number" else re.compile(re.escape(value))
+        # A number may be written with thousands separators in the code (a literal '50,000.00') or not.
+        spellings = sorted({value, ref.text}) if ref.value_kind == "number" else [value]
+        pattern = (
+            re.compile("|".join(word_pattern(v).pattern for v in spellings))
+            if ref.value_kind == "number"
+            else re.compile(re.escape(value))
+        )
         # A string is best found as a literal in the code; anywhere in a line will do otherwise.
         literal = re.compile("[\"']" + re.escape(value) + "[\"']") if ref.value_kind == "string" else pattern
         for pat in (literal, pattern):
@@ -670,12 +803,14 @@ class _ClaimChecker:
         return loc.res is not None and (bool(loc.res.files) or any(d.kind in ACTOR_KINDS for d in loc.res.defs))
 
     def _context_located(self) -> _Located | None:
-        if not self.claim.context:
+        """The context as an actor: the carried context unless it is a copybook (which does nothing) and
+        the heading's topic is something else."""
+        candidates = [(n, self.lk.context_files(n)) for n in self._context_names()]
+        candidates = [(n, files) for n, files in candidates if files]
+        if not candidates:
             return None
-        files = self.lk.resolve_files(self.claim.context)
-        if not files:
-            return None
-        ref = ClaimRef(kind="identifier", text=self.claim.context, value=PurePosixPath(self.claim.context).stem)
+        name, files = next(((n, f) for n, f in candidates if not all(self.lk.is_copybook(p) for p in f)), candidates[0])
+        ref = ClaimRef(kind="identifier", text=name, value=PurePosixPath(name).stem)
         return _Located(ref, -1, files, Resolution(files=files))
 
     def _relation_links(self) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
@@ -689,6 +824,7 @@ class _ClaimChecker:
         named = [loc for loc in self.located if loc.ref.kind in ("identifier", "path") and (loc.files or (loc.res and loc.res.found))]
         links: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
         previous: _Located | None = None
+        after_passive = False
         for i, cue in enumerate(cues):
             if cue.relation == "defines":
                 continue  # a definition's place is checked by the file and line checks
@@ -696,34 +832,84 @@ class _ClaimChecker:
             before = text[: cue.start]
             after = [l for l in named if cue.end <= l.pos < nxt]
             earlier = [l for l in named if l.pos < cue.start]
+            agents: list[_Located] = []
+            # "... in BKACT01C", "... of BKUPD02C": a name after a place word locates, it is not an object
+            places = [l for l in after if _PLACE_WORD.search(text[: l.pos]) and self._is_actor(l)]
+            after = [l for l in after if l not in places]
             if cue.passive:
-                objects, subject = earlier, (after[0] if after else None)
+                # the agents are the names after "by"/"from" ("is performed with THRU X from Y": Y)
+                by = _BY_AGENT.search(text, cue.end, nxt)
+                named_by = [l for l in after if by is not None and l.pos >= by.end()] or after
+                subject = named_by[0] if named_by else (places[0] if places else None)
+                objects = earlier + [l for l in after if l not in named_by]
+                agents = [l for l in named_by[1:] if self._is_actor(l)]  # "imported by A and by B": each must
             elif _WHICH_PRONOUN.search(before):
                 objects, subject = earlier[-1:], previous
             else:
                 objects = after
-                if _PRONOUN_SUBJECT.search(before):
+                actors = [l for l in earlier if self._is_actor(l)]
+                since_previous = [l for l in actors if i > 0 and l.pos >= cues[i - 1].end]
+                if _PRONOUN_SUBJECT.search(before) and previous is not None:
                     subject = previous
+                elif _WHICH_SUBJECT.search(before) and actors:
+                    subject = actors[-1]  # "runs BKTRN02C, which reads DALYTRAN": BKTRN02C reads
+                elif previous is not None and not since_previous and not after_passive:
+                    # "reads DALYTRAN, updates ACCTDAT and appends to TRANHIST": one subject, several verbs
+                    subject = previous
+                elif _PRONOUN_SUBJECT.search(before) and actors:
+                    # "`main()` builds the parser with `build_parser()` and calls `run()`": the sentence's
+                    # subject acts again, not the instrument named just before.
+                    subject = ([l for l in actors if not l.files] or actors)[0]
                 else:
                     # "`0000-MAIN` in cbl/X.cbl performs Y": the paragraph acts, the file only locates it.
-                    actors = [l for l in earlier if self._is_actor(l)]
                     spans = [l for l in actors if not l.files]
-                    subject = (spans or actors)[-1] if actors else None
+                    subject = (spans or actors)[-1] if actors else (places[0] if places else None)
                 if not objects:
                     context = self._context_located()
+                    passive_files = [l for l in earlier if not self._is_actor(l)]
                     # Only for control transfer: "copies it" more often means a copybook named just before.
                     if cue.relation == "transfers" and _PRONOUN_OBJECT.match(text, cue.end) and context:
                         objects = [context]
+                    elif cue.relation == "transfers" and _BY_MEANS_OF.search(before):
+                        # "sent to COADM01C and COMEN01C, both with XCTL": the programs named before
+                        objects = [l for l in earlier if any(d.kind == "program" for d in (l.res.defs if l.res else []))]
+                        subject = None
+                    elif cue.relation in ("reads", "writes") and passive_files:
+                        # "ACCTREJ | Access: read", "reads AUDITLG before writing": the file named before
+                        # the verb is what is read or written.
+                        objects = passive_files[-1:]
                     else:
                         continue  # nothing named after the cue: a second cue word for the same link
             previous = subject or previous
+            after_passive = cue.passive
             kinds = RELATION_REFS[cue.relation]
             word = text[cue.start : cue.end].upper()
             if cue.relation == "transfers" and ("XCTL" in word or "LINK" in word):
                 kinds = frozenset({"xctl"} if "XCTL" in word else {"link"})  # LINK returns, XCTL does not
-            for obj in objects:
-                if obj is not subject and obj.ref.kind == "identifier":
-                    links.append((cue.relation, kinds, subject, obj))
+            for who in [subject, *agents]:
+                for obj in objects:
+                    if obj is not who and obj.ref.kind == "identifier":
+                        links.append((cue.relation, kinds, who, obj))
+        return links + self._statement_links(named)
+
+    def _statement_links(self, named: list[_Located]) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
+        """A quoted statement states its own relation: `EXEC CICS LINK PROGRAM('X')` says the subject
+        LINKs to X, `CALL 'X'` that it calls X, `COPY X` that it copies X."""
+        links: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
+        for loc in self.located:
+            if loc.ref.value_kind != "code":
+                continue
+            m = _STATEMENT_RELATION.match(loc.ref.value)
+            if m is None:
+                continue
+            verb, target = m.group(1).upper(), m.group(2).upper()
+            relation, kinds = {"XCTL": ("transfers", frozenset({"xctl"})), "LINK": ("transfers", frozenset({"link"})),
+                               "CALL": ("calls", frozenset({"call"})), "COPY": ("copies", frozenset({"copy"}))}[verb.split()[-1]]
+            obj = next((l for l in named if l.ref.kind == "identifier" and l.ref.value.upper() == target), None)
+            if obj is None:
+                continue
+            actors = [l for l in named if l.pos < loc.pos and self._is_actor(l) and not in_code_fragment(l.ref)]
+            links.append((relation, kinds, actors[-1] if actors else None, obj))
         return links
 
     def _subject_scope(self, subject: _Located | None) -> tuple[str, list[tuple[str, int, int]] | None]:
@@ -734,10 +920,9 @@ class _ClaimChecker:
             if subject.res is not None and subject.res.defs:
                 defs = self._preferred(subject.res.defs)
                 return subject.ref.value, [(d.path, d.start_line, d.end_line) for d in defs]
-        if self.claim.context:
-            files = self.lk.resolve_files(self.claim.context)
-            if files:
-                return self.claim.context, [(f, 1, 10**9) for f in files]
+        context = self._context_located()
+        if context is not None:
+            return context.ref.text, [(f, 1, 10**9) for f in context.files]
         return "the snapshot", None
 
     def _preferred(self, defs: list[Symbol]) -> list[Symbol]:
@@ -750,30 +935,46 @@ class _ClaimChecker:
         name = obj.ref.value
         res = obj.res
         assert res is not None
-        family = RELATION_REFS[relation]
+        io = relation in ("reads", "writes")
+        # Any I/O reference makes a name a file, whichever way the claim says the data goes.
+        family = IO_REFS if io else RELATION_REFS[relation]
         fits = any(d.kind in RELATION_OBJECT_DEFS[relation] for d in res.defs) or any(r.kind in family for r in res.refs)
         if not fits:
-            fits = any(r.kind in family for r in self.lk.references(_last(name)))
-        if not fits and relation in ("reads", "writes"):
+            # A program outside the snapshot (CEE3ABD, an IBM routine) is known by the CALL/XCTL/LINK to it.
+            reached = family | PROGRAM_REFS if relation in ("calls", "transfers") else family
+            fits = any(r.kind in reached for r in self.lk.references(_last(name)))
+        if not fits and io:
             fits = bool(self._file_aliases(name))
+        if not fits and relation == "copies" and any(d.language != "cobol" for d in res.defs):
+            self._check_name_import(name, subject)
+            return
         if not fits:
             return
         targets = {_last(name).upper()}
-        if relation in ("reads", "writes"):
+        if io:
             targets |= self._file_aliases(name)
         who, spans = self._subject_scope(subject)
         verb = {"calls": "calls/performs", "copies": "copies", "reads": "reads", "writes": "writes", "transfers": "transfers control to"}[relation]
-        found = [r for r in self._refs_of(family, spans) if _targets_match(self.lk, r, name, targets)]
-        exact = [r for r in found if r.kind in kinds]
+        reaching = [r for r in self._refs_of(None, spans) if _targets_match(self.lk, r, name, targets)]
+        if io:
+            # A READ/WRITE statement is better evidence than the OPEN before it.
+            found = sorted((r for r in reaching if r.kind in family), key=lambda r: r.kind == "file_open")
+            exact = [r for r in found if relation in io_directions(r)]
+        else:
+            found = [r for r in reaching if r.kind in family]
+            exact = [r for r in found if r.kind in kinds]
         if exact:
             ref = exact[0]
-            ev = self.lk.snippet(ref.path, ref.line, ref.line, note=f"{ref.kind} {ref.target}")
-            self._add("ok", f"{who} {verb} {name} ({ref.kind} at {ref.path}:{ref.line})", [ev], relation=True)
-        elif found:
+            self._add("ok", f"{who} {verb} {name} ({ref.kind} at {ref.path}:{ref.line})", [self._ref_evidence(ref)], relation=True)
+        elif io and found:
             ref = found[0]
-            ev = self.lk.snippet(ref.path, ref.line, ref.line, note=f"{ref.kind} {ref.target}")
+            other = "writes" if relation == "reads" else "reads"
+            self._add("contradicted", f"{who} only {other} {name} ({ref.kind} at {ref.path}:{ref.line}), it never {relation[:-1]}s it", [self._ref_evidence(ref)], relation=True)
+        elif found or reaching:
+            # The subject does reach the object, by another mechanism (CALL where the claim says XCTL).
+            ref = (found or reaching)[0]
             said = "/".join(sorted(k.upper() for k in kinds))
-            self._add("contradicted", f"{who} uses {ref.kind.upper()} to reach {name} ({ref.path}:{ref.line}), not {said}", [ev], relation=True)
+            self._add("contradicted", f"{who} uses {ref.kind.upper()} to reach {name} ({ref.path}:{ref.line}), not {said}", [self._ref_evidence(ref)], relation=True)
         else:
             # The index may not know every form (a program run from SYSTSIN, a CALL through a variable):
             # a name that the subject's code spells out is not contradicted, only unindexed.
@@ -784,24 +985,46 @@ class _ClaimChecker:
             else:
                 self._add("contradicted", f"{who} {_NEGATED[relation]} {name}", relation=True)
 
+    def _check_name_import(self, name: str, subject: _Located | None) -> None:
+        """"report.py imports `format_amount`": the index records imported modules, so the name is looked
+        for in the subject's import statements (one line, or a parenthesised list)."""
+        who, spans = self._subject_scope(subject)
+        if spans is None:
+            return  # "X is imported" with no importer named: nothing to hold it against
+        for path, start, end in spans:
+            lines = self.lk.file_lines(path)
+            for n in _import_lines(lines, start, end):
+                if word_pattern(_last(name)).search(lines[n - 1]):
+                    self._add("ok", f"{who} imports {name} ({path}:{n})", [self.lk.snippet(path, n, n)], relation=True)
+                    return
+        self._add("contradicted", f"{who} does not import {name}", relation=True)
+
+    def _ref_evidence(self, ref: Ref) -> Evidence:
+        return self.lk.snippet(ref.path, ref.line, ref.line, note=f"{ref.kind} {ref.target}")
+
     def _file_aliases(self, name: str) -> set[str]:
         """A file is named in claims by its SELECT name or its ASSIGN (DD or dataset) name."""
         up = name.upper()
         aliases: set[str] = set()
         for sym in self.lk.definitions(None, "select", None):
             assign = sym.detail.get("assign", "").strip("'\"").upper()
-            if sym.name.upper() == up and assign:
-                aliases.add(assign)
-            if assign == up:
+            # ASSIGN TO S-RPTOUT / UT-S-RPTOUT names DD RPTOUT
+            names = {assign, re.sub(r"^(?:UT-)?(?:S|AS)-", "", assign)} if assign else set()
+            if sym.name.upper() == up:
+                aliases |= names
+            if up in names:
                 aliases.add(sym.name.upper())
         return aliases
 
-    def _refs_of(self, kinds: frozenset[str], spans: list[tuple[str, int, int]] | None) -> list[Ref]:
+    def _refs_of(self, kinds: frozenset[str] | None, spans: list[tuple[str, int, int]] | None) -> list[Ref]:
+        """References of the given kinds (None: any) inside the spans (None: the whole snapshot)."""
         if spans is None:
+            if kinds is None:
+                return list(self.lk.references(None, None, None))
             return [r for k in sorted(kinds) for r in self.lk.references(None, k, None)]
         out: list[Ref] = []
         for path, start, end in spans:
-            out.extend(r for r in self.lk.references(None, None, path) if r.kind in kinds and start <= r.line <= end)
+            out.extend(r for r in self.lk.references(None, None, path) if (kinds is None or r.kind in kinds) and start <= r.line <= end)
         return out
 
     # -- quoted code --------------------------------------------------------------------------------
@@ -838,7 +1061,9 @@ class _ClaimChecker:
             found = [next((n for n, l in enumerate(lines, 1) if w in l), 0) for w in wanted]
             hits = sum(1 for n in found if n)
             if hits and hits * 2 >= len(wanted) and (best is None or hits > best[0]):
-                best = (hits, path, next(n for n in found if n))
+                # Start the evidence where the quoted block would begin, so a wrong first line shows.
+                i, n = next((i, n) for i, n in enumerate(found) if n)
+                best = (hits, path, max(1, n - i))
         return best
 
 
@@ -874,6 +1099,26 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
     # self.post(...) inside class Ledger is Ledger.post
     owner = _last(qualifier)
     return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, "class", ref.path))
+
+
+_STATEMENT_RELATION = re.compile(
+    r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I
+)
+
+
+def _import_lines(lines: tuple[str, ...], start: int, end: int) -> list[int]:
+    """Line numbers of import statements in a span, with every line of a parenthesised import list."""
+    out: list[int] = []
+    open_list = False
+    for n in range(max(start, 1), min(end, len(lines)) + 1):
+        line = lines[n - 1]
+        if open_list:
+            out.append(n)
+            open_list = ")" not in line
+        elif re.match(r"\s*(?:from\s+\S+\s+)?import\b", line):
+            out.append(n)
+            open_list = "(" in line and ")" not in line
+    return out
 
 
 def _squash(line: str) -> str:

@@ -123,10 +123,12 @@ def test_identifier_shapes_and_reserved_words():
 
 
 def test_backticked_names_are_strict_and_dotted_names_and_calls():
+    # A backticked COBOL word is meant literally as well (`CURRENCY` in a Python answer names a constant).
     assert refs("`BKACCT` and `Ledger.post()` and `__init__` and `PERFORM`") == [
         ("identifier", "BKACCT", None, None, None, True),
         ("identifier", "Ledger.post", None, None, None, True),
         ("identifier", "__init__", None, None, None, True),
+        ("identifier", "PERFORM", None, None, None, True),
     ]
     assert refs("calls validate() then ledger.Ledger.post") == [
         ("identifier", "validate", None, None, None, True),
@@ -152,7 +154,9 @@ def test_values_pic_usage_numbers_strings():
 
 
 def test_code_span_fragments_yield_names_and_literals():
+    # a quoted COBOL statement is itself a value that must be in the code as written
     assert refs("`EXEC CICS XCTL PROGRAM('BKMNU01C') COMMAREA(WS-COMMAREA)`") == [
+        ("value", "EXEC CICS XCTL PROGRAM('BKMNU01C') COMMAREA(WS-COMMAREA)", None, None, "code", True),
         ("value", "BKMNU01C", None, None, "string", True),
         ("identifier", "BKMNU01C", None, None, None, True),  # a quoted literal shaped like a program
         ("identifier", "WS-COMMAREA", None, None, None, True),

@@ -84,3 +84,49 @@ def test_directory_needs_out_dir_and_must_hold_answers(tmp_path, corpus):
     result = _run("--corpus", str(corpus), str(answers), "--out-dir", str(tmp_path / "o"))
     assert result.exit_code == 2
     assert result.output.strip() == f"error: {answers}: no *.md answers in directory"
+
+
+def test_unusable_destinations_are_one_line_errors(tmp_path, corpus):
+    answer = tmp_path / "a.md"
+    answer.write_text("`f` is defined in src/m.py.\n")
+    result = _run("--corpus", str(corpus), str(answer), "--out", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {tmp_path}: --out is a directory (use --out-dir for one report per answer)"
+    result = _run("--corpus", str(corpus), str(answer), "--out-dir", str(answer))
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {answer}: --out-dir exists and is not a directory"
+    # a parent that is a file cannot be created: the write fails, one line, nothing left behind
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    result = _run("--corpus", str(corpus), str(answer), "--out", str(blocker / "r.json"))
+    assert result.exit_code == 2
+    assert result.output.strip().startswith(f"error: {blocker / 'r.json'}: cannot write report (")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "blocker", "corpus"]
+
+
+def test_interrupted_directory_run_leaves_only_complete_reports(tmp_path, corpus, monkeypatch):
+    import json
+
+    import grounding.ground as ground_module
+
+    answers = tmp_path / "answers"
+    answers.mkdir()
+    for name in ("q1", "q2", "q3"):
+        (answers / f"{name}.md").write_text("`f` is defined in src/m.py.\n")
+    real = ground_module.ground_text
+    calls = []
+
+    def interrupted_on_the_third(*args, **kwargs):  # Ctrl-C while the third answer is being grounded
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ground_module, "ground_text", interrupted_on_the_third)
+    out_dir = tmp_path / "reports"
+    result = _run("--corpus", str(corpus), str(answers), "--out-dir", str(out_dir))
+    assert result.exit_code == 130
+    assert result.output.strip().splitlines()[-1] == f"interrupted: 2 of 3 reports written to {out_dir} (each one complete)"
+    assert sorted(p.name for p in out_dir.iterdir()) == ["q1.json", "q2.json"]  # no temporary file left
+    for p in out_dir.iterdir():
+        assert json.loads(p.read_text())["counts"]["SUPPORTED"] == 1

@@ -72,7 +72,7 @@ def test_verdict_rule_on_hand_built_checks():
     ok, miss, bad = Check("ok", "a ok"), Check("missing", "b missing"), Check("mismatch", "c wrong")
     no_rel, rel_ok = Check("contradicted", "d absent", relation=True), Check("ok", "e present", relation=True)
     assert decide([]) == (Verdict.UNABLE_TO_VERIFY, "names no file, symbol or value the snapshot could confirm or deny")
-    assert decide([ok, rel_ok]) == (Verdict.SUPPORTED, "a ok; e present")
+    assert decide([ok, rel_ok]) == (Verdict.SUPPORTED, "e present; a ok")  # relations that held before names
     assert decide([miss]) == (Verdict.UNSUPPORTED, "b missing")
     assert decide([ok, miss]) == (Verdict.PARTIALLY_SUPPORTED, "b missing; a ok")  # failures are named first
     assert decide([ok, bad]) == (Verdict.PARTIALLY_SUPPORTED, "c wrong; a ok")
