@@ -2,8 +2,10 @@
 
 SQLite in WAL mode with a busy timeout, so many tasks of one process and several processes can
 write at once. Only validated replies are stored; errors never are, so a rerun retries them.
-The key deliberately leaves out the base URL and the API key: the same model given the same
-messages, parameters and schema is the same call wherever it was served from.
+The key includes the base URL: two OpenAI-compatible servers (or a gateway and the vendor's own API)
+may serve different weights, quantizations or versions under one model id, so the endpoint is part
+of "the provider". ``None`` is the provider's own API. The API key is left out: it does not change
+the reply.
 """
 
 from __future__ import annotations
@@ -34,8 +36,11 @@ def default_cache_path() -> Path:
     return home() / "cache.sqlite"
 
 
-def cache_key(provider: str, model: str, messages: list[dict[str, str]], params: dict[str, Any], schema: dict[str, Any]) -> str:
-    return sha256_json({"provider": provider, "model": model, "messages": messages, "params": params, "schema": schema})
+def cache_key(provider: str, base_url: str | None, model: str, messages: list[dict[str, str]], params: dict[str, Any],
+              schema: dict[str, Any]) -> str:
+    endpoint = base_url.rstrip("/") if base_url else None  # written as given otherwise: localhost and 127.0.0.1 differ
+    return sha256_json({"provider": provider, "base_url": endpoint, "model": model, "messages": messages,
+                        "params": params, "schema": schema})
 
 
 @dataclass

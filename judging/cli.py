@@ -13,22 +13,27 @@ def score_cmd(
     questions: Path = typer.Option(..., "--questions", help="Question set (JSONL) the answers reply to."),
     rubric: str = typer.Option("reference-free", "--rubric", help="Bundled rubric name or path to a rubric TOML file."),
     template: str = typer.Option("judge-dimensions-v1", "--template", help="Bundled prompt template name or path."),
-    judge: list[str] = typer.Option(None, "--judge", help="NAME=PROVIDER:MODEL[@BASE_URL]; repeatable. Providers: anthropic, openai, openai-compatible. Default: the judges in groundjudge.toml."),
+    judge: list[str] = typer.Option(None, "--judge", help="NAME=PROVIDER:MODEL\\[@BASE_URL]; repeatable. Providers: anthropic, openai, openai-compatible. Default: the judges in groundjudge.toml."),
     cells: str = typer.Option(None, "--cells", help="Comma-separated cells to score (default: every cell with an answers/ directory)."),
-    force: bool = typer.Option(False, "--force", help="Redo every judgement, even ones already scored with the same inputs."),
+    force: bool = typer.Option(False, "--force", help="Redo every judgement, even ones already scored with the same inputs (through the response cache: use a new --cache to call the providers again)."),
     offline: bool = typer.Option(False, "--offline", help="Replay from the response cache only; a miss is a recorded error, never a call."),
-    budget: float = typer.Option(None, "--budget", help="Stop submitting new calls once this many USD have been spent in this run."),
+    budget: float = typer.Option(None, "--budget", help="Stop sending new calls and retries (judges and --llm-* helpers) once this run's spend reaches this many USD; unsent judgements are recorded as errors. Calls in flight finish: at most --concurrency per endpoint over."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Render every prompt and print token estimates and projected cost; call no one, write nothing."),
     concurrency: int = typer.Option(None, "--concurrency", min=1, help="In-flight calls per provider endpoint (default from the config)."),
     rpm: int = typer.Option(None, "--rpm", min=1, help="Requests per minute per provider endpoint."),
     tpm: int = typer.Option(None, "--tpm", min=1, help="Estimated tokens per minute per provider endpoint."),
-    config: Path = typer.Option(None, "--config", help="Config file (default: ./groundjudge.toml when present, over the bundled defaults)."),
-    cache: Path = typer.Option(None, "--cache", help="Response cache SQLite file (default: <groundjudge home>/cache.sqlite)."),
-    llm_claims: str = typer.Option(None, "--llm-claims", help="Extract claims with this model (NAME=PROVIDER:MODEL[@BASE_URL]) instead of the Markdown extractor. Off by default."),
-    llm_verify: str = typer.Option(None, "--llm-verify", help="Ask this model (NAME=PROVIDER:MODEL[@BASE_URL]) about claims the deterministic checker leaves UNABLE_TO_VERIFY. Off by default."),
+    config: Path = typer.Option(None, "--config", help="Config file: [defaults], [retry], [[judges]], [prices.MODEL] (default: ./groundjudge.toml when present, laid over the bundled defaults; format in docs/judging.md)."),
+    cache: Path = typer.Option(None, "--cache", help="Response cache SQLite file (default: $GROUNDJUDGE_HOME/cache.sqlite, ~/.cache/groundjudge without it). Keyed by provider, base URL, model, prompt, parameters and schema; errors are never cached."),
+    llm_claims: str = typer.Option(None, "--llm-claims", help="Extract claims with this model (NAME=PROVIDER:MODEL\\[@BASE_URL]) instead of the Markdown extractor. Off by default."),
+    llm_verify: str = typer.Option(None, "--llm-verify", help="Ask this model (NAME=PROVIDER:MODEL\\[@BASE_URL]) about claims the deterministic checker leaves UNABLE_TO_VERIFY. Off by default."),
     no_progress: bool = typer.Option(False, "--no-progress", help="Do not draw progress bars."),
 ) -> None:
-    """Ground every answer once, score it with every judge, and write score files and a run manifest."""
+    """Ground every answer once, score it with every judge, and write score files and a run manifest.
+
+    Resumable: a rerun keeps every valid judgement made with the same inputs and redoes the rest, failed
+    ones included (errors are never cached). Keys: ANTHROPIC_API_KEY, OPENAI_API_KEY. Exit codes: 0 done
+    (failures are listed), 2 bad input, 130 interrupted. See docs/judging.md.
+    """
     from rich.console import Console
     from rich.table import Table
 
@@ -40,7 +45,11 @@ def score_cmd(
         budget_usd=budget, dry_run=dry_run, concurrency=concurrency, rpm=rpm, tpm=tpm, config=config, cache=cache,
         progress=not no_progress, llm_claims=llm_claims, llm_verify=llm_verify,
     )
-    summary = Runner(options, echo=lambda line: typer.echo(line, err=True)).run()
+    try:
+        summary = Runner(options, echo=lambda line: typer.echo(line, err=True)).run()
+    except KeyboardInterrupt:
+        typer.echo("interrupted: every score file on disk is complete; run the same command again to finish the rest", err=True)
+        raise typer.Exit(130) from None
     if dry_run:
         out = Console(highlight=False)
         table = Table(title="dry run: nothing was called or written")
@@ -57,10 +66,26 @@ def score_cmd(
         f"{summary.failed} failed, {summary.judgements_kept} kept; {summary.calls} provider calls, "
         f"{summary.cache_hits} cache hits, spent ${summary.spent_usd:.4f}"
     )
+    if summary.llm_grounding_calls or summary.llm_grounding_spent_usd:
+        typer.echo(f"LLM grounding: {summary.llm_grounding_calls} provider calls, ${summary.llm_grounding_spent_usd:.4f} "
+                   "(included in the spend above)")
+    if summary.llm_grounding_refused:
+        typer.echo(f"budget of ${budget:g} reached during grounding: {summary.llm_grounding_refused} LLM grounding calls "
+                   "not sent (those claims fell back to the deterministic extractor/verifier; a rerun retries them)")
     if summary.budget_refused:
         typer.echo(f"budget of ${budget:g} reached: {summary.budget_refused} judgements not submitted (recorded as errors; rerun with a higher --budget to finish)")
-    for message, count in sorted(summary.errors.items()):
-        typer.echo(f"  {count} x {message}")
+    if summary.failed:
+        from judging.runner import recurring
+
+        typer.echo(f"{summary.failed} failed judgements are recorded with their error and no scores (never as 0):")
+        for (judge_name, message), count in sorted(summary.errors.items()):
+            typer.echo(f"  {judge_name}: {count} x {message}" + ("  [will recur: same prompt, same reply]" if recurring(message) else ""))
+        if any(recurring(message) for _, message in summary.errors):
+            typer.echo("errors are never cached: every rerun calls these judges again for these judgements and pays for "
+                       "them again, and a [will recur] failure is expected to fail again; replace or drop such a judge "
+                       "(--judge) to stop paying for it")
+        else:
+            typer.echo("a rerun of the same command retries exactly the failed judgements (errors are never cached)")
 
 
 def register(app: typer.Typer) -> None:

@@ -102,7 +102,9 @@ class JudgeConfig(_Strict):
 
     @property
     def params_sha256(self) -> str:
-        return sha256_json({"provider": self.provider, "model": self.model, "params": self.sampling_params()})
+        """What shaped the reply besides the prompt: the endpoint (as in the cache key), model and parameters."""
+        endpoint = self.base_url.rstrip("/") if self.base_url else None
+        return sha256_json({"provider": self.provider, "base_url": endpoint, "model": self.model, "params": self.sampling_params()})
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) or None

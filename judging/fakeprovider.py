@@ -94,7 +94,7 @@ def _first_int_field(schema: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 class FakeProvider:
     """``with FakeProvider(latency=0.01) as fp: OpenAI(base_url=fp.openai_base_url, ...)``."""
 
-    def __init__(self, latency: float = 0.0, responder: Responder | None = None):
+    def __init__(self, latency: float = 0.0, responder: Responder | None = None, port: int = 0):
         self.latency = latency
         self.responder = responder
         self.counts: Counter[str] = Counter()
@@ -105,7 +105,7 @@ class FakeProvider:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.base_events.Server | None = None
         self._thread: threading.Thread | None = None
-        self.port = 0
+        self.port = port
 
     # -- scripting -------------------------------------------------------------------------
     def add(self, fault: Fault, match: str | None = None, times: int | None = 1, model: str | None = None) -> None:
@@ -155,7 +155,7 @@ class FakeProvider:
         def run() -> None:
             self._loop = asyncio.new_event_loop()
             asyncio.set_event_loop(self._loop)
-            self._server = self._loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", 0, backlog=512))
+            self._server = self._loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", self.port, backlog=512))
             self.port = self._server.sockets[0].getsockname()[1]
             ready.set()
             self._loop.run_forever()
@@ -309,22 +309,67 @@ class FakeProvider:
         }
 
 
+def parse_fault(spec: str) -> tuple[Fault, dict[str, Any]]:
+    """``KIND[,status=N][,retry_after=S][,delay=S][,match=TEXT][,model=M][,times=N|inf]`` for ``--fault``."""
+    kind, *pairs = spec.split(",")
+    if kind not in FaultKind.__args__:  # type: ignore[attr-defined]
+        raise ValueError(f"unknown fault kind {kind!r} (one of: {', '.join(FaultKind.__args__)})")  # type: ignore[attr-defined]
+    fault, rule = Fault(kind=kind), {"times": None}  # type: ignore[arg-type]
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq:
+            raise ValueError(f"expected key=value, got {pair!r}")
+        if key == "status":
+            fault.status = int(value)
+        elif key in ("retry_after", "delay"):
+            setattr(fault, key, float(value))
+        elif key in ("match", "model"):
+            rule[key] = value
+        elif key == "times":
+            rule["times"] = None if value == "inf" else int(value)
+        else:
+            raise ValueError(f"unknown fault option {key!r}")
+    return fault, rule
+
+
 def main() -> None:
     """``python -m judging.fakeprovider``: serve until interrupted, e.g. to try ``groundjudge score`` offline."""
     import argparse
+    import signal
     import time
 
-    ap = argparse.ArgumentParser(description="Loopback OpenAI/Anthropic-protocol server with scripted replies.")
+    ap = argparse.ArgumentParser(
+        description="Loopback OpenAI/Anthropic-protocol server with scripted replies and injectable faults.",
+        epilog="Fault kinds: " + ", ".join(k for k in FaultKind.__args__ if k != "ok") + ". "  # type: ignore[attr-defined]
+               "Example: --fault refusal,model=m2 --fault status,status=429,retry_after=1,times=3 "
+               "--fault out_of_range,match=q03. Rules apply in order; the first that matches a request wins.")
     ap.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
+    ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    ap.add_argument("--fault", action="append", default=[], metavar="KIND[,key=value...]",
+                    help="inject a fault; keys: status, retry_after, delay (s), match (text in the request body), "
+                         "model, times (default: every matching request; 'inf' also means every)")
+    ap.add_argument("--stats", action="store_true", help="print the request counts per path when stopped")
     args = ap.parse_args()
-    with FakeProvider(latency=args.latency) as fp:
+    try:
+        rules = [parse_fault(spec) for spec in args.fault]
+    except ValueError as exc:
+        ap.error(f"--fault: {exc}")
+    def stop(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # stops like Ctrl-C, so --stats is printed either way
+    with FakeProvider(latency=args.latency, port=args.port) as fp:
         fp.keep_requests = False
+        for fault, rule in rules:
+            fp.add(fault, match=rule.get("match"), model=rule.get("model"), times=rule["times"])
         print(f"serving on {fp.url} (OpenAI base URL {fp.openai_base_url}, Anthropic base URL {fp.anthropic_base_url})", flush=True)
         try:
             while True:
                 time.sleep(3600)
         except KeyboardInterrupt:
             pass
+        if args.stats:
+            print("requests: " + json.dumps(dict(sorted(fp.counts.items()))), flush=True)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from judging.providers import CallResult, JudgeError, ProviderClient, validation
 from judging.retry import with_retries
 
 BUDGET_REACHED = "budget reached: not submitted"
+BUDGET_STOPPED_RETRY = "budget reached: not retried after a transient error"
 
 
 def estimate_tokens(text: str) -> int:
@@ -37,7 +38,7 @@ def _schema_json(schema: type[BaseModel]) -> dict[str, Any]:
 
 def request_key(config: JudgeConfig, system: str, user: str, schema: type[BaseModel]) -> str:
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    return cache_key(config.provider, config.model, messages, config.sampling_params(), _schema_json(schema))
+    return cache_key(config.provider, config.base_url, config.model, messages, config.sampling_params(), _schema_json(schema))
 
 
 @dataclass
@@ -132,8 +133,12 @@ class Judge:
             nonlocal submitted
             async with self.endpoint.semaphore:
                 # Checked once a slot is free, not when the task is created: with hundreds of queued
-                # tasks, a check at creation would let every one of them through.
-                if not submitted and self.budget.reached:
+                # tasks, a check at creation would let every one of them through. Checked again before
+                # a retry, so the only spend past the budget is the replies in flight when it was reached:
+                # at most one per concurrency slot.
+                if self.budget.reached:
+                    if submitted:
+                        raise JudgeError(BUDGET_STOPPED_RETRY)
                     self.budget.refused += 1
                     raise JudgeError(BUDGET_REACHED)
                 submitted = True

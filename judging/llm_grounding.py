@@ -18,41 +18,73 @@ from grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
 from grounding.models import Claim, Evidence, Verdict, VerifiedClaim
 from grounding.snapshot import Snapshot
 from judging.cache import ResponseCache
-from judging.config import JudgeConfig, RetryPolicy
-from judging.judge import request_key
+from judging.config import JudgeConfig, Price, RetryPolicy
+from judging.judge import BUDGET_REACHED, Budget, request_key
+from judging.models import LLMUsage, Usage
 from judging.providers import JudgeError, ProviderClient
 from judging.retry import with_retries
 
 MAX_CLAIMS = 60
+FAILED = "(failed)"  # suffix of the verifier name on a claim the LLM verifier could not judge
 SNIPPETS = 3
 SNIPPET_RADIUS = 4
 
 
 class StructuredCaller:
-    """One synchronous structured-output call, through the response cache."""
+    """One synchronous structured-output call, through the response cache.
 
-    def __init__(self, judge: JudgeConfig, policy: RetryPolicy, cache: ResponseCache | None, offline: bool = False, seed: int = 0):
+    Tokens and cost are tallied (``tally``, reset per answer by the runner) and charged to the run's
+    budget; once the budget is reached no new call is sent (a cache hit is still answered)."""
+
+    def __init__(self, judge: JudgeConfig, policy: RetryPolicy, cache: ResponseCache | None, offline: bool = False,
+                 seed: int = 0, role: Literal["claims", "verify"] = "claims", price: Price | None = None,
+                 budget: Budget | None = None):
         self.judge = judge
         self.policy = policy
         self.cache = cache
         self.offline = offline
         self.rng = random.Random(seed)
         self.calls = 0
+        self.role = role
+        self.price = price
+        self.budget = budget or Budget()
+        self.tally = self._empty()
+
+    def _empty(self) -> LLMUsage:
+        return LLMUsage(role=self.role, model=self.judge.model, cost_usd=0.0 if self.price else None)
+
+    def take_tally(self) -> LLMUsage:
+        """This answer's usage so far, and a fresh tally for the next answer."""
+        out, self.tally = self.tally, self._empty()
+        return out
+
+    def _charge(self, input_tokens: int, output_tokens: int) -> None:
+        t = self.tally
+        t.usage = Usage(input_tokens=t.usage.input_tokens + input_tokens, output_tokens=t.usage.output_tokens + output_tokens)
+        if self.price is not None:
+            cost = self.price.cost(input_tokens, output_tokens)
+            t.cost_usd = (t.cost_usd or 0.0) + cost
+            self.budget.spent_usd += cost
 
     def call(self, system: str, user: str, schema: type[BaseModel]) -> BaseModel:
         """The validated reply; raises JudgeError on any failure."""
         key = request_key(self.judge, system, user, schema)
         hit = self.cache.get(key) if self.cache is not None else None
         if hit is not None:
+            self.tally.cache_hits += 1
             return schema.model_validate(hit.data)
         if self.offline:
             raise JudgeError(f"offline: no cached response (cache key {key[:16]})")
+        if self.budget.reached:
+            self.budget.refused += 1
+            raise JudgeError(BUDGET_REACHED)
 
         async def run() -> Any:
             client = ProviderClient(self.judge, self.judge.api_key())
 
             async def attempt() -> Any:
                 self.calls += 1
+                self.tally.calls += 1
                 return await client.complete(system, user, schema)
 
             try:
@@ -60,7 +92,12 @@ class StructuredCaller:
             finally:
                 await client.aclose()
 
-        result = asyncio.run(run())
+        try:
+            result = asyncio.run(run())
+        except JudgeError as exc:
+            self._charge(exc.input_tokens, exc.output_tokens)  # a refused or broken reply is billed too
+            raise
+        self._charge(result.input_tokens, result.output_tokens)
         if self.cache is not None:
             self.cache.put(key, self.judge.provider, self.judge.model, result.data, result.input_tokens, result.output_tokens)
         return schema.model_validate(result.data)
@@ -178,8 +215,9 @@ class LLMVerifier:
         try:
             reply = self.caller.call(VERIFY_SYSTEM, user, _VerifierReply)
         except JudgeError as exc:
+            # Named as failed, so the runner asks again next run (errors are never kept, as for judges).
             return VerifiedClaim(**claim.model_dump(), verdict=Verdict.UNABLE_TO_VERIFY,
-                                 reason=f"LLM verifier failed: {exc}"[:300], verifier=self.name)
+                                 reason=f"LLM verifier failed: {exc}"[:300], verifier=f"{self.name} {FAILED}")
         chosen = [excerpts[reply.evidence - 1]] if reply.evidence and reply.evidence <= len(excerpts) else []  # type: ignore[attr-defined]
         return VerifiedClaim(**claim.model_dump(), verdict=Verdict(reply.verdict), reason=reply.reason[:300],  # type: ignore[attr-defined]
                              evidence=chosen, verifier=self.name)

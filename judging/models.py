@@ -45,10 +45,22 @@ class Judgement(BaseModel):
         return self.error is None
 
 
+class LLMUsage(BaseModel):
+    """What an optional LLM grounding helper (``--llm-claims`` / ``--llm-verify``) cost for one answer."""
+
+    role: Literal["claims", "verify"]
+    model: str
+    calls: int = 0  # HTTP attempts made, retries included
+    cache_hits: int = 0
+    usage: Usage = Usage()
+    cost_usd: float | None = None  # None: no price for the model
+
+
 class GroundingSummary(BaseModel):
     path: str
     sha256: str
     counts: dict[str, int]
+    llm: list[LLMUsage] = []  # optional addition: empty when grounding used no LLM
 
 
 class RubricRef(BaseModel):

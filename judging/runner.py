@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -30,12 +31,10 @@ from judging.cache import ResponseCache
 from judging.config import JudgeConfig, JudgingConfig, load_config, select_judges
 from judging.judge import Budget, Endpoint, Judge, estimate_tokens, request_key
 from judging.limits import RateLimiter
-from judging.manifest import JudgeRecord, RunManifest
-from judging.models import GroundingSummary, Judgement, ScoreFile
+from judging.manifest import JudgeRecord, RunManifest, write_manifest
+from judging.models import GroundingSummary, Judgement, LLMUsage, ScoreFile
 from judging.prompts import RenderedPrompt
 from questions import Question
-
-MANIFEST = "manifest.json"
 
 
 @dataclass
@@ -100,11 +99,28 @@ class RunSummary:
     cache_hits: int = 0
     calls: int = 0
     spent_usd: float = 0.0
-    budget_refused: int = 0
+    budget_refused: int = 0  # judgements not submitted
+    llm_grounding_calls: int = 0  # --llm-claims / --llm-verify HTTP attempts
+    llm_grounding_spent_usd: float = 0.0  # included in spent_usd
+    llm_grounding_refused: int = 0  # grounding calls not sent for the budget
     score_files_written: int = 0
     warnings: list[str] = field(default_factory=list)
     estimates: list[JudgeEstimate] = field(default_factory=list)
-    errors: dict[str, int] = field(default_factory=dict)  # error message -> count
+    errors: dict[tuple[str, str], int] = field(default_factory=dict)  # (judge, error kind) -> count
+
+
+_CACHE_KEY = re.compile(r" \(cache key [0-9a-f]+\)")
+# Failures a rerun with the same prompt will most likely meet again: they cost a call on every run.
+_RECURRING = re.compile(r"^(refusal|schema violation|out-of-range score|malformed output|truncated output|HTTP 4\d\d:)")
+
+
+def error_kind(error: str) -> str:
+    """An error message without what is unique to one judgement, so the summary can count alike failures."""
+    return _CACHE_KEY.sub("", error)
+
+
+def recurring(error: str) -> bool:
+    return bool(_RECURRING.match(error))
 
 
 def discover_answers(run_dir: Path, cells: list[str] | None, questions: dict[str, Question], questions_path: Path) -> list[AnswerItem]:
@@ -149,7 +165,10 @@ def _matches_grounders(report: GroundingReport, extractor_name: str, llm_verify:
     """Was this report made the way this run would make it: same extractor, LLM verifier or not."""
     if report.extractor != extractor_name:
         return False
-    left_to_llm = any(c.verdict.value == "UNABLE_TO_VERIFY" and c.verifier == "deterministic" for c in report.claims)
+    from judging.llm_grounding import FAILED
+
+    left_to_llm = any(c.verdict.value == "UNABLE_TO_VERIFY" and (c.verifier == "deterministic" or c.verifier.endswith(FAILED))
+                      for c in report.claims)
     used_llm = any(c.verifier.startswith("llm:") for c in report.claims)
     return not left_to_llm if llm_verify else not used_llm
 
@@ -158,9 +177,16 @@ def grounding_path(run_dir: Path, cell: str, qid: str) -> Path:
     return run_dir / cell / "grounding" / f"{qid}.json"
 
 
+def _earlier_llm_usage(run_dir: Path, item: AnswerItem, grounding_sha256: str) -> list[LLMUsage]:
+    """What the LLM grounding helpers cost when a reused report was made, as its score file recorded it."""
+    old = _try_read(run_dir / item.cell / "scores" / f"{item.qid}.json", ScoreFile)
+    return old.grounding.llm if old is not None and old.grounding is not None and old.grounding.sha256 == grounding_sha256 else []
+
+
 def ground_all(items: list[AnswerItem], run_dir: Path, snapshot, index, write: bool, progress: bool,  # type: ignore[no-untyped-def]
-               extractor=None, verifier=None) -> None:  # type: ignore[no-untyped-def]
-    """Ground each answer once (reusing a report made from the same answer bytes, corpus and grounders)."""
+               extractor=None, verifier=None, callers=()) -> None:  # type: ignore[no-untyped-def]
+    """Ground each answer once (reusing a report made from the same answer bytes, corpus and grounders).
+    ``callers``: the LLM helpers' StructuredCallers, whose per-answer usage goes into the grounding summary."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -188,9 +214,12 @@ def ground_all(items: list[AnswerItem], run_dir: Path, snapshot, index, write: b
                 report = ground_text(snapshot, index, item.text, ref, extractor, verifier)
                 if write:
                     write_model(path, report)
+            llm = [c.take_tally() for c in callers]
             item.grounding = report
             # A dry run writes nothing and needs no summary: no score file is written from it.
             item.grounding_summary = _summary(path, run_dir, report) if (fresh or write) else None
+            if item.grounding_summary is not None and callers:
+                item.grounding_summary.llm = _earlier_llm_usage(run_dir, item, item.grounding_summary.sha256) if fresh else llm
             bar.advance(task)
 
 
@@ -212,6 +241,11 @@ def plan(item: AnswerItem, judges: list[JudgeConfig], score_path: Path, force: b
             item.todo.append(judge.name)
     current = {j.name for j in judges}
     item.rewrite = bool(item.todo) or existing is None or {j.judge for j in existing.judgements} != current
+
+
+def _record(j: JudgeConfig) -> JudgeRecord:
+    return JudgeRecord(name=j.name, provider=j.provider, model=j.model, base_url=j.base_url, params=j.sampling_params(),
+                       params_sha256=j.params_sha256)
 
 
 class Runner:
@@ -244,26 +278,29 @@ class Runner:
         """The optional LLM claim extractor and fallback verifier. A dry run only replays them from the cache."""
         o = self.o
         if not (o.llm_claims or o.llm_verify):
-            return None, None, None
+            return None, None, None, []
         from grounding.verify import DeterministicVerifier, FallbackVerifier
-        from judging.config import parse_judge_spec
         from judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
 
         cache = ResponseCache(o.cache)
         callers = []
-        for flag, spec in (("--llm-claims", o.llm_claims), ("--llm-verify", o.llm_verify)):
+        for flag, role, spec in (("--llm-claims", "claims", o.llm_claims), ("--llm-verify", "verify", o.llm_verify)):
             if not spec:
                 callers.append(None)
                 continue
-            judge = self.config.resolve(parse_judge_spec(spec))
+            judge = self._llm_judge(spec)
             offline = o.offline or o.dry_run
             if not offline and judge.provider != "openai-compatible" and not judge.api_key():
                 cache.close()
                 raise UserError(f"{flag} {judge.name}: set {judge.api_key_env} (or run with --offline to replay from the cache)")
-            callers.append(StructuredCaller(judge, self.config.retry, cache, offline=offline, seed=o.seed))
+            if self.config.price(judge.model) is None:
+                self.echo(f"warning: {flag} {judge.name}: no price for model {judge.model!r} in the config; its cost is "
+                          "not recorded and does not count toward --budget")
+            callers.append(StructuredCaller(judge, self.config.retry, cache, offline=offline, seed=o.seed, role=role,
+                                            price=self.config.price(judge.model), budget=self.budget))
         extractor = LLMClaimExtractor(callers[0]) if callers[0] else None
         verifier = FallbackVerifier(DeterministicVerifier(), LLMVerifier(callers[1])) if callers[1] else None
-        return extractor, verifier, cache
+        return extractor, verifier, cache, [c for c in callers if c is not None]
 
     def _warnings(self, summary: RunSummary) -> None:
         for judge in self.judges:
@@ -288,12 +325,19 @@ class Runner:
             template_name=self.template.name,
             template_sha256=self.template.sha256,
             schema_sha256=sha256_json(self.schema.model_json_schema()),
-            judges=[JudgeRecord(name=j.name, provider=j.provider, model=j.model, base_url=j.base_url,
-                                params=j.sampling_params(), params_sha256=j.params_sha256) for j in self.judges],
+            judges=[_record(j) for j in self.judges],
             cells=sorted({i.cell for i in self.items}),
             config_files=self.config.source,
+            config_sha256=[sha256_file(path) for path in self.config.source],
             run_json_sha256=sha256_file(provenance) if (provenance := self.o.run_dir / "run.json").is_file() else None,
+            llm_claims=_record(self._llm_judge(self.o.llm_claims)) if self.o.llm_claims else None,
+            llm_verify=_record(self._llm_judge(self.o.llm_verify)) if self.o.llm_verify else None,
         )
+
+    def _llm_judge(self, spec: str) -> JudgeConfig:
+        from judging.config import parse_judge_spec
+
+        return self.config.resolve(parse_judge_spec(spec))
 
     def _make_judges(self, cache: ResponseCache | None, budget: Budget) -> dict[str, Judge]:
         endpoints: dict[str, Endpoint] = {}
@@ -322,13 +366,17 @@ class Runner:
         summary = RunSummary(answers=len(self.items))
         self._warnings(summary)
         index = load_index(self.snapshot, progress=o.progress)
-        extractor, verifier, grounding_cache = self._llm_grounders()
+        self.budget = Budget(limit_usd=o.budget_usd)  # LLM grounding helpers spend from it before the judges do
+        extractor, verifier, grounding_cache, callers = self._llm_grounders()
         try:
             ground_all(self.items, o.run_dir, self.snapshot, index, write=not o.dry_run, progress=o.progress,
-                       extractor=extractor, verifier=verifier)
+                       extractor=extractor, verifier=verifier, callers=callers)
         finally:
             if grounding_cache is not None:
                 grounding_cache.close()
+        summary.llm_grounding_calls = sum(c.calls for c in callers)
+        summary.llm_grounding_spent_usd = self.budget.spent_usd
+        summary.llm_grounding_refused = self.budget.refused
         for item in self.items:
             item.prompt = render_judge_prompt(self.template, item.question, item.text, self.rubric, item.grounding)
             inputs = (item.sha256, self.snapshot.tree_hash, self.template.sha256, self.rubric.sha256)
@@ -341,12 +389,12 @@ class Runner:
     def execute(self, summary: RunSummary) -> RunSummary:
         cache = ResponseCache(self.o.cache)
         try:
-            write_model(self.o.run_dir / MANIFEST, self._manifest())
-            budget = Budget(limit_usd=self.o.budget_usd)
+            write_manifest(self.o.run_dir, self._manifest(), self.echo)
+            budget = self.budget
             judges = self._make_judges(cache, budget)
             asyncio.run(self._execute(judges, budget, summary))
             summary.spent_usd = budget.spent_usd
-            summary.budget_refused = budget.refused
+            summary.budget_refused = budget.refused - summary.llm_grounding_refused
             for judge in judges.values():
                 summary.calls += judge.counters.calls
                 summary.cache_hits += judge.counters.cache_hits
@@ -418,7 +466,8 @@ class Runner:
                     summary.done += 1
                 else:
                     summary.failed += 1
-                    summary.errors[judgement.error or ""] = summary.errors.get(judgement.error or "", 0) + 1
+                    kind = (name, error_kind(judgement.error or ""))
+                    summary.errors[kind] = summary.errors.get(kind, 0) + 1
                 bar.update(bar_task, advance=1, done=summary.done, failed=summary.failed, spend=budget.spent_usd)
                 pending[id(item)] -= 1
                 if pending[id(item)] == 0:

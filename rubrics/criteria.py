@@ -11,12 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_bytes
 from groundjudge.storage import VersionedModel
-from rubrics.files import check_kind, read_toml, resolve_rubric_path, validation_problem
+from rubrics.files import first_duplicate, load_rubric_file
 
 CriterionType = Literal["requirement", "conditional", "guardrail"]
 Priority = Literal["P0", "P1", "P2", "P3"]
@@ -53,11 +52,8 @@ class CriterionItem(BaseModel):
 
     @model_validator(mode="after")
     def _unique(self) -> "CriterionItem":
-        seen: set[str] = set()
-        for criterion in self.criteria:
-            if criterion.id in seen:
-                raise ValueError(f"item {self.id!r}: duplicate criterion id {criterion.id!r}")
-            seen.add(criterion.id)
+        if (dupe := first_duplicate(c.id for c in self.criteria)) is not None:
+            raise ValueError(f"item {self.id!r}: duplicate criterion id {dupe!r}")
         return self
 
     def criterion(self, criterion_id: str) -> Criterion:
@@ -79,11 +75,8 @@ class CriterionRubricFile(VersionedModel):
 
     @model_validator(mode="after")
     def _unique(self) -> "CriterionRubricFile":
-        seen: set[str] = set()
-        for item in self.items:
-            if item.id in seen:
-                raise ValueError(f"duplicate item id {item.id!r}")
-            seen.add(item.id)
+        if (dupe := first_duplicate(i.id for i in self.items)) is not None:
+            raise ValueError(f"duplicate item id {dupe!r}")
         return self
 
 
@@ -100,11 +93,5 @@ class CriterionRubric(CriterionRubricFile):
 
 def load_criterion_rubric(name_or_path: str | Path) -> CriterionRubric:
     """Load and validate a criterion rubric (bundled name or path); problems are a UserError naming the file."""
-    path = resolve_rubric_path(name_or_path, kind="criteria")
-    raw, data = read_toml(path)
-    check_kind(data, "criteria", path)
-    try:
-        content = CriterionRubricFile.model_validate(data)
-    except ValidationError as exc:
-        raise UserError(f"invalid criterion rubric: {validation_problem(exc, data)}", path) from None
+    content, path, raw = load_rubric_file(name_or_path, "criteria", CriterionRubricFile, "criterion rubric")
     return CriterionRubric(**content.model_dump(by_alias=True), source=str(path), sha256=sha256_bytes(raw))

@@ -11,13 +11,12 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_bytes
 from groundjudge.storage import VersionedModel
 from judging.models import RubricRef
-from rubrics.files import check_kind, read_toml, resolve_rubric_path, validation_problem
+from rubrics.files import first_duplicate, load_rubric_file
 
 # Dimension names become field names of the judge's structured-output model and keys of score
 # files, so they must be plain identifiers that cannot clash with the model's own attributes.
@@ -90,11 +89,8 @@ class RubricFile(VersionedModel):
 
     @model_validator(mode="after")
     def _unique(self) -> "RubricFile":
-        seen: set[str] = set()
-        for dim in self.dimensions:
-            if dim.name in seen:
-                raise ValueError(f"duplicate dimension name {dim.name!r}")
-            seen.add(dim.name)
+        if (dupe := first_duplicate(d.name for d in self.dimensions)) is not None:
+            raise ValueError(f"duplicate dimension name {dupe!r}")
         return self
 
 
@@ -125,11 +121,5 @@ class Rubric(RubricFile):
 
 def load_rubric(name_or_path: str | Path) -> Rubric:
     """Load and validate a dimension rubric; any problem is a UserError naming the file."""
-    path = resolve_rubric_path(name_or_path)
-    raw, data = read_toml(path)
-    check_kind(data, "dimensions", path)
-    try:
-        content = RubricFile.model_validate(data)
-    except ValidationError as exc:
-        raise UserError(f"invalid rubric: {validation_problem(exc, data)}", path) from None
+    content, path, raw = load_rubric_file(name_or_path, "dimensions", RubricFile, "rubric")
     return Rubric(**content.model_dump(), source=str(path), sha256=sha256_bytes(raw))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from groundjudge.errors import UserError
 
@@ -76,3 +76,27 @@ def validation_problem(exc: ValidationError, data: dict[str, Any]) -> str:
         where.append(str(part))
     msg = str(first.get("msg", "invalid")).removeprefix("Value error, ")
     return f"{'.'.join(where)}: {msg}" if where else msg
+
+
+def first_duplicate(names: Iterable[str]) -> str | None:
+    """The first name seen twice, in input order, or None."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_rubric_file(name_or_path: str | Path, kind: str, model: type[M], what: str) -> tuple[M, Path, bytes]:
+    """Resolve, read and validate a rubric file of one kind: (content, path, bytes for the sha256)."""
+    path = resolve_rubric_path(name_or_path, kind=kind)
+    raw, data = read_toml(path)
+    check_kind(data, kind, path)
+    try:
+        return model.model_validate(data), path, raw
+    except ValidationError as exc:
+        raise UserError(f"invalid {what}: {validation_problem(exc, data)}", path) from None

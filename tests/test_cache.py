@@ -10,7 +10,7 @@ import pytest
 
 from groundjudge.errors import UserError
 from judging.cache import ResponseCache, cache_key
-from judging.fakeprovider import Fault
+from judging.fakeprovider import FakeProvider, Fault
 from _fake_provider_helpers import (  # noqa: F401  (fixtures)
     DEFAULT_TOTAL, api_keys, fake, fake_server, judge_config, make_judge, run_judge,
 )
@@ -20,17 +20,36 @@ PARAMS = {"max_tokens": 10, "temperature": 0.0}
 SCHEMA = {"type": "object", "properties": {"a": {"type": "integer"}}}
 
 
+URL = "http://127.0.0.1:8000/v1"
+
+
 def test_key_depends_on_every_part():
-    base = cache_key("openai", "m", MESSAGES, PARAMS, SCHEMA)
-    assert base == cache_key("openai", "m", [dict(m) for m in MESSAGES], dict(PARAMS), dict(SCHEMA))
+    base = cache_key("openai", URL, "m", MESSAGES, PARAMS, SCHEMA)
+    assert base == cache_key("openai", URL + "/", "m", [dict(m) for m in MESSAGES], dict(PARAMS), dict(SCHEMA))
     variants = [
-        cache_key("anthropic", "m", MESSAGES, PARAMS, SCHEMA),
-        cache_key("openai", "m2", MESSAGES, PARAMS, SCHEMA),
-        cache_key("openai", "m", [MESSAGES[0], {"role": "user", "content": "u2"}], PARAMS, SCHEMA),
-        cache_key("openai", "m", MESSAGES, {**PARAMS, "temperature": 0.5}, SCHEMA),
-        cache_key("openai", "m", MESSAGES, PARAMS, {**SCHEMA, "required": ["a"]}),
+        cache_key("anthropic", URL, "m", MESSAGES, PARAMS, SCHEMA),
+        cache_key("openai", "http://127.0.0.1:8001/v1", "m", MESSAGES, PARAMS, SCHEMA),  # another server, same model id
+        cache_key("openai", None, "m", MESSAGES, PARAMS, SCHEMA),  # the vendor's own API
+        cache_key("openai", URL, "m2", MESSAGES, PARAMS, SCHEMA),
+        cache_key("openai", URL, "m", [MESSAGES[0], {"role": "user", "content": "u2"}], PARAMS, SCHEMA),
+        cache_key("openai", URL, "m", MESSAGES, {**PARAMS, "temperature": 0.5}, SCHEMA),
+        cache_key("openai", URL, "m", MESSAGES, PARAMS, {**SCHEMA, "required": ["a"]}),
     ]
-    assert len({base, *variants}) == 6
+    assert len({base, *variants}) == 8
+
+
+def test_two_servers_with_one_model_id_do_not_share_replies(fake, api_keys, tmp_path):
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    first = judge_config(fake, "openai", model="llama3")
+    assert run_judge(make_judge(first, cache=cache)).valid and fake.total_requests == 1
+    other = first.model_copy(update={"provider": "openai-compatible", "base_url": fake.url + "/v1/"})
+    same_server = first.model_copy(update={"base_url": fake.openai_base_url + "/"})
+    assert not run_judge(make_judge(other, cache=cache)).cached and fake.total_requests == 2
+    with FakeProvider() as second:
+        elsewhere = first.model_copy(update={"base_url": second.openai_base_url})
+        assert not run_judge(make_judge(elsewhere, cache=cache)).cached and second.total_requests == 1
+    assert run_judge(make_judge(same_server, cache=cache)).cached and fake.total_requests == 2  # a trailing / is the same URL
+    cache.close()
 
 
 def test_put_get_roundtrip(tmp_path):

@@ -95,7 +95,10 @@ def test_params_hash_tracks_what_is_sent(tmp_path):
     a, = select_judges(config, ["a=openai:gpt-4.1"])
     b = a.model_copy(update={"temperature": 0.5})
     c = a.model_copy(update={"timeout_s": 5.0})  # not sent to the model: same hash
+    d = a.model_copy(update={"base_url": "http://127.0.0.1:8000/v1"})  # another server: a judgement made elsewhere is redone
+    e = a.model_copy(update={"base_url": "http://127.0.0.1:8000/v1/"})
     assert a.params_sha256 != b.params_sha256 and a.params_sha256 == c.params_sha256
+    assert d.params_sha256 not in (a.params_sha256, b.params_sha256) and d.params_sha256 == e.params_sha256
 
 
 def test_price_cost_hand_worked():

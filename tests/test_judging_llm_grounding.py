@@ -87,29 +87,17 @@ def test_verifier_failure_stays_unable_to_verify(fake, caller, indexed):
                   refs=[ClaimRef(kind="identifier", text="WS-COUNT", value="WS-COUNT")])
     result = LLMVerifier(caller).verify(claim, index, snap)
     assert result.verdict == Verdict.UNABLE_TO_VERIFY and result.reason.startswith("LLM verifier failed: HTTP 500")
+    assert result.verifier == "llm:fake-small (failed)"  # so the runner asks again next run
 
 
 def test_runner_llm_verify_is_off_by_default_and_cached(fake, api_keys, tmp_path):
-    (tmp_path / "corpus" / "cbl").mkdir(parents=True)
-    (tmp_path / "corpus" / "cbl" / "BKX01C.cbl").write_text(PROGRAM)
-    (tmp_path / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
-    (tmp_path / "run" / "c" / "answers").mkdir(parents=True)
-    (tmp_path / "run" / "c" / "answers" / "q01.md").write_text(ANSWER)
-    (tmp_path / "groundjudge.toml").write_text(CONFIG)
+    run = _one_answer_project(tmp_path, fake)
     fake.add(Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}), model="fake-small", times=None)
-
-    def run(**kw):
-        opts = ScoreOptions(run_dir=tmp_path / "run", corpus=str(tmp_path / "corpus"), questions=tmp_path / "questions.jsonl",
-                            judges=[f"j=openai:fake-gpt@{fake.openai_base_url}"], config=tmp_path / "groundjudge.toml",
-                            cache=tmp_path / "cache.sqlite", progress=False, **kw)
-        Runner(opts, echo=lambda line: None).run()
-        return read_model(tmp_path / "run" / "c" / "grounding" / "q01.json", GroundingReport)
-
-    plain = run()
+    plain = run()[1]
     assert all(c.verifier == "deterministic" for c in plain.claims)
     assert any(c.verdict == Verdict.UNABLE_TO_VERIFY for c in plain.claims)  # the counter sentence names nothing checkable
     small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
-    with_llm = run(llm_verify=small)
+    with_llm = run(llm_verify=small)[1]
     assert any(c.verifier == "llm:fake-small" and c.verdict == Verdict.SUPPORTED for c in with_llm.claims), [(c.text, c.verdict, c.verifier, c.reason) for c in with_llm.claims]
     assert not any(c.verdict == Verdict.UNABLE_TO_VERIFY and c.verifier == "deterministic" for c in with_llm.claims)
     fake.clear()
@@ -118,24 +106,76 @@ def test_runner_llm_verify_is_off_by_default_and_cached(fake, api_keys, tmp_path
 
 
 def test_runner_llm_claims_failure_is_regrounded_next_run(fake, api_keys, tmp_path):
+    run = _one_answer_project(tmp_path, fake)
+    small = f"x=openai-compatible:fake-small@{fake.openai_base_url}"
+    fake.add(Fault("truncated"), model="fake-small", times=1)
+    failed = run(llm_claims=small)[1]
+    assert failed.extractor.startswith("markdown-v1 (llm:fake-small failed: truncated output")
+    fake.add(Fault(arguments={"claims": [{"text": "BKX01C starts in `0000-MAIN`.", "answer_line": 1}]}), model="fake-small", times=None)
+    again = run(llm_claims=small)[1]
+    assert again.extractor == "llm:fake-small" and [c.text for c in again.claims] == ["BKX01C starts in `0000-MAIN`."]
+
+
+SMALL_PRICE = "[prices.fake-small]\ninput_per_mtok = 5.0\noutput_per_mtok = 50.0\n"
+
+
+def _one_answer_project(tmp_path, fake, config: str = CONFIG):
+    """One answer (c/q01) about the one-program corpus, and a function that scores it with judge ``j`` and
+    returns (summary, grounding report)."""
     (tmp_path / "corpus" / "cbl").mkdir(parents=True)
     (tmp_path / "corpus" / "cbl" / "BKX01C.cbl").write_text(PROGRAM)
     (tmp_path / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
     (tmp_path / "run" / "c" / "answers").mkdir(parents=True)
     (tmp_path / "run" / "c" / "answers" / "q01.md").write_text(ANSWER)
-    (tmp_path / "groundjudge.toml").write_text(CONFIG)
-    small = f"x=openai-compatible:fake-small@{fake.openai_base_url}"
+    (tmp_path / "groundjudge.toml").write_text(config)
 
-    def run():
+    def run(**kw):
         opts = ScoreOptions(run_dir=tmp_path / "run", corpus=str(tmp_path / "corpus"), questions=tmp_path / "questions.jsonl",
                             judges=[f"j=openai:fake-gpt@{fake.openai_base_url}"], config=tmp_path / "groundjudge.toml",
-                            cache=tmp_path / "cache.sqlite", progress=False, llm_claims=small)
-        Runner(opts, echo=lambda line: None).run()
-        return read_model(tmp_path / "run" / "c" / "grounding" / "q01.json", GroundingReport)
+                            cache=tmp_path / "cache.sqlite", progress=False, **kw)
+        summary = Runner(opts, echo=lambda line: None).run()
+        return summary, read_model(tmp_path / "run" / "c" / "grounding" / "q01.json", GroundingReport)
 
-    fake.add(Fault("truncated"), model="fake-small", times=1)
-    failed = run()
-    assert failed.extractor.startswith("markdown-v1 (llm:fake-small failed: truncated output")
-    fake.add(Fault(arguments={"claims": [{"text": "BKX01C starts in `0000-MAIN`.", "answer_line": 1}]}), model="fake-small", times=None)
-    again = run()
-    assert again.extractor == "llm:fake-small" and [c.text for c in again.claims] == ["BKX01C starts in `0000-MAIN`."]
+    return run
+
+
+def test_llm_grounding_usage_is_recorded_and_counts_toward_budget(fake, api_keys, tmp_path):
+    from judging.models import ScoreFile
+
+    run = _one_answer_project(tmp_path, fake, CONFIG + SMALL_PRICE)
+    small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
+    fake.add(Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}), model="fake-small", times=None)
+    # Any spend reaches a budget of $1e-9: the first verifier call goes out, nothing after it does.
+    summary, _ = run(llm_verify=small, budget_usd=1e-9)
+    sf = read_model(tmp_path / "run" / "c" / "scores" / "q01.json", ScoreFile)
+    [llm] = sf.grounding.llm
+    assert (llm.role, llm.model, llm.calls, llm.cache_hits) == ("verify", "fake-small", 1, 0)
+    # cost = (input * $5 + output * $50) / 1e6, from the usage the server reported
+    assert llm.usage.input_tokens > 0 and llm.cost_usd == pytest.approx((llm.usage.input_tokens * 5 + llm.usage.output_tokens * 50) / 1e6)
+    assert summary.llm_grounding_calls == 1 and summary.spent_usd == pytest.approx(llm.cost_usd)
+    assert summary.llm_grounding_spent_usd == pytest.approx(llm.cost_usd)
+    assert [j.error for j in sf.judgements] == ["budget reached: not submitted"] and summary.budget_refused == 1
+    assert fake.counts == {"/v1/chat/completions": 1}
+    from judging.manifest import RunManifest
+
+    manifest = read_model(tmp_path / "run" / "manifest.json", RunManifest)
+    assert (manifest.llm_verify.model, manifest.llm_verify.provider, manifest.llm_claims) == ("fake-small", "openai-compatible", None)
+    # Without a budget: the report is reused (no verifier call), its recorded cost carried over; the judge is called.
+    fake.clear()
+    summary, _ = run(llm_verify=small)
+    again = read_model(tmp_path / "run" / "c" / "scores" / "q01.json", ScoreFile)
+    assert again.judged and again.grounding.llm == [llm] and summary.llm_grounding_calls == 0
+    assert fake.total_requests == 1 and fake.requests[0]["model"] == "fake-gpt"
+
+
+def test_runner_llm_verify_failure_is_asked_again_next_run(fake, api_keys, tmp_path):
+    run = _one_answer_project(tmp_path, fake)
+    small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
+    fake.add(Fault("refusal"), model="fake-small", times=None)
+    report = run(llm_verify=small)[1]
+    assert any(c.verifier == "llm:fake-small (failed)" for c in report.claims)
+    fake.clear()
+    fake.add(Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}), model="fake-small", times=None)
+    report = run(llm_verify=small)[1]
+    assert fake.counts["/v1/chat/completions"] >= 1 and not any(c.verifier.endswith("(failed)") for c in report.claims)
+    assert any(c.verifier == "llm:fake-small" and c.verdict == Verdict.SUPPORTED for c in report.claims)

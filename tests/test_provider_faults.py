@@ -185,3 +185,16 @@ def test_openai_compatible_needs_no_key(fake, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     j = run_judge(make_judge(judge_config(fake, "openai-compatible")))
     assert j.valid and fake.counts["/v1/chat/completions"] == 1
+
+
+def test_command_line_fault_specs():
+    from judging.fakeprovider import parse_fault
+
+    fault, rule = parse_fault("status,status=429,retry_after=1.5,times=3,model=m2")
+    assert (fault.kind, fault.status, fault.retry_after, rule) == ("status", 429, 1.5, {"times": 3, "model": "m2"})
+    fault, rule = parse_fault("refusal,match=q05,delay=0.5")
+    assert (fault.kind, fault.delay, rule) == ("refusal", 0.5, {"times": None, "match": "q05"})
+    assert parse_fault("truncated,times=inf")[1] == {"times": None}
+    for bad, needle in [("nope", "unknown fault kind"), ("refusal,colour=red", "unknown fault option"), ("refusal,q05", "key=value")]:
+        with pytest.raises(ValueError, match=needle):
+            parse_fault(bad)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import os
 import signal
 from pathlib import Path
@@ -78,6 +79,8 @@ def test_full_run_writes_grounding_scores_and_manifest(project, fake, api_keys):
     assert manifest.judges[1].params == {"max_tokens": 1024, "temperature": 0.0, "seed": 20240601}
     assert manifest.cells == ["cell-a", "cell-b"] and len(manifest.questions_sha256) == 64
     assert manifest.run_json_sha256 is None  # this run directory has no run.json
+    assert manifest.config_sha256 == [sha256_file(p) for p in manifest.config_files]
+    assert manifest.config_files[-1] == str(project / "groundjudge.toml")
 
 
 def test_rerun_makes_zero_calls_and_rewrites_nothing(project, fake, api_keys):
@@ -296,3 +299,40 @@ def test_example_run_dir(repo_root, tmp_path, fake, api_keys):
     assert manifest.run_json_sha256 == sha256_file(example / "run.json")
     # The example answers were written so that grounding meets every verdict; the judges saw them all.
     assert verdicts == {"SUPPORTED", "PARTIALLY_SUPPORTED", "UNSUPPORTED", "UNABLE_TO_VERIFY"}
+
+
+def test_manifest_lists_every_cell_scored_with_the_same_inputs(project, fake, api_keys):
+    run(project, fake, cells=["cell-a"])
+    _, messages = run(project, fake, cells=["cell-b"])
+    assert messages == [] and read_model(project / "run" / "manifest.json", RunManifest).cells == ["cell-a", "cell-b"]
+    # Other judges: the manifest describes this run only, and says what it replaced.
+    _, messages = run(project, fake, cells=["cell-b"], judges=[f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"])
+    manifest = read_model(project / "run" / "manifest.json", RunManifest)
+    assert manifest.cells == ["cell-b"] and [j.name for j in manifest.judges] == ["judge-gpt"]
+    assert len(messages) == 1 and "described a run with other inputs" in messages[0] and "cells cell-a not scored in this run are no longer listed" in messages[0]
+
+
+def test_budget_stops_retries_too(project, fake, api_keys):
+    # Two slots. cell-a/q02 is answered at once and its cost reaches the budget; cell-b/q01 then takes the free
+    # slot and is not sent; cell-a/q01 gets a 429 after 0.2 s (retry after 0.1 s), and its retry is not made.
+    fake.add(Fault("status", status=429, retry_after=0.1, delay=0.2), match="BKX01C is defined in", times=1)
+    summary, _ = run(project, fake, budget_usd=0.000001, concurrency=2, judges=[f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"])
+    assert fake.total_requests == 2 and summary.done == 1 and summary.budget_refused == 1
+    errors = {(c, q): score(project, c, q).judgements[0].error for c, q in ANSWERS}
+    assert errors == {("cell-a", "q01"): "budget reached: not retried after a transient error", ("cell-a", "q02"): None,
+                      ("cell-b", "q01"): "budget reached: not submitted"}
+
+
+def test_one_edited_band_descriptor_redoes_every_judgement(project, fake, api_keys, repo_root):
+    rubric = project / "mine.toml"
+    rubric.write_bytes((repo_root / "rubrics" / "reference-free.toml").read_bytes())
+    run(project, fake, rubric=str(rubric))
+    fake.clear()
+    run(project, fake, rubric=str(rubric))
+    assert fake.total_requests == 0  # same bytes under another name: same rubric sha256, nothing redone
+    text = rubric.read_text()
+    rubric.write_text(text.replace('descriptor = "', 'descriptor = "EDITED ', 1))
+    summary, _ = run(project, fake, rubric=str(rubric))
+    # Neither the score files nor the cache may answer: the rubric text is in the prompt (the cache key's messages).
+    assert fake.total_requests == 6 and summary.cache_hits == 0
+    assert all("EDITED " in json.dumps(r) for r in fake.requests)

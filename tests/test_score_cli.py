@@ -15,12 +15,15 @@ def project(tmp_path):
     return write_project(tmp_path)
 
 
-def invoke(project, fake, *extra: str):
-    args = ["score", str(project / "run"), "--corpus", str(project / "corpus"), "--questions", str(project / "questions.jsonl"),
+def _args(project, fake, *extra: str) -> list[str]:
+    return ["score", str(project / "run"), "--corpus", str(project / "corpus"), "--questions", str(project / "questions.jsonl"),
             "--config", str(project / "groundjudge.toml"), "--cache", str(project / "cache.sqlite"), "--no-progress",
             "--judge", f"judge-claude=anthropic:fake-claude@{fake.anthropic_base_url}",
             "--judge", f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}", *extra]
-    return CliRunner(env={"COLUMNS": "200"}).invoke(app, args)
+
+
+def invoke(project, fake, *extra: str):
+    return CliRunner(env={"COLUMNS": "200"}).invoke(app, _args(project, fake, *extra))
 
 
 def test_score_then_rerun(project, fake, api_keys):
@@ -37,7 +40,12 @@ def test_failures_are_listed(project, fake, api_keys):
     result = invoke(project, fake)
     assert result.exit_code == 0
     assert "3 judged, 3 failed" in result.stdout
-    assert "3 x refusal: I can't help with that." in result.stdout
+    assert "3 failed judgements are recorded with their error and no scores (never as 0):" in result.stdout
+    assert "  judge-gpt: 3 x refusal: I can't help with that.  [will recur: same prompt, same reply]" in result.stdout
+    assert "errors are never cached: every rerun calls these judges again" in result.stdout
+    # And so it does: a rerun calls judge-gpt again for exactly the three refused judgements.
+    again = invoke(project, fake)
+    assert "0 judged, 3 failed, 3 kept; 3 provider calls" in again.stdout and fake.counts["/v1/chat/completions"] == 6
 
 
 def test_dry_run_prints_projection(project, fake, api_keys):
@@ -55,7 +63,21 @@ def test_budget_message(project, fake, api_keys):
     # Two endpoints (Anthropic, OpenAI), one call in flight on each: both first calls go out, the 4 others do not.
     assert "2 judged, 4 failed" in result.stdout and "2 provider calls" in result.stdout
     assert "budget of $1e-06 reached: 4 judgements not submitted" in result.stdout
-    assert "  4 x budget reached: not submitted" in result.stdout
+    assert "  judge-claude: 2 x budget reached: not submitted" in result.stdout
+    assert "  judge-gpt: 2 x budget reached: not submitted" in result.stdout
+    assert "a rerun of the same command retries exactly the failed judgements" in result.stdout
+
+
+def test_offline_misses_are_counted_together(project, fake, api_keys):
+    result = invoke(project, fake, "--offline")
+    assert result.exit_code == 0 and fake.total_requests == 0
+    # Each judgement's error names its own cache key; the summary counts them as one kind per judge.
+    assert "  judge-claude: 3 x offline: no cached response\n  judge-gpt: 3 x offline: no cached response\n" in result.stdout
+
+
+def test_help_shows_the_judge_grammar():
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["score", "--help"])
+    assert "NAME=PROVIDER:MODEL[@BASE_URL]" in result.stdout  # not eaten as console markup
 
 
 def test_missing_credentials_warning(project, fake, monkeypatch):
@@ -64,7 +86,7 @@ def test_missing_credentials_warning(project, fake, monkeypatch):
     result = invoke(project, fake)
     assert result.exit_code == 0
     assert "warning: judge-claude: ANTHROPIC_API_KEY is not set" in result.stderr
-    assert "3 x missing credentials: set ANTHROPIC_API_KEY" in result.stdout
+    assert "  judge-claude: 3 x missing credentials: set ANTHROPIC_API_KEY" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -87,3 +109,31 @@ def test_bad_input_is_one_line_exit_2(project, fake, api_keys, setup, args, need
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], result.stderr
     assert fake.total_requests == 0 and not list((project / "run").rglob("*.json"))
+
+
+def test_ctrl_c_then_resume(project, fake, api_keys):
+    """SIGINT to a real `groundjudge score` process: exit 130 with a one-line hint, only complete files, and a
+    rerun that finishes the rest."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    fake.latency = 0.3  # one call at a time per endpoint: the first answer's file lands well before the last
+    args = [sys.executable, "-c", "from groundjudge.cli import main; main()", *_args(project, fake), "--concurrency", "1"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
+    scores = project / "run"
+    deadline = time.monotonic() + 30
+    while not list(scores.rglob("scores/*.json")) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted: every score file on disk is complete; run the same command again" in err
+    written = sorted(scores.rglob("scores/*.json"))
+    assert 1 <= len(written) < 3 and not [p for p in scores.rglob("*") if ".tmp" in p.name]
+    fake.latency = 0.0
+    again = invoke(project, fake)
+    assert again.exit_code == 0 and f"3 answers ({len(written)} already complete)" in again.stdout
+    assert len(list(scores.rglob("scores/*.json"))) == 3
