@@ -86,7 +86,7 @@ def _verdict_table(sample: Sample, run_dir: Path):  # type: ignore[no-untyped-de
 
 def demo_cmd(
     out: Path = typer.Option(Path("groundjudge-demo"), "--out", help="Where the demo's copy of the example runs and its outputs go."),
-    judge: list[str] = typer.Option(None, "--judge", help="NAME=PROVIDER:MODEL[@BASE_URL]; repeatable. Default: the configured pair, when their keys are set."),
+    judge: list[str] = typer.Option(None, "--judge", help="NAME=PROVIDER:MODEL\\[@BASE_URL]; repeatable. Default: the configured pair, when their keys are set."),
 ) -> None:
     """Run the whole pipeline on the bundled sample corpora and example runs."""
     from rich.console import Console
