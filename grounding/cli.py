@@ -45,8 +45,9 @@ def index_cmd(
     from grounding.snapshot import open_corpus
 
     started = time.perf_counter()
-    snap = open_corpus(corpus)
-    idx = load_index(snap, progress=True, workers=workers)
+    # a stored snapshot is re-verified inside load_index, overlapping the parse workers on a build
+    snap = open_corpus(corpus, verify=False)
+    idx = load_index(snap, progress=True, workers=workers, verify=not Path(corpus).is_dir())
     counts = idx.counts()
     seconds = time.perf_counter() - started
     state = "cached" if idx.cached else "built"

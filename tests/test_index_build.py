@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 
 import pytest
@@ -193,3 +194,53 @@ def test_a_changed_extractor_means_a_rebuild(tmp_path, monkeypatch):
     again = load_index(snap)
     assert again.cached is False and again.meta["extractor"] == "another extractor"
     again.close()
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_index_by_name_refuses_a_moved_corpus_built_or_cached(tmp_path, cached):
+    # the CLI loads a stored snapshot unverified and lets load_index re-hash it (during a build, while the
+    # workers parse); a changed object must still stop it, and a stopped build leaves no index behind
+    from grounding.snapshot import _object_path, snapshot_directory
+
+    shutil.copytree(FIXTURES / "cobol", tmp_path / "src" / "cobol")
+    (tmp_path / "src" / "note.txt").write_text(f"a tree of its own ({cached})\n")  # no other test's index fits it
+    snap = snapshot_directory(tmp_path / "src", name="moving")
+    assert open_cached(snap.tree_hash) is None
+    if cached:
+        load_index(snap).close()
+    entry = next(e for e in snap.files if e.path.endswith("ACCTUPD.cbl"))
+    _object_path(entry.sha256).write_bytes(b"changed")
+    result = CliRunner().invoke(app, ["corpus", "index", "moving"])
+    assert result.exit_code == 2, result.output
+    assert "corpus moved: cobol/ACCTUPD.cbl changed since snapshot moving was taken" in result.output
+    assert index_path(snap.tree_hash).exists() is cached
+    assert [p.name for p in index_path(snap.tree_hash).parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_the_pool_runs_the_callers_work_while_the_workers_parse():
+    # idle() is called only while no result is ready, one step per call, until it says it has nothing left
+    steps = []
+
+    def idle() -> bool:
+        if len(steps) == 3:
+            return False
+        steps.append(len(steps))
+        return True
+
+    tasks = [(k, (f"x{k}\n        \n",), 10.0) for k in range(4)]
+    results = dict(run_timed(raw_cobol_parse, tasks, workers=2, idle=idle))
+    assert results == {0: "start", 1: "start", 2: "start", 3: "start"}
+    assert steps == [0, 1, 2]
+
+
+def test_a_manifest_whose_line_counts_are_wrong_is_refused(tmp_path):
+    from groundjudge.errors import UserError
+    from grounding.snapshot import Snapshot
+
+    snap = snapshot_of(tmp_path, "jcl", extra={"own.txt": b"a tree no other test indexes\n"})
+    manifest = snap.manifest.model_copy(deep=True)
+    manifest.files[0].lines += 1
+    with pytest.raises(UserError, match=f"lists {manifest.files[0].lines} lines for this file") as err:
+        build_index(Snapshot(manifest))
+    assert manifest.files[0].path in str(err.value)
+    assert not index_path(snap.tree_hash).exists()

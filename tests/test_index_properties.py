@@ -67,3 +67,81 @@ def test_two_builds_answer_identically(tmp_path, monkeypatch):
     assert again.cached is False
     assert (again.files(), again.definitions(), again.references(), again.search("PERFORM", limit=50)) == answers
     again.close()
+
+
+EXEC_PIECES = ["EXEC", "exec", "END-EXEC", "end-exec", "X-EXEC", "EXEC_", " ", "  ", "\t", "\n", ".", " .", "CICS",
+               "cics", "SQL", "DLI", "DLIX", "READ", "-", "_", "A", "9", "é", "ß"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(EXEC_PIECES), max_size=40))
+def test_the_fast_exec_block_search_finds_what_the_plain_regex_finds(pieces):
+    from grounding.index.cobol_treesitter import _EXEC, _exec_spans
+
+    body = "".join(pieces)
+    assert _exec_spans(body, body.upper()) == [m.span() for m in _EXEC.finditer(body)]
+
+
+def _ends_sentence_by_hand(text: str) -> bool:
+    """The rule spelled out: a period followed by a blank or the end of text, outside a literal."""
+    quote = None
+    for i, ch in enumerate(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "." and text[i + 1 : i + 2] in ("", " ", "\t"):
+            return True
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="AB. \t\n'\"-", max_size=30))
+def test_ends_sentence_follows_the_rule(text):
+    from grounding.index.cobol_lexical import ends_sentence
+
+    assert ends_sentence(text) == _ends_sentence_by_hand(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), st.text(max_size=12), max_size=5))
+def test_detail_json_is_what_json_dumps_writes(detail):
+    import json
+
+    from grounding.index.store import _detail_json
+
+    assert _detail_json(detail) == json.dumps(detail, sort_keys=True)
+
+
+WORD_PIECES = ["PERFORM", "GO", "READ", "REWRITE", "COPY", "EXEC", "PROCEDURE", "DIVISION", "X-", "-", "_", "A", "9",
+               " ", "\t", ".", "é", "procedure", "division", "\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORD_PIECES), max_size=25))
+def test_search_word_stands_in_for_the_leading_assertions(pieces):
+    import re
+
+    from grounding.index.cobol_lexical import _TRIGGER
+    from grounding.index.cobol_source import search_word
+    from grounding.index.cobol_treesitter import _PROCEDURE, _PROCEDURE_UPPER
+
+    text = "".join(pieces)
+    trigger = re.compile(r"(?<![\w-])(?:PERFORM|CALL|GO|OPEN|READ|WRITE|REWRITE|COPY|EXEC)(?![\w-])")
+    assert _span(search_word(_TRIGGER, text, joiners="_-")) == _span(trigger.search(text))
+    if text.isascii():
+        assert _span(search_word(_PROCEDURE_UPPER, text.upper())) == _span(_PROCEDURE.search(text))
+
+
+def _span(m):
+    return m.span() if m else None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="AB \t\n\r.é", max_size=30))
+def test_blanking_keeps_only_newlines(text):
+    import re
+
+    from grounding.index.cobol_treesitter import _blank
+
+    assert _blank(text) == re.sub(r"[^\n]", " ", text)

@@ -15,10 +15,20 @@ from grounding.snapshot import Snapshot
 __all__ = ["FileInfo", "Index", "Ref", "Symbol", "load_index"]
 
 
-def load_index(snapshot: Snapshot, progress: bool = False, workers: int = 2) -> Index:
-    """The index of snapshot; `idx.cached` says whether it was reused rather than built now."""
+def load_index(snapshot: Snapshot, progress: bool = False, workers: int = 2, verify: bool = False) -> Index:
+    """The index of snapshot; `idx.cached` says whether it was reused rather than built now.
+
+    verify: re-hash the snapshot's stored files first (for one loaded with verify=False), refusing a
+    moved corpus; on a build this runs while the parse workers start.
+    """
     idx = open_cached(snapshot.tree_hash)
     if idx is not None:
+        if verify:
+            try:
+                snapshot.verify()
+            except BaseException:
+                idx.close()
+                raise
         idx.cached = True
         return idx
-    return Index(build_index(snapshot, progress=progress, workers=workers))
+    return Index(build_index(snapshot, progress=progress, workers=workers, verify=verify))

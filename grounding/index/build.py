@@ -1,20 +1,25 @@
-"""Build the index of a snapshot once per tree hash; parse in worker processes under a time limit per file."""
+"""Build the index of a snapshot once per tree hash; parse in worker processes under a time limit per file.
+
+Only what the cached path needs is imported at module level: the extractors, the worker pool and
+tree-sitter load when a build actually starts.
+"""
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import sys
+import time
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 from groundjudge import __version__
+from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_text
 from groundjudge.storage import home
-from grounding.index.extract import FileRows, extract_lexical, extract_rows, needs_parser, to_rows, warm_up
-from grounding.index.languages import language_for
+from grounding.index.languages import EXTENSIONS, extension, language_for, needs_parser
 from grounding.index.model import FileInfo
-from grounding.index.pool import Failed, TimedOut, run_timed
 from grounding.index.store import SCHEMA_VERSION, Index, IndexWriter
 from grounding.snapshot import Snapshot
 
@@ -32,9 +37,10 @@ def extractor_fingerprint() -> str:
     return sha256_text("".join(f"{p.name}\0{p.read_text()}\0" for p in files))
 
 
-def parse_time_limit(text: str) -> float:
-    """Generous: parsing runs at ~12 MB/s, so a healthy file never comes near this."""
-    return 5.0 + len(text) / 200_000
+def parse_time_limit(size: int) -> float:
+    """Seconds allowed to parse a file of size bytes. Generous: parsing runs at ~12 MB/s, so a healthy
+    file never comes near this."""
+    return 5.0 + size / 200_000
 
 
 def open_cached(tree_hash: str) -> Index | None:
@@ -55,12 +61,15 @@ def build_index(
     snapshot: Snapshot,
     progress: bool = False,
     workers: int = 2,
-    time_limit: Callable[[str], float] = parse_time_limit,
-    parse: Callable[[str, str, str], FileRows] = extract_rows,
+    time_limit: Callable[[int], float] = parse_time_limit,
+    parse: Callable | None = None,
+    verify: bool = False,
 ) -> Path:
     """Write <home>/indexes/<tree_hash>.sqlite via a temp file and a rename: an interrupted build leaves nothing.
 
-    parse runs in the workers; tests substitute one that hangs to prove the time limit holds.
+    parse(path, language, text) runs in the workers (default: extract.extract_rows); tests substitute one
+    that hangs to prove the time limit holds. time_limit(size in bytes) is each file's limit in seconds.
+    verify re-hashes the snapshot's stored files while the workers parse, refusing a moved corpus.
     """
     target = index_path(snapshot.tree_hash)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -70,7 +79,7 @@ def build_index(
     try:
         writer = IndexWriter(tmp)
         with _progress(progress, len(snapshot.files)) as advance:
-            _index_files(snapshot, writer, advance, workers, time_limit, parse)
+            _index_files(snapshot, writer, advance, workers, time_limit, parse, verify)
         writer.finish({
             "schema_version": str(SCHEMA_VERSION),
             "tree_hash": snapshot.tree_hash,
@@ -86,47 +95,91 @@ def build_index(
     return target
 
 
-def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int, time_limit, parse) -> None:
-    files: dict[str, tuple[str, str, list[str]]] = {}  # path -> (language, text, lines)
+def _parse_stored(parse: Callable, snapshot: Snapshot, path: str, language: str):
+    """What a worker runs: read the file from the store itself, so no source text crosses the pipe."""
+    return parse(path, language, snapshot.read_text(path))
+
+
+def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int, time_limit, parse, verify: bool) -> None:
+    from grounding.index.extract import extract_rows, warm_up
+    from grounding.index.pool import Failed, TimedOut, run_timed
+
+    text_entries = [e for e in snapshot.files if e.kind == "text"]
+    # Line rows are numbered from the manifest's line counts (checked as each file is read), so nothing
+    # need be read before the workers start; every parsed language is known from the file name alone.
     for entry in snapshot.files:
-        if entry.kind != "text":
-            writer.reserve(entry.path, 0)
-            info = FileInfo(path=entry.path, language=language_for(entry.path, ""), lines=0, status="skipped", note=f"{entry.kind} file")
-            writer.add_file(info, [], [], [])
+        writer.reserve(entry.path, entry.lines if entry.kind == "text" else 0)
+    parsed = sorted(
+        (e for e in text_entries if needs_parser(EXTENSIONS.get(extension(e.path), "text"))),
+        key=lambda e: (-e.size, e.path),  # longest first balances the workers
+    )
+    warm_up([(e.path, EXTENSIONS[extension(e.path)]) for e in parsed])
+    tasks = [(e.path, (e.path, EXTENSIONS[extension(e.path)]), time_limit(e.size)) for e in parsed]
+    texts: dict[str, str] = {}
+
+    def own_work():
+        """The main process's share, in small steps run while the workers parse (see run_timed's idle)."""
+        if verify:
+            snapshot.verify()
+            yield
+        for entry in snapshot.files:
+            if entry.kind != "text":
+                info = FileInfo(path=entry.path, language=language_for(entry.path, ""), lines=0, status="skipped", note=f"{entry.kind} file")
+                writer.add_file(info, [], [])
+                advance()
+                continue
+            text = texts[entry.path] = snapshot.read_text(entry.path)
+            lines = text.splitlines()
+            if len(lines) != entry.lines:
+                raise UserError(f"snapshot {snapshot.name} lists {entry.lines} lines for this file, which has {len(lines)}", entry.path)
+            writer.add_lines(entry.path, lines)
+            lang = language_for(entry.path, text)
+            if not needs_parser(lang):
+                _add(writer, _lexical(entry.path, lang, text), entry.lines)
+                advance()
+            yield
+        writer.index_text()
+        yield
+
+    work = own_work()
+    lines_of = {e.path: e.lines for e in text_entries}
+    results = run_timed(partial(_parse_stored, parse or extract_rows, snapshot), tasks, workers=workers,
+                        idle=lambda: next(work, StopIteration) is not StopIteration)
+    try:
+        for path, result in results:
+            if isinstance(result, (TimedOut, Failed)):
+                lang = EXTENSIONS[extension(path)]
+                text = texts.get(path) or snapshot.read_text(path)
+                if isinstance(result, TimedOut):
+                    result = _lexical(path, lang, text, "timeout", f"parse exceeded {result.seconds:.1f} s; indexed lexically")
+                else:
+                    result = _lexical(path, lang, text, "lexical", f"parser failed ({result.error}); indexed lexically")
+            _add(writer, result, lines_of[path])
             advance()
-            continue
-        text = snapshot.read_text(entry.path)
-        lines = text.splitlines()
-        writer.reserve(entry.path, len(lines))
-        files[entry.path] = (language_for(entry.path, text), text, lines)
-    parsed = sorted((p for p, (lang, _, _) in files.items() if needs_parser(lang)), key=lambda p: (-len(files[p][1]), p))
-    warm_up([(p, files[p][0]) for p in parsed])
-    # longest first balances the workers; the main process does the rule-only files meanwhile
-    results = run_timed(parse, [(p, (p, files[p][0], files[p][1]), time_limit(files[p][1])) for p in parsed], workers=workers)
-    for path, (lang, text, lines) in files.items():
-        if not needs_parser(lang):
-            _add(writer, to_rows(extract_lexical(path, lang, text)), lines)
-            advance()
-    for path, result in results:
-        lang, text, lines = files[path]
-        if isinstance(result, TimedOut):
-            result = to_rows(extract_lexical(path, lang, text, "timeout", f"parse exceeded {result.seconds:.1f} s; indexed lexically"))
-        elif isinstance(result, Failed):
-            result = to_rows(extract_lexical(path, lang, text, "lexical", f"parser failed ({result.error}); indexed lexically"))
-        _add(writer, result, lines)
-        advance()
+        for _ in work:  # whatever of its own work the main process has left
+            pass
+    finally:
+        results.close()
 
 
-def _add(writer: IndexWriter, result: FileRows, lines: list[str]) -> None:
-    info = FileInfo(path=result.path, language=result.language, lines=len(lines), status=result.status, note=result.note)
-    writer.add_file(info, lines, result.symbol_rows, result.ref_rows)
+def _lexical(path: str, language: str, text: str, *status_and_note):
+    """extract_lexical, as rows."""
+    from grounding.index.extract import extract_lexical, to_rows
+
+    return to_rows(extract_lexical(path, language, text, *status_and_note))
+
+
+def _add(writer: IndexWriter, result, n_lines: int) -> None:
+    info = FileInfo(path=result.path, language=result.language, lines=n_lines, status=result.status, note=result.note)
+    writer.add_file(info, result.symbol_rows, result.ref_rows)
 
 
 class _progress:
-    """A rich progress bar on stderr, refreshed by hand: no refresh thread may exist when workers fork."""
+    """A rich progress bar on stderr, refreshed by hand at most ten times a second: no refresh thread may
+    exist when workers fork. Drawn only on a terminal, where it can be seen."""
 
     def __init__(self, enabled: bool, total: int):
-        self.enabled, self.total = enabled, total
+        self.enabled, self.total = enabled and sys.stderr.isatty(), total
 
     def __enter__(self):
         if not self.enabled:
@@ -138,10 +191,14 @@ class _progress:
                             console=Console(stderr=True), auto_refresh=False, transient=True)
         self.bar.start()
         task = self.bar.add_task("index", total=self.total)
+        last = [0.0]
 
         def advance() -> None:
             self.bar.advance(task)
-            self.bar.refresh()
+            now = time.monotonic()
+            if now - last[0] >= 0.1:
+                last[0] = now
+                self.bar.refresh()
 
         return advance
 

@@ -31,15 +31,11 @@ def index_cobol(path: str, text: str | CobolSource, ts: dict | None) -> CobolFac
     copybook = is_copybook(path, text)
     ts_symbols = [s for s in (ts or {}).get("symbols", []) if s[1] and s[1] != "FILLER"]
     headers = [(k, n, l) for k, n, l, _ in ts_symbols if k in ("paragraph", "section")]
-    facts = extract(path, text, copybook, headers)
     ts_keys = {(k, n, l) for k, n, l, _ in ts_symbols}
     # a program spans from line 1, the grammar reports its PROGRAM-ID line: programs match on the name
     ts_programs = {n for k, n, _, _ in ts_symbols if k == "program"}
-    out: list[Symbol] = []
-    for s in facts.symbols:
-        if s.source == "lexical" and ((s.kind, s.name, s.start_line) in ts_keys or (s.kind == "program" and s.name in ts_programs)):
-            s = s.model_copy(update={"source": "both"})
-        out.append(s)
+    facts = extract(path, text, copybook, headers, ts_keys, ts_programs)
+    out: list[Symbol] = list(facts.symbols)
     have = {(s.kind, s.name, s.start_line) for s in out}
     programs = {s.name for s in out if s.kind == "program"}
     book = {"copybook": out[0].name} if copybook and out and out[0].kind == "copybook" else {}

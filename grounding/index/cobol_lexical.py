@@ -11,7 +11,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from grounding.index.cobol_source import AREA_B, CobolSource, Segment, Token, tokens, unquote
+from grounding.index.cobol_source import AREA_B, CobolSource, Segment, Token, search_word, tokens, unquote
 from grounding.index.model import Ref, Symbol
 
 LANG = "cobol"
@@ -54,13 +54,20 @@ _PIC = re.compile(r"\bPIC(?:TURE)?\s+(?:IS\s+)?(\S+?)(?=\.?(?:\s|$))", re.I)
 _USAGE = re.compile(
     r"\b(COMP(?:UTATIONAL)?(?:-[1-5X])?|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL)(?=[\s.]|$)", re.I
 )
+_USAGE_WORDS = ("COMP", "BINARY", "PACKED-DECIMAL", "INDEX", "POINTER", "NATIONAL")  # a literal in each _USAGE branch
+_ENTRY_NAME = re.compile(r"^[A-Z0-9:][A-Z0-9:_-]*$", re.I)
 _VALUE = re.compile(r"\bVALUES?\s+(?:(?:IS|ARE)\s+)?", re.I)
 _REDEFINES = re.compile(r"\bREDEFINES\s+([A-Z0-9:][A-Z0-9:_-]*)", re.I)
 _OCCURS = re.compile(r"\bOCCURS\s+(\d+)(?:\s+TO\s+(\d+))?", re.I)
 
 
+_SENTENCE_END = re.compile(r"\.(?:[ \t]|\Z)")
+
+
 def ends_sentence(text: str) -> bool:
     """True when text holds a period that ends a sentence (followed by a blank or the end), outside literals."""
+    if "'" not in text and '"' not in text:
+        return _SENTENCE_END.search(text) is not None  # no literal: one C-level scan
     quote = None
     for i, ch in enumerate(text):
         if quote:
@@ -74,6 +81,8 @@ def ends_sentence(text: str) -> bool:
 
 
 def _mask_literals(text: str) -> str:
+    if "'" not in text and '"' not in text:
+        return text
     return _LITERAL.sub(lambda m: m.group()[0] + "~" * (len(m.group()) - 1), text)
 
 
@@ -125,7 +134,8 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
     while i < len(segs):
         seg = segs[i]
         text = seg.text.strip()
-        if division == "PROCEDURE" and seg.column >= AREA_B and not _MAY_END_DIVISION.match(text):
+        # (the first-letter test spares the regex on nearly every line)
+        if division == "PROCEDURE" and seg.column >= AREA_B and (text[0] not in "EeIi" or not _MAY_END_DIVISION.match(text)):
             i += 1  # the bulk of a program: a statement line in area B
             continue
         if pending_program_id:
@@ -215,23 +225,29 @@ def _parse_entry(level: int, sentence: str, start: int, end: int, block: int) ->
     if len(words) > 1:
         cand = words[1].rstrip(".")
         # ':' admits REPLACING tags such as :TAG:-DATE-AREA, named as written in the copybook
-        if cand and cand.upper() not in _CLAUSE_WORDS and re.match(r"^[A-Z0-9:][A-Z0-9:_-]*$", cand, re.I):
+        if cand and cand.upper() not in _CLAUSE_WORDS and _ENTRY_NAME.match(cand):
             name = cand.upper()
     detail: dict[str, str] = {"level": f"{level:02d}"}
-    m = _PIC.search(masked)
+    # In ASCII text a clause whose keyword is absent cannot match: skip its regex (most entries hold one or two)
+    upper = masked.upper() if masked.isascii() else None
+    m = _PIC.search(masked) if upper is None or "PIC" in upper else None
     if m:
         detail["pic"] = sentence[m.start(1) : m.end(1)].upper()
-    value = _VALUE.search(masked)
-    usage = _USAGE.search(masked[: value.start()] if value else masked)  # never a word inside the VALUE list
+    value = _VALUE.search(masked) if upper is None or "VALUE" in upper else None
+    usage = (
+        _USAGE.search(masked[: value.start()] if value else masked)  # never a word inside the VALUE list
+        if upper is None or any(w in upper for w in _USAGE_WORDS)
+        else None
+    )
     if usage and level != 88:
         detail["usage"] = usage.group(1).upper().replace("COMPUTATIONAL", "COMP")
     if value:
         text = sentence[value.end() :].strip()
         detail["values" if level == 88 else "value"] = text[:-1].rstrip() if text.endswith(".") else text
-    m = _REDEFINES.search(masked)
+    m = _REDEFINES.search(masked) if upper is None or "REDEFINES" in upper else None
     if m:
         detail["redefines"] = m.group(1).upper()
-    m = _OCCURS.search(masked)
+    m = _OCCURS.search(masked) if upper is None or "OCCURS" in upper else None
     if m:
         detail["occurs"] = m.group(2) or m.group(1)
     return _Entry(level, name, start, end, detail, block)
@@ -303,8 +319,19 @@ class CobolFacts:
     contexts: _Contexts
 
 
-def extract(path: str, text: str | CobolSource, copybook: bool, extra_headers: list[tuple[str, str, int]] = ()) -> CobolFacts:
-    """Every symbol and ref the rules find; extra_headers (from tree-sitter) join the paragraph/section list."""
+def extract(
+    path: str,
+    text: str | CobolSource,
+    copybook: bool,
+    extra_headers: list[tuple[str, str, int]] = (),
+    ts_keys: frozenset[tuple[str, str, int]] | set = frozenset(),
+    ts_programs: frozenset[str] | set = frozenset(),
+) -> CobolFacts:
+    """Every symbol and ref the rules find; extra_headers (from tree-sitter) join the paragraph/section list.
+
+    A symbol whose (kind, name, line) is in ts_keys (a program: whose name is in ts_programs) was found by
+    tree-sitter too, so its source is "both"; a header only in extra_headers has source "tree-sitter".
+    """
     source = CobolSource.of(text)
     n_lines = source.n_lines
     segs = source.segments
@@ -315,19 +342,22 @@ def extract(path: str, text: str | CobolSource, copybook: bool, extra_headers: l
     book = {"copybook": path.rsplit("/", 1)[-1].rsplit(".", 1)[0].upper()} if copybook else {}
     symbols: list[Symbol] = []
 
-    def add(kind: str, name: str, start: int, end: int, detail: dict[str, str] | None = None) -> None:
-        symbols.append(Symbol(kind=kind, name=name, path=path, start_line=start, end_line=end, language=LANG, source="lexical", detail={**(detail or {}), **book}))
+    def source_of(kind: str, name: str, start: int) -> str:
+        return "both" if (kind, name, start) in ts_keys or (kind == "program" and name in ts_programs) else "lexical"
+
+    def add(kind: str, name: str, start: int, end: int, detail: dict[str, str] | None = None, source: str | None = None) -> None:
+        symbols.append(Symbol(kind=kind, name=name, path=path, start_line=start, end_line=end, language=LANG,
+                              source=source or source_of(kind, name, start), detail={**detail, **book} if detail else dict(book)))
 
     if copybook:
-        symbols.append(Symbol(kind="copybook", name=book["copybook"], path=path, start_line=1, end_line=max(n_lines, 1), language=LANG, source="lexical"))
+        symbols.append(Symbol(kind="copybook", name=book["copybook"], path=path, start_line=1, end_line=max(n_lines, 1),
+                              language=LANG, source=source_of("copybook", book["copybook"], 1)))
     programs = _program_spans(lay)
     for name, start, end in programs:
         add("program", name, start, end)
     spans = _header_spans(lay)
     for kind, name, start, end in spans:
-        add(kind, name, start, end)
-        if (kind, name, start) not in known:
-            symbols[-1] = symbols[-1].model_copy(update={"source": "tree-sitter"})
+        add(kind, name, start, end, source=None if (kind, name, start) in known else "tree-sitter")
     fd_ends: dict[str, int] = {}
     for e in lay.entries:
         if e.fd:
@@ -366,7 +396,8 @@ class _Contexts:
         return None
 
 
-_TRIGGER = re.compile(r"(?<![\w-])(?:PERFORM|CALL|GO|OPEN|READ|WRITE|REWRITE|COPY|EXEC)(?![\w-])")
+# searched with search_word(..., joiners="_-"), which stands in for a leading (?<![\w-])
+_TRIGGER = re.compile(r"(?:PERFORM|CALL|GO|OPEN|READ|WRITE|REWRITE|COPY|EXEC)(?![\w-])")
 # A line starting with one of these begins a new statement: the one before it has ended.
 _STATEMENT_START = frozenset(
     """MOVE IF ELSE ADD SUBTRACT COMPUTE DISPLAY EVALUATE WHEN SET INITIALIZE STRING UNSTRING INSPECT ACCEPT
@@ -396,7 +427,7 @@ def _statement_segments(segs: list[Segment], procedural_flags: list[bool]) -> li
     for seg, procedural in zip(segs, procedural_flags):
         u = seg.text.upper()
         opens = "EXEC" in u.replace("END-EXEC", "")
-        if in_exec or opens or "COPY" in u or (procedural and _TRIGGER.search(u)):
+        if in_exec or opens or "COPY" in u or (procedural and search_word(_TRIGGER, u, joiners="_-")):
             out.append(seg)
             carry = 0 if u.rstrip().endswith(".") else _CARRY
         elif procedural and carry:

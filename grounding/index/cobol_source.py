@@ -15,6 +15,11 @@ CODE_END = 72
 AREA_B = 11  # 0-based column 12: a header must start before it, in area A
 
 
+_SKIPPED = frozenset("*/Dd")  # indicators of comment and debug lines
+# A NamedTuple's own constructor runs Python code; tuple.__new__ makes the same object without it.
+_make = tuple.__new__
+
+
 class Segment(NamedTuple):
     """One physical code line, with any continuation lines appended; `line` is where it starts."""
 
@@ -30,18 +35,21 @@ class Token(NamedTuple):
     kind: str  # "word", "string" or "punct"
 
 
-def physical_lines(text: str) -> list[str]:
-    return text.splitlines()
-
-
-def indicator_and_code(raw: str) -> tuple[str, str]:
-    """(indicator, code area) of one physical line, tabs expanded, floating `*>` comments cut."""
-    line = raw.expandtabs(8)
-    if len(line) <= 6:
-        return " ", ""
-    indicator = line[6]
-    code = line[CODE_START:CODE_END]
-    return indicator, _cut_floating_comment(code)
+def _cards(text: str) -> list[tuple[str, str]]:
+    """(indicator, code area) per physical line, tabs expanded, floating `*>` comments cut. One plain loop:
+    it sees every line of every COBOL file."""
+    cards = []
+    append = cards.append
+    blank = (" ", "")
+    for raw in text.splitlines():
+        if "\t" in raw:
+            raw = raw.expandtabs(8)
+        if len(raw) <= 6:
+            append(blank)
+            continue
+        code = raw[CODE_START:CODE_END]
+        append((raw[6], _cut_floating_comment(code) if "*>" in code else code))
+    return cards
 
 
 def _cut_floating_comment(code: str) -> str:
@@ -81,7 +89,7 @@ class CobolSource:
 
     def __init__(self, text: str):
         self.text = text
-        self.cards = [indicator_and_code(raw) for raw in physical_lines(text)]
+        self.cards = _cards(text)
         self._segments: list[Segment] | None = None
 
     @staticmethod
@@ -100,8 +108,9 @@ class CobolSource:
 
     def _join(self) -> list[Segment]:
         out: list[Segment] = []
+        append = out.append
         for number, (indicator, code) in enumerate(self.cards, start=1):
-            if indicator in ("*", "/", "D", "d"):
+            if indicator in _SKIPPED:
                 continue
             if indicator == "-" and out:
                 prev = out[-1]
@@ -117,7 +126,7 @@ class CobolSource:
             stripped = code.lstrip()
             if not stripped:
                 continue
-            out.append(Segment(number, code.rstrip(), CODE_START + len(code) - len(stripped), number))
+            append(_make(Segment, (number, code.rstrip(), CODE_START + len(code) - len(stripped), number)))
         return out
 
 
@@ -135,12 +144,26 @@ def tokens(segs: list[Segment]) -> list[Token]:
         line = seg.line
         for string, word, punct in _TOKEN.findall(seg.text):
             if word:
-                append(Token(word, line, "word"))
+                append(_make(Token, (word, line, "word")))
             elif string:
-                append(Token(string, line, "string"))
+                append(_make(Token, (string, line, "string")))
             else:
-                append(Token(punct, line, "punct"))
+                append(_make(Token, (punct, line, "punct")))
     return out
+
+
+def search_word(pattern: re.Pattern, text: str, pos: int = 0, joiners: str = "_") -> re.Match | None:
+    """pattern's first match at or after pos not preceded by a letter, digit or one of joiners.
+
+    Stands in for a leading \\b (joiners "_") or (?<![\\w-]) (joiners "_-"): a pattern written without it
+    starts with a literal, which the regex engine skips ahead to instead of trying every position.
+    """
+    while m := pattern.search(text, pos):
+        start = m.start()
+        if not start or not (text[start - 1].isalnum() or text[start - 1] in joiners):
+            return m
+        pos = start + 1
+    return None
 
 
 def unquote(literal: str) -> str:

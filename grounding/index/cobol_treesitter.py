@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.index.cobol_source import CobolSource, unquote
+from grounding.index.cobol_source import CobolSource, search_word, unquote
 
 PAD = "\n        \n"
 _COPYBOOK_DATA_HEADER = (
@@ -23,10 +23,37 @@ HEADER_LINES = 4
 _EXEC = re.compile(r"\bEXEC\s+(?:CICS|SQL|DLI)\b.*?\bEND-EXEC\b(?:[ \t]*\.)?", re.I | re.S)
 _REPLACING = re.compile(r"(\bCOPY\s+\S+(?:\s+(?:OF|IN)\s+\S+)?)(\s+REPLACING\b.*?)(?=\.(?:\s|$))", re.I | re.S)
 _PROCEDURE = re.compile(r"\bPROCEDURE\s+DIVISION\b", re.I)
+_PROCEDURE_UPPER = re.compile(r"PROCEDURE\s+DIVISION\b")  # for search_word over upper-case ASCII
+
+
+_EXEC_START = re.compile(r"EXEC\s+(?:CICS|SQL|DLI)\b")
+_EXEC_END = re.compile(r"END-EXEC\b(?:[ \t]*\.)?")
+
+
+def _exec_spans(body: str, upper: str) -> list[tuple[int, int]]:
+    """Where _EXEC matches in body. Searched in upper case with no leading \\b or re.I, so the regex engine
+    can skip ahead to its literal prefix: about 20x faster than _EXEC over a whole program."""
+    if not _same_shape(body, upper):
+        return [m.span() for m in _EXEC.finditer(body)]
+    out: list[tuple[int, int]] = []
+    pos = 0
+    while m := search_word(_EXEC_START, upper, pos):
+        end = search_word(_EXEC_END, upper, m.end())
+        if end is None:
+            break  # no block starting later can find an END-EXEC either
+        out.append((m.start(), end.end()))
+        pos = end.end()
+    return out
+
+
+def _same_shape(body: str, upper: str) -> bool:
+    """True when upper is body in upper case letter for letter, so positions in one are positions in the other."""
+    return len(upper) == len(body) and body.isascii()
 
 
 def _blank(text: str) -> str:
-    return re.sub(r"[^\n]", " ", text)
+    """text with every character but a newline turned into a space."""
+    return "\n".join(" " * len(part) for part in text.split("\n"))
 
 
 def preprocess(text: str | CobolSource, copybook_kind: str | None = None) -> str:
@@ -38,19 +65,23 @@ def preprocess(text: str | CobolSource, copybook_kind: str | None = None) -> str
         else:
             lines.append(("      " + (indicator if indicator == "-" else " ") + code).rstrip())
     body = "\n".join(lines) + "\n"
-    proc = _PROCEDURE.search(body)
+    upper = body.upper()
+    proc = search_word(_PROCEDURE_UPPER, upper) if _same_shape(body, upper) else _PROCEDURE.search(body)
     proc_at = proc.start() if proc else (0 if copybook_kind == "procedure" else len(body))
 
-    def exec_sub(m: re.Match) -> str:
-        blank = _blank(m.group())
-        if m.start() < proc_at:
+    def exec_sub(start: int, block: str) -> str:
+        blank = _blank(block)
+        if start < proc_at:
             return blank  # a data-division EXEC (INCLUDE, DECLARE) and its period vanish
         # the period, if any, still ends the sentence
-        return "CONTINUE" + blank[8:-1] + "." if m.group().endswith(".") else "CONTINUE" + blank[8:]
+        return "CONTINUE" + blank[8:-1] + "." if block.endswith(".") else "CONTINUE" + blank[8:]
 
-    upper = body.upper()
     if "EXEC" in upper:
-        body = _EXEC.sub(exec_sub, body)
+        pieces, done = [], 0
+        for start, end in _exec_spans(body, upper):
+            pieces += [body[done:start], exec_sub(start, body[start:end])]
+            done = end
+        body = "".join(pieces) + body[done:]
     if "REPLACING" in upper:
         body = _REPLACING.sub(lambda m: m.group(1) + _blank(m.group(2)), body)
     if copybook_kind:

@@ -36,14 +36,9 @@ class FileResult:
     refs: list[Ref] = field(default_factory=list)
 
 
-def needs_parser(language: str) -> bool:
-    """Languages parsed by tree-sitter, hence in a worker process under a time limit."""
-    return language == "cobol" or language in tags.GRAMMAR
-
-
 def warm_up(files: list[tuple[str, str]]) -> None:
     """Build the parsers and queries (path, language) pairs need before the workers fork, so each worker
-    inherits them instead of building its own."""
+    inherits them instead of building its own (measured: less CPU and wall than loading in each worker)."""
     if any(lang == "cobol" for _, lang in files):
         from grounding.index.cobol_treesitter import grammar
 

@@ -11,15 +11,22 @@ EXTENSIONS = {
     ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp",
 }
 CASE_INSENSITIVE = frozenset({"cobol", "jcl", "bms"})
+TAG_LANGUAGES = ("python", "java", "javascript", "typescript", "go", "c", "cpp")  # by tag queries (tags.py)
 
 
-def _extension(path: str) -> str:
+def needs_parser(language: str) -> bool:
+    """Languages parsed by tree-sitter, hence in a worker process under a time limit."""
+    return language == "cobol" or language in TAG_LANGUAGES
+
+
+def extension(path: str) -> str:
+    """The file name's extension, lower-case with its dot ('' when it has none)."""
     name = path.rsplit("/", 1)[-1]
     return name[name.rfind(".") :].lower() if "." in name else ""
 
 
 def language_for(path: str, text: str) -> str:
-    lang = EXTENSIONS.get(_extension(path))
+    lang = EXTENSIONS.get(extension(path))
     if lang:
         return lang
     return "jcl" if text.startswith("//") else "text"
@@ -27,6 +34,6 @@ def language_for(path: str, text: str) -> str:
 
 def grammar_for(path: str, language: str) -> str | None:
     """The tree-sitter grammar name for a tag-query language, or None (COBOL has its own path)."""
-    if language == "typescript" and _extension(path) == ".tsx":
+    if language == "typescript" and extension(path) == ".tsx":
         return "tsx"
-    return language if language in ("python", "java", "javascript", "typescript", "go", "c", "cpp") else None
+    return language if language in TAG_LANGUAGES else None

@@ -6,6 +6,7 @@ where no Python-level timeout reaches; killing the process is the only reliable 
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -66,14 +67,23 @@ def run_timed(
     fn: Callable[..., Any],
     tasks: Iterable[tuple[Any, tuple, float]],
     workers: int = 2,
-) -> Iterator[tuple[Any, Any]]:
+    idle: Callable[[], bool] | None = None,
+) -> "TimedRun":
     """Yield (key, fn(*args)) per task of (key, args, time limit in seconds), in completion order.
 
     A task that overruns its limit yields TimedOut; one that raises yields Failed. The workers start
-    (and take their first tasks) at once, so the caller can do other work before reading results.
-    Workers are forked: fn and anything it loaded before the call are inherited, never pickled.
+    (and take their first tasks) at once; close() (or reading every result) stops them. Workers are
+    forked: fn and anything it loaded before the call are inherited, never pickled.
+
+    idle: the caller's own work, in small steps. While reading results, whenever no worker has one
+    ready, idle() is called to do one step; it returns False once it has nothing left. Doing the
+    caller's work here, rather than before reading, keeps every worker fed with its next task.
     """
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    # Nothing allocated so far becomes garbage during the run: keep the collector off it, in this process
+    # and in the forked workers (which inherit the freeze), sparing its traversals and the copy-on-write
+    # page copies they cause. The run unfreezes when it ends.
+    gc.freeze()
     pending = iter(tasks)
     pool = [_Worker(ctx, fn) for _ in range(max(1, workers))]
 
@@ -86,18 +96,43 @@ def run_timed(
 
     for w in pool:
         feed(w)
-    return _results(ctx, fn, pool, feed)
+    return TimedRun(pool, _results(ctx, fn, pool, feed, idle))
 
 
-def _results(ctx, fn, pool: list[_Worker], feed) -> Iterator[tuple[Any, Any]]:
+class TimedRun:
+    """The results of run_timed, as an iterator that can be closed before it was ever read."""
+
+    def __init__(self, pool: list[_Worker], results: Iterator[tuple[Any, Any]]):
+        self._pool, self._results = pool, results
+
+    def __iter__(self) -> "TimedRun":
+        return self
+
+    def __next__(self) -> tuple[Any, Any]:
+        return next(self._results)
+
+    def close(self) -> None:
+        self._results.close()  # a started generator stops its workers in its finally
+        for w in self._pool:  # one never started has not
+            if w.proc.exitcode is None:
+                w.kill()
+        gc.unfreeze()
+
+
+def _results(ctx, fn, pool: list[_Worker], feed, idle: Callable[[], bool] | None) -> Iterator[tuple[Any, Any]]:
     try:
         while True:
             busy = [w for w in pool if w.task is not None]
             if not busy:
                 return
-            now = time.monotonic()
-            timeout = max(0.0, min(w.task[1] for w in busy) - now)
-            ready = wait([w.conn for w in busy], timeout=timeout)
+            conns = [w.conn for w in busy]
+            ready = wait(conns, timeout=0)
+            if not ready:
+                if idle is not None and idle():
+                    # look again before judging deadlines: a task may have finished while idle() ran
+                    ready = wait(conns, timeout=0)
+                else:  # nothing else to do: sleep until a result or the nearest deadline
+                    ready = wait(conns, timeout=max(0.0, min(w.task[1] for w in busy) - time.monotonic()))
             for w in busy:
                 if w.conn in ready:
                     try:
@@ -107,18 +142,19 @@ def _results(ctx, fn, pool: list[_Worker], feed) -> Iterator[tuple[Any, Any]]:
                         w.kill()
                         pool[pool.index(w)] = w = _Worker(ctx, fn)
                     w.task = None
+                    feed(w)  # before the caller sees the result, so the worker is never kept waiting
                     yield key, result
-                    feed(w)
                 elif time.monotonic() >= w.task[1]:
                     key, _, limit = w.task
                     w.kill()
                     fresh = _Worker(ctx, fn)
                     pool[pool.index(w)] = fresh
-                    yield key, TimedOut(limit)
                     feed(fresh)
+                    yield key, TimedOut(limit)
     finally:
         for w in pool:
             if w.task is not None:
                 w.kill()
             else:
                 w.stop()
+        gc.unfreeze()
