@@ -159,41 +159,37 @@ class Index:
         return [p for p in paths if PurePosixPath(p).name.lower() == low or PurePosixPath(p).stem.lower() == low]
 
     # symbols and refs ----------------------------------------------------------------------------
-    def definitions(self, name: str | None = None, kind: str | None = None, path: str | None = None) -> list[Symbol]:
+    def _select(self, table: str, columns: str, order: str, key: str | None, kind: str | None, path: str | None):  # type: ignore[no-untyped-def]
+        """Rows of symbols or refs filtered on name key, kind and path; the key's case rule is the row language's."""
         where, args = [], []
-        if name is not None:
-            where.append("(name_key = ? OR name_key = ?)")
-            args += [name.upper(), name]
+        key_column = "name_key" if table == "symbols" else "target_key"
+        if key is not None:
+            where.append(f"({key_column} = ? OR {key_column} = ?)")
+            args += [key.upper(), key]
         if kind is not None:
             where.append("kind = ?")
             args.append(kind)
         if path is not None:
             where.append("path = ?")
             args.append(normalize_relpath(path) or "")
-        sql = "SELECT kind, name, path, start_line, end_line, language, source, detail FROM symbols"
-        sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY path, start_line, kind, name, end_line, detail"
+        sql = f"SELECT {columns} FROM {table}" + (" WHERE " + " AND ".join(where) if where else "") + f" ORDER BY {order}"
+        return self.conn.execute(sql, args)
+
+    def definitions(self, name: str | None = None, kind: str | None = None, path: str | None = None) -> list[Symbol]:
+        rows = self._select("symbols", "kind, name, path, start_line, end_line, language, source, detail",
+                            "path, start_line, kind, name, end_line, detail", name, kind, path)
         out = []
-        for k, n, p, s, e, lang, src, detail in self.conn.execute(sql, args):
+        for k, n, p, s, e, lang, src, detail in rows:
             if name is not None and match_key(name, lang) != match_key(n, lang):
                 continue  # name_key matched the other case rule
             out.append(Symbol(kind=k, name=n, path=p, start_line=s, end_line=e, language=lang, source=src, detail=json.loads(detail)))
         return out
 
     def references(self, target: str | None = None, kind: str | None = None, path: str | None = None) -> list[Ref]:
-        where, args = [], []
-        if target is not None:
-            where.append("(target_key = ? OR target_key = ?)")
-            args += [target.upper(), target]
-        if kind is not None:
-            where.append("kind = ?")
-            args.append(kind)
-        if path is not None:
-            where.append("path = ?")
-            args.append(normalize_relpath(path) or "")
-        sql = "SELECT kind, target, path, line, context, language, detail FROM refs"
-        sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY path, line, kind, target, context, detail"
+        rows = self._select("refs", "kind, target, path, line, context, language, detail",
+                            "path, line, kind, target, context, detail", target, kind, path)
         out = []
-        for k, t, p, line, ctx, lang, detail in self.conn.execute(sql, args):
+        for k, t, p, line, ctx, lang, detail in rows:
             if target is not None and match_key(target, lang) != match_key(t, lang):
                 continue
             out.append(Ref(kind=k, target=t, path=p, line=line, context=ctx, language=lang, detail=json.loads(detail)))
