@@ -1,8 +1,9 @@
 """``groundjudge demo``: the whole pipeline on the bundled sample corpora and example runs.
 
 It works on a copy of the example runs (the bundled files are never written to). Everything that
-needs no provider always runs: snapshots, the index, grounding, prompt rendering with token and cost
-projections, the P0-capped criterion scoring, and — once score files exist — the report. Judges run
+needs no provider always runs: snapshots, the index, grounding, blind-cell verification from the
+example event streams, prompt rendering with token and cost projections, the P0-capped criterion
+scoring, and — once score files exist — the report. Judges run
 only when they can: a key in the environment, or an OpenAI-compatible server named with ``--judge``.
 """
 
@@ -32,6 +33,7 @@ SAMPLES = (
     Sample("pyledger", REPO / "examples" / "run-pyledger", REPO / "corpora" / "pyledger", REPO / "questions" / "pyledger.jsonl"),
 )
 CRITERIA_RESPONSES = REPO / "examples" / "criteria-responses.json"
+BLIND_CELLS = "notools-*"
 
 HOW_TO_ADD_JUDGES = """\
 No judge could be called, so nothing was scored. To add judges:
@@ -94,6 +96,7 @@ def demo_cmd(
     from groundjudge.storage import write_model
     from judging.runner import Runner, ScoreOptions, grounding_path
     from rubrics.cli import score_cmd as score_criteria
+    from validation.blind import run_blind
     from validation.report import run_report
 
     console = Console(highlight=False)
@@ -122,6 +125,8 @@ def demo_cmd(
                 console.print(f"{e.judge} ({e.model}) would make {e.judgements} calls: ~{e.input_tokens} input and "
                               f"~{e.output_tokens} output tokens, {cost}")
         console.print(_verdict_table(sample, run_dir))
+        # The notools-* cells were answered without the source: their event streams must show it.
+        run_blind(run_dir, [BLIND_CELLS])
 
     console.rule("P0-capped criterion scoring: rubrics/criteria-example.toml")
     score_criteria(rubric="criteria-example", responses=CRITERIA_RESPONSES, out=None)

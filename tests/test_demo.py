@@ -32,6 +32,10 @@ def test_demo_without_credentials_grounds_both_corpora_and_scores_nothing(tmp_pa
         seen = {c.verdict for key, r in reports.items() if key.startswith(corpus) for c in r.claims}
         assert seen == set(Verdict), corpus
     assert not list(out.glob("*/*/scores/*.json"))
+    # The blind cell's event streams are checked: q08's agent ran Grep, so that answer is void.
+    blind = json.loads((out / "cobol-bank" / "blind.json").read_text())
+    assert [(v["cell"], v["qid"]) for v in blind["void"]] == [("notools-nosrc", "q08")]
+    assert json.loads((out / "pyledger" / "blind.json").read_text())["void"] == []
     assert "No judge could be called" in result.output
     assert "export ANTHROPIC_API_KEY" in result.output and "openai-compatible" in result.output
     # The criterion scoring of examples/criteria-responses.json, worked by hand in docs/rubrics.md terms:
@@ -60,5 +64,9 @@ def test_demo_with_a_local_judge_runs_the_whole_pipeline(tmp_path):
         table = (out / corpus / "report" / "cell_dimension.csv").read_text().splitlines()
         assert table[0].startswith("cell,dimension,mean_question_balanced")
         assert (out / corpus / "report" / "report.md").is_file()
+    exclusions = (out / "cobol-bank" / "report" / "exclusions.csv").read_text().splitlines()
+    header = exclusions[0].split(",")
+    void = {row.split(",")[0]: row.split(",")[header.index("void_blind")] for row in exclusions[1:]}
+    assert void == {"notools-nosrc": "1", "tools-src": "0"}
     manifest = json.loads((out / "cobol-bank" / "manifest.json").read_text())
     assert manifest["judges"][0]["model"] == "fake-model"
