@@ -79,7 +79,8 @@ def ground_answer(
     extractor: ClaimExtractor | None = None,
     verifier: Verifier | None = None,
 ) -> GroundingReport:
-    """The library entry point the scoring runner calls: one answer file -> its GroundingReport."""
+    """One answer file -> its GroundingReport, for library use. The CLI and the runner read their answers
+    first (to refuse bad input before any work) and call ``ground_text``."""
     text, digest = read_answer(answer_path)
     answer = AnswerRef(path=Path(answer_path).as_posix(), sha256=digest)
     return ground_text(snapshot, index, text, answer, extractor, verifier)

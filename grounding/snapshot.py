@@ -163,6 +163,8 @@ def open_corpus(spec: str | Path, verify: bool = True) -> "Snapshot":
     p = Path(spec)
     if p.is_dir():
         return snapshot_directory(p)
+    if p.exists() and not (_NAME_RE.match(str(spec)) and _manifest_path(str(spec)).exists()):
+        raise UserError("corpus is not a directory", spec)
     if os.sep in str(spec) or str(spec).startswith("."):
         raise UserError("corpus directory does not exist", spec)
     return load_snapshot(str(spec), verify=verify)

@@ -99,6 +99,8 @@ def demo_cmd(
     from validation.blind import run_blind
     from validation.report import run_report
 
+    if out.exists() and not out.is_dir():
+        raise UserError("--out is a file, not a directory", out)
     console = Console(highlight=False)
     judge_specs = judge or None
     live = _usable(judge_specs)

@@ -7,14 +7,15 @@ never leaves a half-written file behind.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Iterator, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from groundjudge.errors import UserError
+from groundjudge.errors import UserError, first_problem
 
 
 class VersionedModel(BaseModel):
@@ -36,11 +37,23 @@ def home() -> Path:
     return path
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# mkstemp creates files readable by their owner only; a written report or score file should get the
+# mode any other new file gets (0666 minus the umask), so it can be shared like the user's other files.
+_FILE_MODE = 0o666 & ~_umask()
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, _FILE_MODE)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -73,6 +86,18 @@ def read_model(path: str | Path, cls: type[M]) -> M:
     try:
         return cls.model_validate_json(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "<root>"
-        raise UserError(f"invalid {cls.__name__}: {where}: {first.get('msg')}", path) from None
+        raise UserError(f"invalid {cls.__name__}: {first_problem(exc)}", path) from None
+
+
+def jsonl_objects(text: str, path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line of a JSONL file; the first bad line is a UserError."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"line {number}: not JSON ({exc.msg})", path) from None
+        if not isinstance(obj, dict):
+            raise UserError(f"line {number}: expected a JSON object", path)
+        yield number, obj

@@ -22,7 +22,7 @@ def score_cmd(
     concurrency: int = typer.Option(None, "--concurrency", min=1, help="In-flight calls per provider endpoint (default from the config)."),
     rpm: int = typer.Option(None, "--rpm", min=1, help="Requests per minute per provider endpoint."),
     tpm: int = typer.Option(None, "--tpm", min=1, help="Estimated tokens per minute per provider endpoint."),
-    config: Path = typer.Option(None, "--config", help="Config file: [defaults], [retry], [[judges]], [prices.MODEL] (default: ./groundjudge.toml when present, laid over the bundled defaults; format in docs/judging.md)."),
+    config: Path = typer.Option(None, "--config", help="Config file: \\[defaults], \\[retry], \\[\\[judges]], \\[prices.MODEL] (default: ./groundjudge.toml when present, laid over the bundled defaults; format in docs/judging.md)."),
     cache: Path = typer.Option(None, "--cache", help="Response cache SQLite file (default: $GROUNDJUDGE_HOME/cache.sqlite, ~/.cache/groundjudge without it). Keyed by provider, base URL, model, prompt, parameters and schema; errors are never cached."),
     llm_claims: str = typer.Option(None, "--llm-claims", help="Extract claims with this model (NAME=PROVIDER:MODEL\\[@BASE_URL]) instead of the Markdown extractor. Off by default."),
     llm_verify: str = typer.Option(None, "--llm-verify", help="Ask this model (NAME=PROVIDER:MODEL\\[@BASE_URL]) about claims the deterministic checker leaves UNABLE_TO_VERIFY. Off by default."),
@@ -34,6 +34,7 @@ def score_cmd(
     ones included (errors are never cached). Keys: ANTHROPIC_API_KEY, OPENAI_API_KEY. Exit codes: 0 done
     (failures are listed), 2 bad input, 130 interrupted. See docs/judging.md.
     """
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
@@ -52,12 +53,18 @@ def score_cmd(
         raise typer.Exit(130) from None
     if dry_run:
         out = Console(highlight=False)
-        table = Table(title="dry run: nothing was called or written")
-        for col in ("judge", "model", "judgements", "cached", "est. input tokens", "est. output tokens", "projected USD"):
-            table.add_column(col, justify="left" if col in ("judge", "model") else "right", no_wrap=col in ("judge", "model"))
-        for e in summary.estimates:
-            cost = "no price" if e.cost_usd is None else f"{e.cost_usd:.4f}"
-            table.add_row(e.judge, e.model, str(e.judgements), str(e.cached), str(e.input_tokens), str(e.output_tokens), cost)
+        rows = [(e.judge, e.model, str(e.judgements), str(e.cached), str(e.input_tokens), str(e.output_tokens),
+                 "no price" if e.cost_usd is None else f"{e.cost_usd:.4f}") for e in summary.estimates]
+        # In an 80-column terminal the names wrap and the figures never shrink to an ellipsis.
+        table = Table(title="dry run: nothing was called or written; token estimates and projected USD",
+                      box=box.SIMPLE_HEAVY, show_edge=False, pad_edge=False)
+        for i, col in enumerate(("judge", "model", "calls", "cached", "input\ntokens", "output\ntokens", "projected\nUSD")):
+            figure = i >= 2
+            width = max([len(r[i]) for r in rows] + [len(w) for w in col.split()])
+            table.add_column(col, justify="right" if figure else "left", min_width=width if figure else None,
+                             overflow="fold")
+        for row in rows:
+            table.add_row(*row)
         out.print(table)
         typer.echo(f"{summary.answers} answers, {summary.judgements_planned} judgements to do, {summary.judgements_kept} already scored")
         return

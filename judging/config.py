@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from groundjudge.errors import UserError
+from groundjudge.errors import UserError, first_problem
 from groundjudge.hashing import sha256_json
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "default_config.toml"
@@ -27,6 +27,10 @@ PROVIDERS: tuple[str, ...] = ("anthropic", "openai", "openai-compatible")
 # Which environment variable holds each provider's key. An OpenAI-compatible server (vLLM,
 # llama.cpp, Ollama) usually needs none, so a missing key is not an error there.
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "openai-compatible": "OPENAI_API_KEY"}
+# The SDKs read these when given no base URL. Resolved here instead, so the endpoint a judge really
+# talks to is in the manifest, the judgement's params_sha256 and the response-cache key: a reply
+# cached from a proxy or another server is never replayed as if it came from the provider's own API.
+BASE_URL_ENV = {"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL"}
 
 
 class _Strict(BaseModel):
@@ -123,7 +127,7 @@ class JudgingConfig(_Strict):
             name=entry.name,
             provider=entry.provider,
             model=entry.model,
-            base_url=entry.base_url,
+            base_url=entry.base_url or os.environ.get(BASE_URL_ENV.get(entry.provider, ""), "").strip() or None,
             api_key_env=entry.api_key_env or KEY_ENV[entry.provider],
             temperature=d.temperature if entry.temperature is None else entry.temperature,
             max_tokens=entry.max_tokens or d.max_tokens,
@@ -165,9 +169,7 @@ def load_config(path: str | Path | None = None, cwd: Path | None = None) -> Judg
     try:
         config = JudgingConfig.model_validate({**data, "source": sources})
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "<root>"
-        raise UserError(f"invalid config: {where}: {first.get('msg')}", sources[-1]) from None
+        raise UserError(f"invalid config: {first_problem(exc)}", sources[-1]) from None
     names = [j.name for j in config.judges]
     if len(set(names)) != len(names):
         raise UserError("duplicate judge name in [[judges]]", sources[-1])

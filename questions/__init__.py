@@ -6,12 +6,12 @@ kept (renaming passes them through untouched).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from groundjudge.errors import UserError
+from groundjudge.errors import UserError, first_problem
+from groundjudge.storage import jsonl_objects
 
 BUNDLED = Path(__file__).resolve().parent
 
@@ -37,17 +37,11 @@ def load_questions(path: str | Path) -> list[Question]:
         raise UserError("question set is not UTF-8 text", path) from None
     questions: list[Question] = []
     seen: set[str] = set()
-    for number, line in enumerate(raw.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, obj in jsonl_objects(raw, path):
         try:
-            q = Question.model_validate(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise UserError(f"line {number}: not JSON ({exc.msg})", path) from None
+            q = Question.model_validate(obj)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "<root>"
-            raise UserError(f"line {number}: {where}: {first.get('msg')}", path) from None
+            raise UserError(f"line {number}: {first_problem(exc)}", path) from None
         if q.id in seen:
             raise UserError(f"line {number}: duplicate question id {q.id!r}", path)
         seen.add(q.id)

@@ -60,3 +60,40 @@ def test_startup_imports_no_heavy_library():
     code = "import sys, groundjudge.cli; print(','.join(m for m in %r if m in sys.modules))" % heavy
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+def test_help_keeps_square_brackets_and_whole_sentences():
+    """Rich markup must not swallow `[defaults]`, and a docstring's wrapped lines must not become
+    one-word lines (Typer keeps a docstring's single line breaks, then wraps again)."""
+    result = runner.invoke(app, ["score", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(w for w in result.output.split() if w not in ("│", "*"))  # the panels' borders
+    assert "[defaults], [retry], [[judges]], [prices.MODEL]" in text
+    # The score docstring wraps after "the rest," in the source: one paragraph on screen.
+    assert "redoes the rest, failed ones included" in text
+    lone_words = [line for line in result.output.splitlines() if len(line.split()) == 1 and line.strip().isalpha()]
+    assert lone_words == []
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, tmp_path):
+    """A command with no Ctrl-C handling of its own still ends in one line, never a traceback."""
+    import grounding.snapshot as snapshot
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(snapshot, "snapshot_directory", interrupted)
+    result = runner.invoke(app, ["corpus", "snapshot", str(tmp_path), "--name", "x"])
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "interrupted: every file on disk is complete; run the same command again to finish"
+
+
+def test_demo_out_that_is_a_file_or_under_one_is_one_line(tmp_path):
+    (tmp_path / "f").write_text("x")
+    result = runner.invoke(app, ["demo", "--out", str(tmp_path / "f")])
+    assert (result.exit_code, result.stderr.strip()) == (2, f"error: {tmp_path / 'f'}: --out is a file, not a directory")
+    # Under a file: the OSError the copy meets becomes one line naming the path, never a traceback.
+    result = runner.invoke(app, ["demo", "--out", str(tmp_path / "f" / "sub")])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: {tmp_path / 'f' / 'sub' / 'cobol-bank' / 'notools-nosrc' / 'answers'}: Not a directory"
+    assert (tmp_path / "f").read_text() == "x"

@@ -173,3 +173,27 @@ def test_bms_mapset_maps_fields():
 def test_grammar_languages_parse_without_errors(name):
     result, _, _ = run("langs", name)
     assert result.status == "ok" and result.language == language_for(name, "")
+
+
+def test_tsx_shares_the_typescript_query():
+    """tsx has no query file of its own: TypeScript's query compiles against the tsx grammar and finds
+    the same kinds of definitions, JSX or not (lines counted by hand below)."""
+    from grounding.index.tags import extract
+
+    text = (
+        'import { render } from "react-dom";\n'   # 1
+        "\n"                                        # 2
+        "export class Panel {\n"                    # 3
+        "  show(n: number) {\n"                     # 4
+        "    return <div>{format(n)}</div>;\n"      # 5
+        "  }\n"                                     # 6
+        "}\n"                                       # 7
+        "function format(n: number): string {\n"    # 8
+        "  return String(n);\n"                     # 9
+        "}\n"                                       # 10
+    )
+    symbols, refs, _ = extract("ui/App.tsx", "typescript", text, "tsx")
+    assert sorted((s.kind, s.name, s.start_line, s.end_line) for s in symbols) == [
+        ("class", "Panel", 3, 7), ("function", "format", 8, 10), ("method", "show", 4, 6),
+    ]
+    assert ("call", "format", 5) in {(r.kind, r.target, r.line) for r in refs}

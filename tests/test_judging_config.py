@@ -101,6 +101,33 @@ def test_params_hash_tracks_what_is_sent(tmp_path):
     assert d.params_sha256 not in (a.params_sha256, b.params_sha256) and d.params_sha256 == e.params_sha256
 
 
+def test_sdk_base_url_environment_is_resolved_into_the_judge(tmp_path, monkeypatch):
+    """OPENAI_BASE_URL / ANTHROPIC_BASE_URL redirect the SDKs; the judge must carry that endpoint, so
+    its params hash and cache key differ from the provider's own API. An explicit @BASE_URL wins."""
+    from pydantic import BaseModel
+
+    from judging.judge import request_key
+
+    class Reply(BaseModel):
+        score: int
+
+    config = load_config(cwd=tmp_path)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    plain_gpt, plain_claude = select_judges(config, ["g=openai:gpt-4.1", "c=anthropic:claude-x"])
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9000/v1")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9001")
+    gpt, claude, explicit, compat = select_judges(config, [
+        "g=openai:gpt-4.1", "c=anthropic:claude-x", "x=openai:gpt-4.1@http://127.0.0.1:7000/v1",
+        "l=openai-compatible:m@http://127.0.0.1:7001/v1",
+    ])
+    assert (plain_gpt.base_url, plain_claude.base_url) == (None, None)
+    assert (gpt.base_url, claude.base_url) == ("http://127.0.0.1:9000/v1", "http://127.0.0.1:9001")
+    assert (explicit.base_url, compat.base_url) == ("http://127.0.0.1:7000/v1", "http://127.0.0.1:7001/v1")
+    assert gpt.params_sha256 != plain_gpt.params_sha256 and claude.params_sha256 != plain_claude.params_sha256
+    assert request_key(gpt, "s", "u", Reply) != request_key(plain_gpt, "s", "u", Reply)
+
+
 def test_price_cost_hand_worked():
     # 1,000 input tokens at $3/M = 0.003; 500 output at $15/M = 0.0075; sum 0.0105
     assert Price(input_per_mtok=3.0, output_per_mtok=15.0).cost(1000, 500) == pytest.approx(0.0105)

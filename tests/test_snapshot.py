@@ -100,6 +100,21 @@ def test_open_corpus_accepts_directory_or_name(tmp_path):
         open_corpus(str(tmp_path / "nope"))
 
 
+def test_open_corpus_names_a_file_given_as_corpus(tmp_path, monkeypatch):
+    """`--corpus README.md` is a file, not a missing snapshot; a stored name still wins over a
+    same-named file in the working directory."""
+    _make_tree(tmp_path / "e")
+    (tmp_path / "notes.md").write_text("not a corpus\n")
+    with pytest.raises(UserError) as err:
+        open_corpus(str(tmp_path / "notes.md"))
+    assert str(err.value) == f"{tmp_path / 'notes.md'}: corpus is not a directory"
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError, match="^notes.md: corpus is not a directory$"):
+        open_corpus("notes.md")
+    stored = snapshot_directory(tmp_path / "e", "notes.md")
+    assert open_corpus("notes.md").tree_hash == stored.tree_hash
+
+
 @pytest.mark.parametrize(
     "cited, expected",
     [

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 from typing import Literal, TypeVar
 
 from pydantic import ConfigDict, ValidationError, field_validator
 
-from groundjudge.errors import UserError
-from groundjudge.storage import VersionedModel
+from groundjudge.errors import UserError, first_problem
+from groundjudge.storage import VersionedModel, jsonl_objects
 
 
 class _Row(VersionedModel):
@@ -92,16 +91,7 @@ R = TypeVar("R", bound=_Row)
 def _records(path: Path, text: str):
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise UserError(f"line {number}: not JSON ({exc.msg})", path) from None
-            if not isinstance(obj, dict):
-                raise UserError(f"line {number}: expected a JSON object", path)
-            yield number, obj
+        yield from jsonl_objects(text, path)
     elif suffix == ".csv":
         reader = csv.DictReader(io.StringIO(text, newline=""))
         if reader.fieldnames is None:
@@ -131,9 +121,7 @@ def read_rows(path: str | Path, model: type[R]) -> list[R]:
         try:
             rows.append(model.model_validate(record))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "<row>"
-            raise UserError(f"line {number}: {where}: {first.get('msg')}", path) from None
+            raise UserError(f"line {number}: {first_problem(exc, root='<row>')}", path) from None
     if not rows:
         raise UserError(f"no {model.__name__} rows", path)
     return rows

@@ -119,13 +119,13 @@ def check_answer(cell: str, qid: str, stream: EventStream | None, blind: bool) -
     )
 
 
-def match_cells(cells: list[str], patterns: list[str]) -> list[str]:
+def match_cells(cells: list[str], patterns: list[str], run_dir: str | Path | None = None) -> list[str]:
     """Cells matching any glob pattern; a pattern matching nothing is refused (likely a typo)."""
     matched: set[str] = set()
     for pattern in patterns:
         hits = [c for c in cells if fnmatch.fnmatchcase(c, pattern)]
         if not hits:
-            raise UserError(f"--blind-cells pattern {pattern!r} matches no cell (cells: {', '.join(cells) or 'none'})")
+            raise UserError(f"--blind-cells pattern {pattern!r} matches no cell (cells: {', '.join(cells) or 'none'})", run_dir)
         matched.update(hits)
     return sorted(matched)
 
@@ -140,7 +140,7 @@ def verify_run(run_dir: str | Path, patterns: list[str], progress=None) -> tuple
     """Parse every event stream of the run and judge every answer; blind cells are those matching."""
     run_dir = Path(run_dir)
     dirs = cell_dirs(run_dir)
-    blind_cells = match_cells([d.name for d in dirs], patterns)
+    blind_cells = match_cells([d.name for d in dirs], patterns, run_dir)
     checks: list[AnswerCheck] = []
     hashes: dict[str, str] = {}
     for d in dirs:

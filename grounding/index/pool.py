@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing as mp
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -26,6 +27,9 @@ class Failed:
 
 
 def _serve(conn: Connection, fn: Callable[..., Any]) -> None:
+    # Ctrl-C reaches the whole process group; the parent stops its workers itself, and a worker
+    # that took the interrupt would print a traceback under the CLI's one-line message.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         msg = conn.recv()
         if msg is None:

@@ -1,8 +1,9 @@
 """Functions, classes, methods, calls and imports of general-purpose languages (and Python's module-level
 UPPER_CASE constants), from per-language tag queries.
 
-One query file per language under queries/ (`<grammar>-tags.scm`), in the manner of aider's repomap, but
-keeping each definition's full line range so range questions can be answered.
+One query file per language under queries/ (`<grammar>-tags.scm`; the tsx grammar shares TypeScript's, whose
+node types it extends), in the manner of aider's repomap, but keeping each definition's full line range so
+range questions can be answered.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ _CLASS_NODES = frozenset(
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*$")
 GRAMMAR = {"python": "python", "java": "java", "javascript": "javascript", "typescript": "typescript", "tsx": "tsx",
            "go": "go", "c": "c", "cpp": "cpp"}
+_QUERY_OF = {"tsx": "typescript"}
 
 
 @cache
@@ -31,7 +33,8 @@ def tools(grammar: str):
     from tree_sitter_language_pack import get_language
 
     lang = get_language(grammar)
-    return Parser(lang), Query(lang, (_QUERIES / f"{grammar}-tags.scm").read_text())
+    query_file = _QUERIES / f"{_QUERY_OF.get(grammar, grammar)}-tags.scm"
+    return Parser(lang), Query(lang, query_file.read_text())
 
 
 def _text(node) -> str:
