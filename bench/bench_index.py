@@ -8,8 +8,8 @@ Measures, in one run and interleaved so machine load hits all alike (median of -
   (b) cold index:  `groundjudge corpus index NAME` on a stored snapshot with an empty index cache;
   (c) cached:      the same command again, reopening the cached index;
 and, for information, (d) snapshot: `groundjudge corpus snapshot` of the directory, and (e) CLI start-up:
-`groundjudge corpus list`, the shared start-up (interpreter, Typer, pydantic, every subcommand's module)
-that every command pays before the index code runs: the floor under (c).
+`groundjudge corpus list`, the start-up (interpreter, Typer, pydantic, the `corpus` commands' module) that
+every `corpus` command pays before the index code runs: the floor under (c).
 Targets (issue 2 §8): cold <= 3x bare parse, cached <= 1.5x bare parse, on wall time; each is printed as
 PASS or MISS. CPU seconds (the process plus the workers it waited for) are printed too, with their own
 ratios: on a shared machine they are the steadier figure.

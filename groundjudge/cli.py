@@ -3,7 +3,9 @@ imported inside the commands so that ``groundjudge --help`` stays fast."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import sys
 
 import typer
 from typer.core import TyperGroup
@@ -34,13 +36,22 @@ class _OneLineErrors(TyperGroup):
             raise typer.Exit(130) from None
 
 
-app = typer.Typer(
-    cls=_OneLineErrors,
-    help="Score answers about a codebase with LLM judges, grounded in a frozen corpus snapshot.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
+# The module that registers each top-level command. `main` imports only the one the command line names
+# (a test checks this table against what every module registers).
+COMMANDS = {
+    "corpus": "grounding.cli",
+    "ground": "grounding.cli_ground",
+    "score": "judging.cli",
+    "rubric": "rubrics.cli",
+    "rename": "rename.cli",
+    "rename-questions": "rename.cli",
+    "rename-verify": "rename.cli",
+    "report": "validation.cli_analysis",
+    "retest": "validation.cli_analysis",
+    "blind": "validation.cli_analysis",
+    "agreement": "validation.cli_agreement",
+    "demo": "groundjudge.demo",
+}
 
 
 def _version(value: bool) -> None:
@@ -49,25 +60,28 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
 ) -> None:
     """Score answers about a codebase with LLM judges, grounded in a frozen corpus snapshot."""
 
 
-def _register_all() -> None:
-    from grounding import cli as grounding_cli
-    from grounding import cli_ground
-    from judging import cli as judging_cli
-    from rename import cli as rename_cli
-    from rubrics import cli as rubrics_cli
-    from validation import cli_agreement, cli_analysis
-    from groundjudge import demo
-
-    for module in (grounding_cli, cli_ground, judging_cli, rubrics_cli, rename_cli, cli_analysis, cli_agreement, demo):
-        module.register(app)
-    _reflow_help(app)
+def build_app(command: str | None = None) -> typer.Typer:
+    """The root command with every package's subcommands; given a known command name, with only the
+    subcommands of the module that owns it (all of them for anything else: --help, --version, a typo)."""
+    root = typer.Typer(
+        cls=_OneLineErrors,
+        help="Score answers about a codebase with LLM judges, grounded in a frozen corpus snapshot.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+    root.callback()(_root)
+    modules = [COMMANDS[command]] if command in COMMANDS else dict.fromkeys(COMMANDS.values())
+    for name in modules:
+        importlib.import_module(name).register(root)
+    _reflow_help(root)
+    return root
 
 
 def _reflow(text: str) -> str:
@@ -87,8 +101,14 @@ def _reflow_help(typer_app: typer.Typer) -> None:
             _reflow_help(group.typer_instance)
 
 
-_register_all()
+def __getattr__(name: str) -> typer.Typer:
+    """`app`, the fully registered command (for `typer.testing.CliRunner`), built on first use."""
+    if name == "app":
+        globals()["app"] = built = build_app()
+        return built
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
-    app()
+    """The console script: registers only what the command line asks for, which keeps start-up short."""
+    build_app(sys.argv[1] if len(sys.argv) > 1 else None)()

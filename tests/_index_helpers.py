@@ -1,11 +1,14 @@
-"""Shared set-up for the index tests: snapshot a fixture folder, and a parse step that really hangs."""
+"""Shared set-up for the index tests: snapshot a fixture folder, a parse step that really hangs, and extractor
+rows read as the models the index answers with."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
-from grounding.index.extract import extract_rows
+from grounding.index.extract import extract_file
+from grounding.index.store import ref_of, symbol_of
 from grounding.snapshot import snapshot_directory
 
 FIXTURES = Path(__file__).parent / "fixtures" / "index"
@@ -36,4 +39,9 @@ def parse_hanging_on_hang_files(path: str, language: str, text: str):
     """The real worker step, except that files named HANG* go to the grammar unpadded, where they hang."""
     if Path(path).name.startswith("HANG"):
         raw_cobol_parse(text)
-    return extract_rows(path, language, text)
+    return extract_file(path, language, text)
+
+
+def as_models(found) -> SimpleNamespace:
+    """What an extractor found (rows in .symbols and .refs) as the Symbol and Ref models the index returns for them."""
+    return SimpleNamespace(symbols=[symbol_of(r) for r in found.symbols], refs=[ref_of(r) for r in found.refs])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -57,9 +58,58 @@ def test_snapshot_command_prints_tree_hash(tmp_path):
 
 def test_startup_imports_no_heavy_library():
     heavy = ["pandas", "numpy", "scipy", "matplotlib", "openai", "anthropic", "instructor", "tree_sitter", "statsmodels"]
-    code = "import sys, groundjudge.cli; print(','.join(m for m in %r if m in sys.modules))" % heavy
+    code = "import sys; from groundjudge.cli import app; print(','.join(m for m in %r if m in sys.modules))" % heavy
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+def _run_main(*args: str) -> tuple[str, list[str]]:
+    """The console script in a fresh interpreter: (its stdout, the subcommand modules it imported)."""
+    code = (
+        "import sys\n"
+        "from groundjudge.cli import COMMANDS, main\n"
+        f"sys.argv = ['groundjudge', *{list(args)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('MODULES:' + ','.join(sorted(m for m in set(COMMANDS.values()) if m in sys.modules)))\n"
+    )
+    env = {**os.environ, "COLUMNS": "200"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    body, _, modules = out.rpartition("MODULES:")
+    return body, [m for m in modules.strip().split(",") if m]
+
+
+def test_a_command_imports_only_the_module_that_registers_it():
+    _, modules = _run_main("corpus", "list")
+    assert modules == ["grounding.cli"]
+    _, modules = _run_main("rename-verify", "--help")
+    assert modules == ["rename.cli"]
+
+
+def test_root_help_and_unknown_commands_see_every_command():
+    from groundjudge.cli import COMMANDS
+
+    out, modules = _run_main("--help")
+    assert modules == sorted(set(COMMANDS.values()))
+    listed = {line.strip("│ ").split(" ")[0] for line in out.splitlines()}
+    assert set(COMMANDS) <= listed
+    out, modules = _run_main("corpsu")
+    assert modules == sorted(set(COMMANDS.values()))
+
+
+def test_the_command_table_is_what_the_modules_register():
+    import importlib
+
+    import typer
+
+    from groundjudge.cli import COMMANDS
+
+    found = {}
+    for module in set(COMMANDS.values()):
+        one = typer.Typer()
+        importlib.import_module(module).register(one)
+        for name in [c.name for c in one.registered_commands] + [g.name for g in one.registered_groups]:
+            found[name] = module
+    assert found == COMMANDS
 
 
 def test_help_keeps_square_brackets_and_whole_sentences():

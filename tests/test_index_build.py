@@ -97,6 +97,28 @@ def test_counts(idx):
     assert c["lexical_only"] == 4  # two JCL files, one BMS file, one Markdown file
 
 
+def test_rows_hold_what_the_models_hold_in_one_layout():
+    """The extractors' rows, the table columns and the query models agree (values worked out by hand)."""
+    from grounding.index.model import Ref, Symbol
+    from grounding.index.store import (KIND, LANGUAGE, LINE, NAME, REF_COLUMNS, SYMBOL_COLUMNS, ref_of, ref_row,
+                                       symbol_of, symbol_row)
+
+    detail = {"pic": "X(8)", "level": "05"}
+    row = symbol_row("data_item", "ws-name", "cbl/A.cbl", 12, 14, "cobol", "lexical", detail)
+    detail["pic"] = "changed"  # the row was encoded when made
+    columns = dict(zip(SYMBOL_COLUMNS, row, strict=True))
+    assert columns == {"kind": "data_item", "name": "ws-name", "start_line": 12, "end_line": 14, "path": "cbl/A.cbl",
+                       "language": "cobol", "source": "lexical", "detail": '{"level": "05", "pic": "X(8)"}', "name_key": "WS-NAME"}
+    assert (row[KIND], row[NAME], row[LINE], row[LANGUAGE]) == ("data_item", "ws-name", 12, "cobol")
+    assert symbol_of(row) == Symbol(kind="data_item", name="ws-name", path="cbl/A.cbl", start_line=12, end_line=14,
+                                    language="cobol", source="lexical", detail={"level": "05", "pic": "X(8)"})
+    ref = ref_row("call", "parseAmount", "py/a.py", 7, "main", "python")
+    assert dict(zip(REF_COLUMNS, ref, strict=True)) == {"kind": "call", "target": "parseAmount", "line": 7, "path": "py/a.py",
+                                                        "context": "main", "language": "python", "detail": "{}", "target_key": "parseAmount"}
+    assert (ref[KIND], ref[NAME], ref[LINE], ref[LANGUAGE]) == ("call", "parseAmount", 7, "python")
+    assert ref_of(ref) == Ref(kind="call", target="parseAmount", path="py/a.py", line=7, context="main", language="python")
+
+
 def test_cached_by_tree_hash_and_no_temp_left(tmp_path):
     snap = snapshot_of(tmp_path, "jcl")
     first = load_index(snap)

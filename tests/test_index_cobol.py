@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from _index_helpers import as_models
 from grounding.index.cobol import index_cobol
 from grounding.index.cobol_lexical import extract
 from grounding.index.cobol_source import segments
@@ -18,13 +19,13 @@ FIX = Path(__file__).parent / "fixtures" / "index" / "cobol"
 @pytest.fixture(scope="module")
 def acctupd():
     text = (FIX / "ACCTUPD.cbl").read_text()
-    return index_cobol("cbl/ACCTUPD.cbl", text, facts(text, None))
+    return as_models(index_cobol("cbl/ACCTUPD.cbl", text, facts(text, None)))
 
 
 @pytest.fixture(scope="module")
 def custrec():
     text = (FIX / "CUSTREC.cpy").read_text()
-    return index_cobol("cpy/CUSTREC.cpy", text, facts(text, "data"))
+    return as_models(index_cobol("cpy/CUSTREC.cpy", text, facts(text, "data")))
 
 
 def by(symbols, kind):
@@ -148,7 +149,7 @@ def test_tree_sitter_and_lexical_are_merged_with_their_source(acctupd, custrec):
 def test_a_paragraph_only_the_grammar_found_is_added_and_ranges_recomputed():
     text = (FIX / "ACCTUPD.cbl").read_text()
     ts = {"symbols": [("paragraph", "EXTRA-PARA", 62, {})], "refs": [("perform", "EXTRA-PARA", 40)], "errors": True}
-    merged = index_cobol("ACCTUPD.cbl", text, ts)
+    merged = as_models(index_cobol("ACCTUPD.cbl", text, ts))
     paras = {s.name: (s.start_line, s.end_line, s.source) for s in merged.symbols if s.kind == "paragraph"}
     assert paras["EXTRA-PARA"] == (62, 69, "tree-sitter")
     assert paras["2100-READ-TRANS"] == (51, 61, "lexical")
@@ -191,7 +192,7 @@ def test_program_id_on_the_next_line_and_end_program():
         "000700 END PROGRAM NEXTLN.\n"
         "000800*   TRAILING COMMENT\n"
     )
-    got = extract("NEXTLN.cbl", text, copybook=False)
+    got = as_models(extract("NEXTLN.cbl", text, copybook=False))
     assert [(s.kind, s.name, s.start_line, s.end_line) for s in got.symbols] == [
         ("program", "NEXTLN", 1, 7),
         ("paragraph", "MAIN-PARA", 5, 6),
@@ -205,7 +206,7 @@ def test_a_copybook_is_known_by_extension_or_by_having_no_division():
     assert is_copybook("lib/CUSTREC.cpy", body) and is_copybook("lib/CUSTREC.CPY", "")
     assert is_copybook("lib/CUSTREC.cbl", body)  # a copybook stored as .cbl: no division header
     assert not is_copybook("cbl/ACCTUPD.cbl", (FIX / "ACCTUPD.cbl").read_text())
-    got = index_cobol("lib/CUSTREC.cbl", body, facts(body, "data"))
+    got = as_models(index_cobol("lib/CUSTREC.cbl", body, facts(body, "data")))
     assert [(s.kind, s.name) for s in got.symbols[:2]] == [("copybook", "CUSTREC"), ("data_item", "CUST-RECORD")]
 
 
@@ -226,7 +227,7 @@ def test_a_program_name_moved_into_a_variable_is_a_possible_target():
         "001300     CALL WS-DYN USING WS-TO-PGM\n"
         "001400     GOBACK.\n"
     )
-    refs = sorted((r.kind, r.target, r.line, tuple(sorted(r.detail.items()))) for r in extract("MOVER.cbl", text, False).refs)
+    refs = sorted((r.kind, r.target, r.line, tuple(sorted(r.detail.items()))) for r in as_models(extract("MOVER.cbl", text, False)).refs)
     assert refs == [
         ("call", "WS-DYN", 13, ()),  # nothing known about WS-DYN: the name alone
         ("xctl", "COADM01C", 12, (("moved_at", "10"), ("via", "WS-TO-PGM"))),  # moved from WS-FILE's VALUE

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from _index_helpers import as_models
 from grounding.index.extract import extract_file
 from grounding.index.languages import grammar_for, language_for
 
@@ -16,8 +17,9 @@ FIX = Path(__file__).parent / "fixtures" / "index"
 def run(folder: str, name: str):
     text = (FIX / folder / name).read_text()
     result = extract_file(name, language_for(name, text), text)
-    defs = sorted((s.kind, s.name, s.start_line, s.end_line, tuple(sorted(s.detail.items()))) for s in result.symbols)
-    refs = sorted((r.kind, r.target, r.line, r.context) for r in result.refs)
+    found = as_models(result)
+    defs = sorted((s.kind, s.name, s.start_line, s.end_line, tuple(sorted(s.detail.items()))) for s in found.symbols)
+    refs = sorted((r.kind, r.target, r.line, r.context) for r in found.refs)
     return result, defs, refs
 
 
@@ -141,7 +143,7 @@ def test_jcl_job_steps_dds_and_datasets():
         ("exec_pgm", "ACCTUPD", 3, "STEP01"),
         ("exec_proc", "SORTPROC", 9, "STEP02"),
     ]
-    members = {r.target: r.detail for r in result.refs if r.kind == "dsn"}
+    members = {r.target: r.detail for r in as_models(result).refs if r.kind == "dsn"}
     assert members["PROD.BANK.LIB"] == {"dd": "SORTIN", "member": "ACCTS"}
     assert members["PROD.BANK.REPORT"] == {"dd": "RPTOUT", "generation": "+1"}
 
@@ -178,6 +180,7 @@ def test_grammar_languages_parse_without_errors(name):
 def test_tsx_shares_the_typescript_query():
     """tsx has no query file of its own: TypeScript's query compiles against the tsx grammar and finds
     the same kinds of definitions, JSX or not (lines counted by hand below)."""
+    from grounding.index.store import ref_of, symbol_of
     from grounding.index.tags import extract
 
     text = (
@@ -193,6 +196,7 @@ def test_tsx_shares_the_typescript_query():
         "}\n"                                       # 10
     )
     symbols, refs, _ = extract("ui/App.tsx", "typescript", text, "tsx")
+    symbols, refs = [symbol_of(s) for s in symbols], [ref_of(r) for r in refs]
     assert sorted((s.kind, s.name, s.start_line, s.end_line) for s in symbols) == [
         ("class", "Panel", 3, 7), ("function", "format", 8, 10), ("method", "show", 4, 6),
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from _index_helpers import snapshot_of
+from _index_helpers import as_models, snapshot_of
 from grounding.index import load_index
 from grounding.index.cobol import index_cobol
 from grounding.index.cobol_treesitter import facts
@@ -33,7 +33,7 @@ def test_any_card_deck_gives_in_range_non_overlapping_results(cards, copybook):
     text = "\n".join(cards)
     path = "gen/GEN.cpy" if copybook else "gen/GEN.cbl"
     n = len(text.splitlines())
-    got = index_cobol(path, text, None)
+    got = as_models(index_cobol(path, text, None))
     for s in got.symbols:
         assert 1 <= s.start_line <= s.end_line <= max(n, 1), s
     for r in got.refs:
@@ -52,8 +52,8 @@ def test_merging_tree_sitter_never_loses_a_lexical_symbol(cards):
     # the grammar runs where it always runs, in a worker under a time limit, never in the test process
     ((_, ts),) = list(run_timed(facts, [("deck", (text, None), 20.0)], workers=1))
     assert isinstance(ts, dict), ts  # padded and pre-processed input parses within the limit
-    lexical = {(s.kind, s.name, s.start_line) for s in index_cobol("g.cbl", text, None).symbols}
-    merged = {(s.kind, s.name, s.start_line) for s in index_cobol("g.cbl", text, ts).symbols}
+    lexical = {(s.kind, s.name, s.start_line) for s in as_models(index_cobol("g.cbl", text, None)).symbols}
+    merged = {(s.kind, s.name, s.start_line) for s in as_models(index_cobol("g.cbl", text, ts)).symbols}
     assert lexical <= merged
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.index.model import Ref, Symbol
+from grounding.index.store import RefRow, SymbolRow, symbol_row
 
 LANG = "bms"
 _MACRO = re.compile(r"^([A-Z0-9@#$]{1,8})?\s+(DFHMSD|DFHMDI|DFHMDF)\b\s*(.*)$", re.I)
@@ -36,10 +36,10 @@ def _operand(operands: str, key: str) -> str | None:
     return m.group(1) if m else None
 
 
-def extract(path: str, text: str) -> tuple[list[Symbol], list[Ref]]:
+def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
     stmts = _statements(text)
     n_lines = max(len(text.splitlines()), 1)
-    symbols: list[Symbol] = []
+    symbols: list[SymbolRow] = []
     final = next((s[0] for s in stmts if s[3] == "DFHMSD" and (_operand(s[4], "TYPE") or "").upper() == "FINAL"), n_lines + 1)
     mapset: str | None = None
     current_map: str | None = None
@@ -47,13 +47,13 @@ def extract(path: str, text: str) -> tuple[list[Symbol], list[Ref]]:
         detail: dict[str, str] = {}
         if macro == "DFHMSD" and name:
             mapset = name
-            symbols.append(Symbol(kind="mapset", name=name, path=path, start_line=start, end_line=min(final, n_lines), language=LANG, source="lexical"))
+            symbols.append(symbol_row("mapset", name, path, start, min(final, n_lines), LANG, "lexical"))
         elif macro == "DFHMDI" and name:
             current_map = name
             nxt = next((s[0] for s in stmts[k + 1 :] if s[3] in ("DFHMDI", "DFHMSD")), n_lines + 1)
             if mapset:
                 detail["mapset"] = mapset
-            symbols.append(Symbol(kind="map", name=name, path=path, start_line=start, end_line=nxt - 1, language=LANG, source="lexical", detail=detail))
+            symbols.append(symbol_row("map", name, path, start, nxt - 1, LANG, "lexical", detail))
         elif macro == "DFHMDF" and name:
             if current_map:
                 detail["map"] = current_map
@@ -61,5 +61,5 @@ def extract(path: str, text: str) -> tuple[list[Symbol], list[Ref]]:
                 val = _operand(operands, key)
                 if val:
                     detail[key.lower()] = val
-            symbols.append(Symbol(kind="field", name=name, path=path, start_line=start, end_line=end, language=LANG, source="lexical", detail=detail))
+            symbols.append(symbol_row("field", name, path, start, end, LANG, "lexical", detail))
     return symbols, []

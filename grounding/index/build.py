@@ -67,7 +67,7 @@ def build_index(
 ) -> Path:
     """Write <home>/indexes/<tree_hash>.sqlite via a temp file and a rename: an interrupted build leaves nothing.
 
-    parse(path, language, text) runs in the workers (default: extract.extract_rows); tests substitute one
+    parse(path, language, text) runs in the workers (default: extract.extract_file); tests substitute one
     that hangs to prove the time limit holds. time_limit(size in bytes) is each file's limit in seconds.
     verify re-hashes the snapshot's stored files while the workers parse, refusing a moved corpus.
     """
@@ -101,7 +101,7 @@ def _parse_stored(parse: Callable, snapshot: Snapshot, path: str, language: str)
 
 
 def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int, time_limit, parse, verify: bool) -> None:
-    from grounding.index.extract import extract_rows, warm_up
+    from grounding.index.extract import extract_file, extract_lexical, warm_up
     from grounding.index.pool import Failed, TimedOut, run_timed
 
     text_entries = [e for e in snapshot.files if e.kind == "text"]
@@ -135,7 +135,7 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
             writer.add_lines(entry.path, lines)
             lang = language_for(entry.path, text)
             if not needs_parser(lang):
-                _add(writer, _lexical(entry.path, lang, text), entry.lines)
+                _add(writer, extract_lexical(entry.path, lang, text), entry.lines)
                 advance()
             yield
         writer.index_text()
@@ -143,7 +143,7 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
 
     work = own_work()
     lines_of = {e.path: e.lines for e in text_entries}
-    results = run_timed(partial(_parse_stored, parse or extract_rows, snapshot), tasks, workers=workers,
+    results = run_timed(partial(_parse_stored, parse or extract_file, snapshot), tasks, workers=workers,
                         idle=lambda: next(work, StopIteration) is not StopIteration)
     try:
         for path, result in results:
@@ -151,9 +151,9 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
                 lang = EXTENSIONS[extension(path)]
                 text = texts.get(path) or snapshot.read_text(path)
                 if isinstance(result, TimedOut):
-                    result = _lexical(path, lang, text, "timeout", f"parse exceeded {result.seconds:.1f} s; indexed lexically")
+                    result = extract_lexical(path, lang, text, "timeout", f"parse exceeded {result.seconds:.1f} s; indexed lexically")
                 else:
-                    result = _lexical(path, lang, text, "lexical", f"parser failed ({result.error}); indexed lexically")
+                    result = extract_lexical(path, lang, text, "lexical", f"parser failed ({result.error}); indexed lexically")
             _add(writer, result, lines_of[path])
             advance()
         for _ in work:  # whatever of its own work the main process has left
@@ -162,16 +162,9 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
         results.close()
 
 
-def _lexical(path: str, language: str, text: str, *status_and_note):
-    """extract_lexical, as rows."""
-    from grounding.index.extract import extract_lexical, to_rows
-
-    return to_rows(extract_lexical(path, language, text, *status_and_note))
-
-
 def _add(writer: IndexWriter, result, n_lines: int) -> None:
     info = FileInfo(path=result.path, language=result.language, lines=n_lines, status=result.status, note=result.note)
-    writer.add_file(info, result.symbol_rows, result.ref_rows)
+    writer.add_file(info, result.symbols, result.refs)
 
 
 class _progress:

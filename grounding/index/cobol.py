@@ -6,7 +6,7 @@ import re
 
 from grounding.index.cobol_lexical import LANG, LEVEL_START, CobolFacts, extract
 from grounding.index.cobol_source import CobolSource
-from grounding.index.model import Ref, Symbol
+from grounding.index.store import KIND, LINE, NAME, SymbolRow, ref_row, symbol_row
 
 COPYBOOK_EXTENSIONS = (".cpy",)
 
@@ -35,18 +35,18 @@ def index_cobol(path: str, text: str | CobolSource, ts: dict | None) -> CobolFac
     # a program spans from line 1, the grammar reports its PROGRAM-ID line: programs match on the name
     ts_programs = {n for k, n, _, _ in ts_symbols if k == "program"}
     facts = extract(path, text, copybook, headers, ts_keys, ts_programs)
-    out: list[Symbol] = list(facts.symbols)
-    have = {(s.kind, s.name, s.start_line) for s in out}
-    programs = {s.name for s in out if s.kind == "program"}
-    book = {"copybook": out[0].name} if copybook and out and out[0].kind == "copybook" else {}
+    out: list[SymbolRow] = list(facts.symbols)
+    have = {(s[KIND], s[NAME], s[LINE]) for s in out}
+    programs = {s[NAME] for s in out if s[KIND] == "program"}
+    book = {"copybook": out[0][NAME]} if copybook and out and out[0][KIND] == "copybook" else {}
     for kind, name, line, detail in ts_symbols:
         if (kind, name, line) not in have and not (kind == "program" and name in programs):
             have.add((kind, name, line))
-            out.append(Symbol(kind=kind, name=name, path=path, start_line=line, end_line=line, language=LANG, source="tree-sitter", detail={**detail, **book}))
+            out.append(symbol_row(kind, name, path, line, line, LANG, "tree-sitter", {**detail, **book}))
     refs = list(facts.refs)
-    seen = {(r.kind, r.target, r.line) for r in refs}
+    seen = {(r[KIND], r[NAME], r[LINE]) for r in refs}
     for kind, target, line in (ts or {}).get("refs", []):
         if target and (kind, target, line) not in seen:
             seen.add((kind, target, line))
-            refs.append(Ref(kind=kind, target=target, path=path, line=line, context=facts.contexts.at(line), language=LANG))
+            refs.append(ref_row(kind, target, path, line, facts.contexts.at(line), LANG))
     return CobolFacts(out, refs, facts.contexts)

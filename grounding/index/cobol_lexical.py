@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from grounding.index.cobol_source import AREA_B, CobolSource, Segment, Token, lines_matching, search_word, tokens, unquote
-from grounding.index.model import Ref, Symbol
+from grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
 LANG = "cobol"
 
@@ -325,8 +325,8 @@ def _header_spans(lay: _Layout) -> list[tuple[str, str, int, int]]:
 
 @dataclass
 class CobolFacts:
-    symbols: list[Symbol]
-    refs: list[Ref]
+    symbols: list[SymbolRow]
+    refs: list[RefRow]
     contexts: _Contexts
 
 
@@ -350,18 +350,17 @@ def extract(
     lay.headers.extend(h for h in extra_headers if h not in known and h[0] in ("paragraph", "section"))
     _link_entries(lay.entries)
     book = {"copybook": path.rsplit("/", 1)[-1].rsplit(".", 1)[0].upper()} if copybook else {}
-    symbols: list[Symbol] = []
+    symbols: list[SymbolRow] = []
 
     def source_of(kind: str, name: str, start: int) -> str:
         return "both" if (kind, name, start) in ts_keys or (kind == "program" and name in ts_programs) else "lexical"
 
     def add(kind: str, name: str, start: int, end: int, detail: dict[str, str] | None = None, source: str | None = None) -> None:
-        symbols.append(Symbol(kind=kind, name=name, path=path, start_line=start, end_line=end, language=LANG,
-                              source=source or source_of(kind, name, start), detail={**detail, **book} if detail else dict(book)))
+        symbols.append(symbol_row(kind, name, path, start, end, LANG, source or source_of(kind, name, start),
+                                  {**detail, **book} if detail else book))
 
     if copybook:
-        symbols.append(Symbol(kind="copybook", name=book["copybook"], path=path, start_line=1, end_line=max(n_lines, 1),
-                              language=LANG, source=source_of("copybook", book["copybook"], 1)))
+        symbols.append(symbol_row("copybook", book["copybook"], path, 1, max(n_lines, 1), LANG, source_of("copybook", book["copybook"], 1)))
     programs = _program_spans(lay)
     for name, start, end in programs:
         add("program", name, start, end)
@@ -502,11 +501,11 @@ class _Names:
         return [(name, {})] + [(lit, {"via": name, "moved_at": str(line)}) for lit, line in sorted(moved.items())]
 
 
-def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: dict[str, str], record_files: dict[str, str]) -> list[Ref]:
+def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: dict[str, str], record_files: dict[str, str]) -> list[RefRow]:
     marks = sorted(lay.division_marks)
     mark_lines = [l for l, _ in marks]
     opens_procedural = [division in (None, "PROCEDURE") for _, division in marks]
-    out: list[Ref] = []
+    out: list[RefRow] = []
 
     def procedural(line: int) -> bool:
         """Inside a procedure division, or in code outside any division (a copybook's)."""
@@ -518,7 +517,7 @@ def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: 
 
     def add(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
         if target:
-            out.append(Ref(kind=kind, target=target, path=path, line=line, context=ctx.at(line), language=LANG, detail=detail or {}))
+            out.append(ref_row(kind, target, path, line, ctx.at(line), LANG, detail))
 
     # each word upper-cased once: the loops below look at most tokens more than once
     words = [t.text.upper() if t.kind == "word" else None for t in toks]

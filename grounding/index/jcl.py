@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.index.model import Ref, Symbol
+from grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
 LANG = "jcl"
 _STATEMENT = re.compile(r"^//([A-Z0-9@#$][A-Z0-9@#$.]*)?\s+(JOB|EXEC|DD|PROC|PEND)\b\s*(.*)$", re.I)
@@ -46,21 +46,20 @@ def _instream_runs(text: str) -> list[tuple[int, str]]:
             if not raw.startswith("//") and (m := _DSN_RUN.match(raw))]
 
 
-def extract(path: str, text: str) -> tuple[list[Symbol], list[Ref]]:
+def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
     stmts = _statements(text)
     n_lines = max(len(text.splitlines()), 1)
-    symbols: list[Symbol] = []
-    refs: list[Ref] = []
+    symbols: list[SymbolRow] = []
+    refs: list[RefRow] = []
+    steps: list[tuple[int, int, str]] = []  # (start, end, name)
     step: str | None = None
-    last_dd: Symbol | None = None
+    last_dd = ""
 
-    def sym(kind: str, name: str, start: int, end: int, detail: dict[str, str]) -> Symbol:
-        s = Symbol(kind=kind, name=name, path=path, start_line=start, end_line=end, language=LANG, source="lexical", detail=detail)
-        symbols.append(s)
-        return s
+    def sym(kind: str, name: str, start: int, end: int, detail: dict[str, str]) -> None:
+        symbols.append(symbol_row(kind, name, path, start, end, LANG, "lexical", detail))
 
     def ref(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
-        refs.append(Ref(kind=kind, target=target.upper(), path=path, line=line, context=step, language=LANG, detail=detail or {}))
+        refs.append(ref_row(kind, target.upper(), path, line, step, LANG, detail))
 
     def end_before(k: int, ops: tuple[str, ...]) -> int:
         nxt = next((s[0] for s in stmts[k + 1 :] if s[3] in ops), None)
@@ -87,7 +86,9 @@ def extract(path: str, text: str) -> tuple[list[Symbol], list[Ref]]:
                 if proc:
                     ref("exec_proc", proc.group(1), start)
             if name:
-                sym("step", name, start, end_before(k, ("EXEC", "JOB", "PROC", "PEND")), detail)
+                last = end_before(k, ("EXEC", "JOB", "PROC", "PEND"))
+                steps.append((start, last, name))
+                sym("step", name, start, last, detail)
         elif op == "DD":
             dsn = _DSN.search(operands)
             detail: dict[str, str] = {}
@@ -102,14 +103,14 @@ def extract(path: str, text: str) -> tuple[list[Symbol], list[Ref]]:
                 if member:
                     # DSN=LIB(MEM) names a member; DSN=GDG(+1) a generation
                     qualifier = {"generation" if re.match(r"^[+-]?\d+$", member.group(1)) else "member": member.group(1)}
-                ref("dsn", dataset, start, {"dd": name or (last_dd.name if last_dd else ""), **qualifier})
+                ref("dsn", dataset, start, {"dd": name or last_dd, **qualifier})
             if name:
                 dd_name = name.split(".")[-1]
                 if "." in name:
                     detail["step"] = name.split(".")[0]
-                last_dd = sym("dd", dd_name, start, end, detail)
-    steps = [s for s in symbols if s.kind == "step"]
+                sym("dd", dd_name, start, end, detail)
+                last_dd = dd_name
     for line, program in _instream_runs(text):
-        step = next((s.name for s in steps if s.start_line <= line <= s.end_line), None)
-        refs.append(Ref(kind="exec_pgm", target=program, path=path, line=line, context=step, language=LANG, detail={"via": "DSN RUN"}))
+        step = next((name for start, end, name in steps if start <= line <= end), None)
+        ref("exec_pgm", program, line, {"via": "DSN RUN"})
     return symbols, refs

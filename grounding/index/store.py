@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path, PurePosixPath
 
 from grounding.index.languages import CASE_INSENSITIVE
-from grounding.index.model import FileInfo, Ref, Symbol
+from grounding.index.model import FileInfo, Ref, Source, Symbol
 from grounding.snapshot import normalize_relpath
 
 SCHEMA_VERSION = 1
@@ -42,19 +42,53 @@ def match_key(name: str, language: str) -> str:
 _quote = json.encoder.encode_basestring_ascii  # json.dumps's own string encoder
 
 
-def _detail_json(detail: dict[str, str]) -> str:
-    """json.dumps(detail, sort_keys=True) for a str -> str dict, written out: this runs for every symbol and ref."""
+def _detail_json(detail: dict[str, str] | None) -> str:
+    """json.dumps(detail or {}, sort_keys=True) for a str -> str dict, written out: this runs for every symbol and ref."""
     if not detail:
         return "{}"
     return "{" + ", ".join(f"{_quote(k)}: {_quote(v)}" for k, v in sorted(detail.items())) + "}"
 
 
-def symbol_row(s: Symbol) -> tuple:
-    return (s.path, s.start_line, s.kind, s.name, match_key(s.name, s.language), s.end_line, s.language, s.source, _detail_json(s.detail))
+# The row layouts of the symbols and refs tables, defined once: the extractors build rows in the parse
+# workers (so only plain tuples cross the process pipe, and no model is made per entry on the build
+# path), the writer inserts them as they are, and the queries read them back into Symbol and Ref.
+# Both begin with (kind, name or target, line), the key entries are deduplicated on.
+SYMBOL_COLUMNS = ("kind", "name", "start_line", "end_line", "path", "language", "source", "detail", "name_key")
+REF_COLUMNS = ("kind", "target", "line", "path", "context", "language", "detail", "target_key")
+SymbolRow = tuple  # in SYMBOL_COLUMNS order
+RefRow = tuple  # in REF_COLUMNS order
+KIND, NAME, LINE, LANGUAGE = 0, 1, 2, 5  # positions that mean the same in both layouts
 
 
-def ref_row(r: Ref) -> tuple:
-    return (r.path, r.line, r.kind, r.target, match_key(r.target, r.language), r.context, r.language, _detail_json(r.detail))
+def symbol_row(kind: str, name: str, path: str, start_line: int, end_line: int, language: str, source: Source,
+               detail: dict[str, str] | None = None) -> SymbolRow:
+    """A definition (see Symbol), as a row. detail is encoded now: later changes to the dict do not reach the row."""
+    return (kind, name, start_line, end_line, path, language, source, _detail_json(detail), match_key(name, language))
+
+
+def ref_row(kind: str, target: str, path: str, line: int, context: str | None, language: str,
+            detail: dict[str, str] | None = None) -> RefRow:
+    """A use of a name (see Ref), as a row."""
+    return (kind, target, line, path, context, language, _detail_json(detail), match_key(target, language))
+
+
+def symbol_of(row: SymbolRow) -> Symbol:
+    kind, name, start, end, path, language, source, detail, _ = row
+    return Symbol(kind=kind, name=name, path=path, start_line=start, end_line=end, language=language, source=source, detail=json.loads(detail))
+
+
+def ref_of(row: RefRow) -> Ref:
+    kind, target, line, path, context, language, detail, _ = row
+    return Ref(kind=kind, target=target, path=path, line=line, context=context, language=language, detail=json.loads(detail))
+
+
+def _insert(table: str, columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+_INSERT_SYMBOL = _insert("symbols", SYMBOL_COLUMNS)
+_INSERT_REF = _insert("refs", REF_COLUMNS)
+_SYMBOL_SELECT, _REF_SELECT = ", ".join(SYMBOL_COLUMNS), ", ".join(REF_COLUMNS)
 
 
 class IndexWriter:
@@ -85,12 +119,11 @@ class IndexWriter:
         """Build the full-text table over every line added: one pass costs less CPU than mirroring each insert."""
         self.conn.execute("INSERT INTO lines_fts(lines_fts) VALUES ('rebuild')")
 
-    def add_file(self, info: FileInfo, symbol_rows: list[tuple], ref_rows: list[tuple]) -> None:
-        """Rows as made by symbol_row / ref_row (in the parse workers, so only tuples cross the pipe)."""
+    def add_file(self, info: FileInfo, symbols: list[SymbolRow], refs: list[RefRow]) -> None:
+        """Rows as made by symbol_row / ref_row."""
         self._files.append((info.path, info.language, info.lines, info.status, info.note, self._first_row[info.path]))
-        c = self.conn
-        c.executemany("INSERT INTO symbols(path, start_line, kind, name, name_key, end_line, language, source, detail) VALUES (?,?,?,?,?,?,?,?,?)", symbol_rows)
-        c.executemany("INSERT INTO refs(path, line, kind, target, target_key, context, language, detail) VALUES (?,?,?,?,?,?,?,?)", ref_rows)
+        self.conn.executemany(_INSERT_SYMBOL, symbols)
+        self.conn.executemany(_INSERT_REF, refs)
 
     def abandon(self) -> None:
         self.conn.close()
@@ -176,24 +209,13 @@ class Index:
         return self.conn.execute(sql, args)
 
     def definitions(self, name: str | None = None, kind: str | None = None, path: str | None = None) -> list[Symbol]:
-        rows = self._select("symbols", "kind, name, path, start_line, end_line, language, source, detail",
-                            "path, start_line, kind, name, end_line, detail", name, kind, path)
-        out = []
-        for k, n, p, s, e, lang, src, detail in rows:
-            if name is not None and match_key(name, lang) != match_key(n, lang):
-                continue  # name_key matched the other case rule
-            out.append(Symbol(kind=k, name=n, path=p, start_line=s, end_line=e, language=lang, source=src, detail=json.loads(detail)))
-        return out
+        rows = self._select("symbols", _SYMBOL_SELECT, "path, start_line, kind, name, end_line, detail", name, kind, path)
+        # a row whose name_key matched the other case rule is no match
+        return [symbol_of(r) for r in rows if name is None or match_key(name, r[LANGUAGE]) == match_key(r[NAME], r[LANGUAGE])]
 
     def references(self, target: str | None = None, kind: str | None = None, path: str | None = None) -> list[Ref]:
-        rows = self._select("refs", "kind, target, path, line, context, language, detail",
-                            "path, line, kind, target, context, detail", target, kind, path)
-        out = []
-        for k, t, p, line, ctx, lang, detail in rows:
-            if target is not None and match_key(target, lang) != match_key(t, lang):
-                continue
-            out.append(Ref(kind=k, target=t, path=p, line=line, context=ctx, language=lang, detail=json.loads(detail)))
-        return out
+        rows = self._select("refs", _REF_SELECT, "path, line, kind, target, context, detail", target, kind, path)
+        return [ref_of(r) for r in rows if target is None or match_key(target, r[LANGUAGE]) == match_key(r[NAME], r[LANGUAGE])]
 
     def enclosing(self, path: str, line: int, kinds=("paragraph", "section", "function", "method", "class", "program")) -> Symbol | None:
         """The innermost symbol of one of kinds whose range holds line."""
@@ -201,15 +223,12 @@ class Index:
         if not kinds:
             return None
         row = self.conn.execute(
-            "SELECT kind, name, path, start_line, end_line, language, source, detail FROM symbols"
+            f"SELECT {_SYMBOL_SELECT} FROM symbols"
             f" WHERE path = ? AND start_line <= ? AND end_line >= ? AND kind IN ({','.join('?' * len(kinds))})"
             " ORDER BY start_line DESC, end_line ASC, kind, name LIMIT 1",
             (normalize_relpath(path) or "", line, line, *kinds),
         ).fetchone()
-        if not row:
-            return None
-        k, n, p, s, e, lang, src, detail = row
-        return Symbol(kind=k, name=n, path=p, start_line=s, end_line=e, language=lang, source=src, detail=json.loads(detail))
+        return symbol_of(row) if row else None
 
     # text ----------------------------------------------------------------------------------------
     def lines(self, path: str, start: int, end: int) -> list[str]:

@@ -12,7 +12,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from grounding.index.model import Ref, Symbol
+from grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
 _QUERIES = Path(__file__).parent / "queries"
 # Nodes whose functions are methods of the class they name.
@@ -68,14 +68,15 @@ def _import_target(text: str) -> str:
     return text.strip().strip("\"'`<>")
 
 
-def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Symbol], list[Ref], bool]:
+def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[SymbolRow], list[RefRow], bool]:
     """(symbols, refs, has_errors) for one file."""
     from tree_sitter import QueryCursor
 
     parser, query = tools(grammar)
     tree = parser.parse(text.encode("utf-8"))
-    symbols: list[Symbol] = []
-    raw_refs: list[tuple[str, str, int, dict[str, str]]] = []
+    symbols: list[SymbolRow] = []
+    spans: list[tuple[int, int, int, str]] = []  # functions and methods, for the context of each ref
+    raw_refs: list[tuple[str, str, int]] = []
     seen: set[tuple] = set()
     for _, caps in QueryCursor(query).matches(tree.root_node):
         names = caps.get("name")
@@ -105,16 +106,19 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
             if key in seen:
                 continue
             seen.add(key)
-            symbols.append(Symbol(kind=kind, name=name, path=path, start_line=node.start_point.row + 1, end_line=node.end_point.row + 1, language=language, source="tree-sitter", detail=detail))
+            start, end = node.start_point.row + 1, node.end_point.row + 1
+            symbols.append(symbol_row(kind, name, path, start, end, language, "tree-sitter", detail))
+            if kind in ("function", "method"):
+                spans.append((start, -end, end, name))
         else:
             target = _import_target(_text(name_node)) if kind == "import" else _text(name_node)
             key = (kind, target, name_node.start_point.row)
             if key in seen:
                 continue
             seen.add(key)
-            raw_refs.append((kind, target, name_node.start_point.row + 1, {}))
-    spans = sorted((s.start_line, -s.end_line, s.end_line, s.name) for s in symbols if s.kind in ("function", "method"))
-    refs = [Ref(kind=k, target=t, path=path, line=l, context=_innermost(spans, l), language=language, detail=d) for k, t, l, d in raw_refs]
+            raw_refs.append((kind, target, name_node.start_point.row + 1))
+    spans.sort()
+    refs = [ref_row(k, t, path, l, _innermost(spans, l), language) for k, t, l in raw_refs]
     return symbols, refs, tree.root_node.has_error
 
 
