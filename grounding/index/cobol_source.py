@@ -15,7 +15,7 @@ CODE_END = 72
 AREA_B = 11  # 0-based column 12: a header must start before it, in area A
 
 
-_SKIPPED = frozenset("*/Dd")  # indicators of comment and debug lines
+SKIPPED = frozenset("*/Dd")  # indicators of comment and debug lines
 # A NamedTuple's own constructor runs Python code; tuple.__new__ makes the same object without it.
 _make = tuple.__new__
 
@@ -122,7 +122,7 @@ class CobolSource:
         out: list[Segment] = []
         append = out.append
         for number, (indicator, code) in enumerate(self.cards, start=1):
-            if indicator in _SKIPPED:
+            if indicator in SKIPPED:
                 continue
             if indicator == "-" and out:
                 prev = out[-1]
