@@ -12,6 +12,7 @@ from typing import Any
 
 from groundjudge import __version__
 from groundjudge.errors import UserError
+from groundjudge.storage import read_input_bytes
 from groundjudge.hashing import sha256_bytes
 from grounding.claims import ClaimExtractor, MarkdownClaimExtractor
 from grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
@@ -26,12 +27,7 @@ def read_answer(path: str | Path) -> tuple[str, str]:
     path = Path(path)
     if path.is_dir():
         raise UserError("is a directory (use --out-dir to ground every *.md in it)", path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UserError("answer file not found", path) from None
-    except OSError as exc:
-        raise UserError(f"cannot read answer ({exc.strerror})", path) from None
+    data = read_input_bytes(path, "answer file")
     if b"\0" in data[:8192]:
         raise UserError("answer is a binary file, not Markdown text", path)
     try:

@@ -74,15 +74,29 @@ def write_model(path: str | Path, model: BaseModel) -> None:
     atomic_write_text(path, model.model_dump_json(indent=2) + "\n")
 
 
-def read_model(path: str | Path, cls: type[M]) -> M:
-    """Read and validate; any problem becomes a one-line UserError naming the file."""
+def read_input_bytes(path: str | Path, what: str = "file") -> bytes:
+    """A file the user named; missing or unreadable is a one-line UserError saying what it was meant to be."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
-        raise UserError("file not found", path) from None
+        raise UserError(f"{what} not found", path) from None
     except OSError as exc:
-        raise UserError(f"cannot read ({exc.strerror})", path) from None
+        raise UserError(f"cannot read {what} ({exc.strerror})", path) from None
+
+
+def read_input_text(path: str | Path, what: str = "file", encoding: str = "utf-8") -> str:
+    """Like read_input_bytes, decoded; non-UTF-8 text is a one-line UserError too."""
+    data = read_input_bytes(path, what)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        raise UserError(f"{what} is not UTF-8 text", path) from None
+
+
+def read_model(path: str | Path, cls: type[M]) -> M:
+    """Read and validate; any problem becomes a one-line UserError naming the file."""
+    raw = read_input_bytes(path)
     try:
         return cls.model_validate_json(raw)
     except ValidationError as exc:

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from groundjudge.errors import UserError, first_problem
+from groundjudge.storage import read_input_text
 from groundjudge.hashing import sha256_json
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "default_config.toml"
@@ -140,11 +141,10 @@ class JudgingConfig(_Strict):
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    text = read_input_text(path, "config file")
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("config file not found", path) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise UserError(f"not valid TOML ({exc})", path) from None
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from groundjudge.errors import UserError, first_problem
-from groundjudge.storage import jsonl_objects
+from groundjudge.storage import jsonl_objects, read_input_text
 
 BUNDLED = Path(__file__).resolve().parent
 
@@ -29,12 +29,7 @@ class Question(BaseModel):
 def load_questions(path: str | Path) -> list[Question]:
     """Parse and validate a question set; the first bad line is reported with its number."""
     path = Path(path)
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError("question set not found", path) from None
-    except UnicodeDecodeError:
-        raise UserError("question set is not UTF-8 text", path) from None
+    raw = read_input_text(path, "question set")
     questions: list[Question] = []
     seen: set[str] = set()
     for number, obj in jsonl_objects(raw, path):

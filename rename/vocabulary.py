@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from groundjudge.errors import UserError
+from groundjudge.storage import read_input_text
 
 RESERVED_FILE = Path(__file__).resolve().parent / "reserved_words.txt"
 ENGLISH_FILE = Path(__file__).resolve().parent / "english_words.txt"
@@ -47,9 +47,4 @@ def english_words() -> frozenset[str]:
 def read_word_file(path: str | Path) -> list[str]:
     """A user's --keep / --include / --exclude list; a missing or non-text file is a one-line error."""
     path = Path(path)
-    try:
-        return parse_word_list(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("word list not found", path) from None
-    except UnicodeDecodeError:
-        raise UserError("word list is not UTF-8 text", path) from None
+    return parse_word_list(read_input_text(path, "word list"))

@@ -9,6 +9,7 @@ from typing import Any, Iterable, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from groundjudge.errors import UserError
+from groundjudge.storage import read_input_bytes
 
 BUNDLED = Path(__file__).resolve().parent
 
@@ -42,14 +43,11 @@ def resolve_rubric_path(name_or_path: str | Path, kind: str = "dimensions") -> P
 
 def read_toml(path: Path) -> tuple[bytes, dict[str, Any]]:
     """The file's bytes (for hashing) and its parsed TOML, or a one-line UserError."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read ({exc.strerror})", path) from None
+    raw = read_input_bytes(path, "rubric file")
     try:
         return raw, tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise UserError("not UTF-8 text", path) from None
+        raise UserError("rubric file is not UTF-8 text", path) from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"not valid TOML ({exc})", path) from None
 

@@ -15,7 +15,7 @@ from typing import Literal, TypeVar
 from pydantic import ConfigDict, ValidationError, field_validator
 
 from groundjudge.errors import UserError, first_problem
-from groundjudge.storage import VersionedModel, jsonl_objects
+from groundjudge.storage import VersionedModel, jsonl_objects, read_input_text
 
 
 class _Row(VersionedModel):
@@ -108,14 +108,7 @@ def _records(path: Path, text: str):
 def read_rows(path: str | Path, model: type[R]) -> list[R]:
     """Every row of a JSONL or CSV input, validated; an empty file is an error."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # a spreadsheet may prepend a BOM
-    except FileNotFoundError:
-        raise UserError("file not found", path) from None
-    except UnicodeDecodeError:
-        raise UserError("not UTF-8 text", path) from None
-    except OSError as exc:
-        raise UserError(f"cannot read ({exc.strerror})", path) from None
+    text = read_input_text(path, encoding="utf-8-sig")  # a spreadsheet may prepend a BOM
     rows: list[R] = []
     for number, record in _records(path, text):
         try:
