@@ -132,14 +132,12 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
             lines = text.splitlines()
             if len(lines) != entry.lines:
                 raise UserError(f"snapshot {snapshot.name} lists {entry.lines} lines for this file, which has {len(lines)}", entry.path)
-            writer.add_lines(entry.path, lines)
+            writer.add_text(entry.path, text, lines)
             lang = language_for(entry.path, text)
             if not needs_parser(lang):
                 _add(writer, extract_lexical(entry.path, lang, text), entry.lines)
                 advance()
             yield
-        writer.index_text()
-        yield
 
     work = own_work()
     lines_of = {e.path: e.lines for e in text_entries}
