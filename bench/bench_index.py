@@ -1,6 +1,6 @@
 """Index build speed against a bare tree-sitter parse of the same COBOL files, all as whole processes.
 
-    python bench/bench_index.py [--lines 60000] [--corpus DIR] [--repeat 3]
+    python bench/bench_index.py [--lines 60000] [--corpus DIR] [--repeat 9]
 
 Measures, in one run and interleaved so machine load hits all alike (median of --repeat runs):
   (a) bare parse:  one process parsing every .cbl/.cob/.cpy file with the COBOL grammar (padded, as the
@@ -111,7 +111,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lines", type=int, default=60_000, help="Size of the generated corpus.")
     ap.add_argument("--corpus", type=Path, help="Measure this directory instead of a generated corpus.")
-    ap.add_argument("--repeat", type=int, default=5, help="Runs per measurement; the median is reported.")
+    ap.add_argument("--repeat", type=int, default=9, help="Runs per measurement; the median is reported.")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="gj-bench-corpus-") as tmp:
         corpus = args.corpus
