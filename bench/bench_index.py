@@ -126,6 +126,9 @@ def main() -> None:
               f"{size / 1e6:.2f} MB ({every} files in all); median of {args.repeat} runs each")
         compile_project()
         print("project modules compiled to bytecode first (as a normal install has them)")
+        from grounding.index.build import default_workers
+
+        print(f"the index build runs {default_workers()} parse workers (one per CPU); the bare parse, one process")
         m = measure(corpus, args.repeat)
     (bare, bare_cpu) = m["bare"]
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (other work slows the 2-worker build most)")

@@ -36,7 +36,7 @@ def list_cmd() -> None:
 @corpus_app.command("index")
 def index_cmd(
     corpus: str = typer.Argument(..., help="A stored snapshot name, or a directory (snapshotted on the fly)."),
-    workers: int = typer.Option(2, "--workers", min=1, help="Parse worker processes for the build."),
+    workers: int = typer.Option(None, "--workers", min=1, help="Parse worker processes for the build (default: one per CPU)."),
 ) -> None:
     """Build (or reuse) the index of CORPUS and print its files, definitions, references and seconds."""
     import time

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grounding.index import load_index
-from grounding.index.build import build_index, index_path, open_cached
+from grounding.index.build import build_index, default_workers, index_path, open_cached
 from grounding.index.pool import TimedOut, run_timed
 from groundjudge.cli import app
 from _index_helpers import FIXTURES, parse_hanging_on_hang_files, raw_cobol_parse, snapshot_of
@@ -139,6 +139,27 @@ def test_corrupt_cache_is_rebuilt(tmp_path):
     rebuilt = load_index(snap)
     assert rebuilt.cached is False and rebuilt.counts()["files"] == 3
     rebuilt.close()
+
+
+def test_an_index_of_another_schema_is_rebuilt(tmp_path):
+    import sqlite3
+
+    snap = snapshot_of(tmp_path, "jcl")
+    load_index(snap).close()
+    with sqlite3.connect(index_path(snap.tree_hash)) as conn:  # as an index written before schema 2 would say
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.close()
+    assert open_cached(snap.tree_hash) is None
+    rebuilt = load_index(snap)
+    assert rebuilt.cached is False and rebuilt.meta["schema_version"] == "2"
+    assert rebuilt.lines("jcl/ACCTJOB.jcl", 1, 1) and rebuilt.search("EXEC")
+    rebuilt.close()
+
+
+def test_one_parse_worker_per_cpu_by_default():
+    import os
+
+    assert default_workers() == len(os.sched_getaffinity(0)) >= 1
 
 
 def test_the_worker_pool_kills_a_hanging_parse_and_goes_on():

@@ -15,7 +15,7 @@ from grounding.snapshot import Snapshot
 __all__ = ["FileInfo", "Index", "Ref", "Symbol", "load_index"]
 
 
-def load_index(snapshot: Snapshot, progress: bool = False, workers: int = 2, verify: bool = False) -> Index:
+def load_index(snapshot: Snapshot, progress: bool = False, workers: int | None = None, verify: bool = False) -> Index:
     """The index of snapshot; `idx.cached` says whether it was reused rather than built now.
 
     verify: re-hash the snapshot's stored files first (for one loaded with verify=False), refusing a

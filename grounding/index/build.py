@@ -37,6 +37,14 @@ def extractor_fingerprint() -> str:
     return sha256_text("".join(f"{p.name}\0{p.read_text()}\0" for p in files))
 
 
+def default_workers() -> int:
+    """One parse worker per CPU this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no affinity call on this platform
+        return max(1, os.cpu_count() or 1)
+
+
 def parse_time_limit(size: int) -> float:
     """Seconds allowed to parse a file of size bytes. Generous: parsing runs at ~12 MB/s, so a healthy
     file never comes near this."""
@@ -60,13 +68,14 @@ def open_cached(tree_hash: str) -> Index | None:
 def build_index(
     snapshot: Snapshot,
     progress: bool = False,
-    workers: int = 2,
+    workers: int | None = None,
     time_limit: Callable[[int], float] = parse_time_limit,
     parse: Callable | None = None,
     verify: bool = False,
 ) -> Path:
     """Write <home>/indexes/<tree_hash>.sqlite via a temp file and a rename: an interrupted build leaves nothing.
 
+    workers: parse worker processes (default: one per CPU).
     parse(path, language, text) runs in the workers (default: extract.extract_file); tests substitute one
     that hangs to prove the time limit holds. time_limit(size in bytes) is each file's limit in seconds.
     verify re-hashes the snapshot's stored files while the workers parse, refusing a moved corpus.
@@ -79,7 +88,7 @@ def build_index(
     try:
         writer = IndexWriter(tmp)
         with _progress(progress, len(snapshot.files)) as advance:
-            _index_files(snapshot, writer, advance, workers, time_limit, parse, verify)
+            _index_files(snapshot, writer, advance, workers or default_workers(), time_limit, parse, verify)
         writer.finish({
             "schema_version": str(SCHEMA_VERSION),
             "tree_hash": snapshot.tree_hash,
