@@ -70,6 +70,8 @@ def ends_sentence(text: str) -> bool:
     """True when text holds a period that ends a sentence (followed by a blank or the end), outside literals."""
     if "'" not in text and '"' not in text:
         return _SENTENCE_END.search(text) is not None  # no literal: one C-level scan
+    if text.endswith(".") and ('"' not in text and not text.count("'") % 2 or "'" not in text and not text.count('"') % 2):
+        return True  # one kind of quote, evenly many: every literal is closed, so the last period ends it
     quote = None
     for i, ch in enumerate(text):
         if quote:
@@ -113,9 +115,9 @@ class _Layout:
     selects: list[tuple[str, str | None, int, int]] = field(default_factory=list)
 
 
-def _sentence(segs: list[Segment], i: int) -> tuple[str, int]:
-    """Text of the sentence starting at segment i and the index of its last segment."""
-    parts = [segs[i].text.strip()]
+def _sentence(segs: list[Segment], i: int, first: str) -> tuple[str, int]:
+    """Text of the sentence starting at segment i (whose stripped text is first) and the index of its last segment."""
+    parts = [first]
     j = i
     while not ends_sentence(parts[-1]) and j + 1 < len(segs):
         nxt = segs[j + 1].text.strip()
@@ -154,7 +156,7 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
             block += 1
             fd_name = None
             if division == "PROCEDURE":
-                _, i = _sentence(segs, i)
+                _, i = _sentence(segs, i, text)
             i += 1
             continue
         m = _PROGRAM_ID.search(text) if division in (None, "IDENTIFICATION") else None
@@ -193,7 +195,7 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
         if division in (None, "DATA"):
             m = _FD.match(text)
             if m:
-                _, j = _sentence(segs, i)
+                _, j = _sentence(segs, i, text)
                 block += 1
                 fd_name = m.group(2).upper()
                 lay.fds.append((m.group(1).upper(), fd_name, seg.line, segs[j].end, block))
@@ -201,7 +203,7 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
                 continue
             m = _LEVEL.match(text)
             if m and (division == "DATA" or LEVEL_START.match(text)):
-                sentence, j = _sentence(segs, i)
+                sentence, j = _sentence(segs, i, text)
                 entry = _parse_entry(int(m.group(1)), sentence, seg.line, segs[j].end, block)
                 if entry.level == 1 and fd_name:
                     entry.fd = fd_name
@@ -210,7 +212,7 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
                 continue
         if division in (None, "ENVIRONMENT"):
             if _SELECT.match(text):
-                sentence, j = _sentence(segs, i)
+                sentence, j = _sentence(segs, i, text)
                 m = _SELECT.match(sentence)  # the sentence starts with text, so it matches too
                 assign = unquote(m.group(2).rstrip(".")) if m.group(2) else None
                 lay.selects.append((m.group(1).upper(), assign, seg.line, segs[j].end))
@@ -424,6 +426,7 @@ def _statement_segments(source: CobolSource, procedural: Callable[[int], bool]) 
     """The lines refs can be read from, so that only they are tokenised: lines holding PERFORM, CALL, GO,
     OPEN, READ, WRITE, REWRITE, COPY or EXEC, the lines their statements run on to, and EXEC blocks."""
     segs = source.segments
+    uppers = source.code_upper.split("\n")  # each segment's text in upper case
     candidates = lines_matching(_TRIGGER_ANYWHERE, source.code_upper)
     out: list[Segment] = []
     in_exec = False
@@ -440,9 +443,9 @@ def _statement_segments(source: CobolSource, procedural: Callable[[int], bool]) 
         if i >= len(segs):
             break
         seg = segs[i]
+        u = uppers[i]
         i += 1
-        u = seg.text.upper()
-        opens = "EXEC" in u.replace("END-EXEC", "")
+        opens = "EXEC" in u and ("END-EXEC" not in u or "EXEC" in u.replace("END-EXEC", ""))
         if in_exec or opens or "COPY" in u or (procedural(seg.line) and search_word(_TRIGGER, u, joiners="_-")):
             out.append(seg)
             carry = 0 if u.rstrip().endswith(".") else _CARRY
@@ -501,16 +504,19 @@ class _Names:
         return [(name, {})] + [(lit, {"via": name, "moved_at": str(line)}) for lit, line in sorted(moved.items())]
 
 
-def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: dict[str, str], record_files: dict[str, str]) -> list[RefRow]:
+def _procedural_lines(lay: _Layout) -> list[bool]:
+    """Per line number: inside a procedure division, or in code outside any division (a copybook's)."""
+    flags = [True] * (lay.n_lines + 2)
     marks = sorted(lay.division_marks)
-    mark_lines = [l for l, _ in marks]
-    opens_procedural = [division in (None, "PROCEDURE") for _, division in marks]
-    out: list[RefRow] = []
+    for k, (line, division) in enumerate(marks):
+        stop = marks[k + 1][0] if k + 1 < len(marks) else len(flags)
+        flags[line:stop] = [division in (None, "PROCEDURE")] * (stop - line)
+    return flags
 
-    def procedural(line: int) -> bool:
-        """Inside a procedure division, or in code outside any division (a copybook's)."""
-        k = bisect.bisect_right(mark_lines, line)
-        return opens_procedural[k - 1] if k else True
+
+def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: dict[str, str], record_files: dict[str, str]) -> list[RefRow]:
+    out: list[RefRow] = []
+    procedural = _procedural_lines(lay).__getitem__
 
     toks = tokens(_statement_segments(source, procedural))
     names = _Names(values, source.segments, procedural)
