@@ -81,6 +81,28 @@ def test_search(idx):
     assert idx.search('"; DROP TABLE files; --') == [] and idx.search("  ") == []
 
 
+def _card(seq: int, code: str, tag: str) -> str:
+    return f"{seq:06d}{code:<66s}{tag}"
+
+
+def test_search_reads_cobol_code_not_the_sequence_and_identification_areas(tmp_path):
+    # IBM-style programs carry their own name in columns 73-80 of every line: searched over whole lines,
+    # a program's name would find its first 50 lines and crowd out the program that calls it.
+    body = [" IDENTIFICATION DIVISION.", " PROGRAM-ID. PGMA.", " PROCEDURE DIVISION.", " 0000-MAIN."]
+    body += ["     DISPLAY 'STEP'"] * 60 + ["     GOBACK."]
+    caller = [" IDENTIFICATION DIVISION.", " PROGRAM-ID. PGMB.", " PROCEDURE DIVISION.", "     CALL 'PGMA'.", "     GOBACK."]
+    files = {
+        "cbl/PGMA.cbl": "\n".join(_card(10 * (k + 1), line, "PGMA") for k, line in enumerate(body)) + "\n",
+        "cbl/PGMB.cbl": "\n".join(_card(10 * (k + 1), line, "PGMB") for k, line in enumerate(caller)) + "\n",
+    }
+    snap = snapshot_of(tmp_path, extra={p: t.encode() for p, t in files.items()})
+    with load_index(snap) as index:
+        assert [(p, n) for p, n, _ in index.search("PGMA", limit=50)] == [("cbl/PGMA.cbl", 2), ("cbl/PGMB.cbl", 4)]
+        assert index.search("PGMB") == [("cbl/PGMB.cbl", 2, files["cbl/PGMB.cbl"].splitlines()[1])]  # the whole line comes back
+        assert index.search("000010") == []  # sequence numbers are not text to look up
+        assert [n for _, n, _ in index.search("STEP", limit=100)] == list(range(5, 65))
+
+
 def test_paths_matching(idx):
     assert idx.paths_matching("cobol/ACCTUPD.cbl") == ["cobol/ACCTUPD.cbl"]
     assert idx.paths_matching("ACCTUPD.cbl") == ["cobol/ACCTUPD.cbl"]

@@ -82,6 +82,13 @@ def _open_quote(text: str) -> str | None:
     return quote
 
 
+def searchable(lines: list[str]) -> list[str]:
+    """Columns 7-72 of each line (indicator and code areas, tabs expanded): what a lexical look-up should
+    see. The sequence area and columns 73-80 hold numbers and tags, often the program's own name on
+    every line, which would make every line of a program a hit for that name."""
+    return [(raw.expandtabs(8) if "\t" in raw else raw)[6:CODE_END] for raw in lines]
+
+
 def segments(text: str) -> list[Segment]:
     """Code lines of a fixed-format source; comment, debug and blank lines dropped, continuations merged."""
     return CobolSource.of(text).segments

@@ -23,9 +23,10 @@ CREATE TABLE symbols(kind TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT N
 CREATE TABLE refs(kind TEXT NOT NULL, target TEXT NOT NULL, target_key TEXT NOT NULL, path TEXT NOT NULL,
                   line INTEGER NOT NULL, context TEXT, language TEXT NOT NULL, detail TEXT NOT NULL);
 CREATE TABLE file_text(path TEXT PRIMARY KEY, text TEXT NOT NULL);
--- One FTS row per line, numbered from files.first_row. Contentless: a line's text is read from file_text,
--- so it is stored once (measured: a quarter less CPU than a line table plus an external-content rebuild).
--- columnsize=0: no per-row token counts, which only ranking (bm25) reads.
+-- One FTS row per line, numbered from files.first_row; for COBOL, columns 7-72 (cobol_source.searchable).
+-- Contentless: a line's text is read from file_text, so it is stored once (measured: a quarter less CPU
+-- than a line table plus an external-content rebuild). columnsize=0: no per-row token counts, which only
+-- ranking (bm25) reads.
 CREATE VIRTUAL TABLE lines_fts USING fts5(text, content='', columnsize=0);
 """
 INDEXES = """
@@ -113,11 +114,11 @@ class IndexWriter:
         self._first_row[path] = self._next_row
         self._next_row += n_lines
 
-    def add_text(self, path: str, text: str, lines: list[str]) -> None:
-        """A file's text, and its lines (text.splitlines()) into the full-text table."""
+    def add_text(self, path: str, text: str, searchable: list[str]) -> None:
+        """A file's text, and what of each of its lines (text.splitlines()) the full-text table holds."""
         first = self._first_row[path]
         self.conn.execute("INSERT INTO file_text VALUES (?, ?)", (path, text))
-        self.conn.executemany("INSERT INTO lines_fts(rowid, text) VALUES (?, ?)", zip(range(first, first + len(lines)), lines))
+        self.conn.executemany("INSERT INTO lines_fts(rowid, text) VALUES (?, ?)", zip(range(first, first + len(searchable)), searchable))
 
     def add_file(self, info: FileInfo, symbols: list[SymbolRow], refs: list[RefRow]) -> None:
         """Rows as made by symbol_row / ref_row."""
