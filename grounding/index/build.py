@@ -125,7 +125,6 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
     )
     warm_up([(e.path, EXTENSIONS[extension(e.path)]) for e in parsed])
     tasks = [(e.path, (e.path, EXTENSIONS[extension(e.path)]), time_limit(e.size)) for e in parsed]
-    texts: dict[str, str] = {}
 
     def own_work():
         """The main process's share, in small steps run while the workers parse (see run_timed's idle)."""
@@ -138,7 +137,7 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
                 writer.add_file(info, [], [])
                 advance()
                 continue
-            text = texts[entry.path] = snapshot.read_text(entry.path)
+            text = snapshot.read_text(entry.path)
             lines = text.splitlines()
             if len(lines) != entry.lines:
                 raise UserError(f"snapshot {snapshot.name} lists {entry.lines} lines for this file, which has {len(lines)}", entry.path)
@@ -157,7 +156,7 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
         for path, result in results:
             if isinstance(result, (TimedOut, Failed)):
                 lang = EXTENSIONS[extension(path)]
-                text = texts.get(path) or snapshot.read_text(path)
+                text = snapshot.read_text(path)  # rare: read again rather than hold every file
                 if isinstance(result, TimedOut):
                     result = extract_lexical(path, lang, text, "timeout", f"parse exceeded {result.seconds:.1f} s; indexed lexically")
                 else:
