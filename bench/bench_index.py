@@ -58,6 +58,9 @@ def _cpu() -> float:
 
 def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     """(wall seconds, CPU seconds of the process and the workers it waited for, stdout)."""
+    # Start from a quiet disk: what the previous command wrote (the snapshot's objects, an index) would
+    # otherwise be flushed by the kernel during this one, on its CPUs.
+    os.sync()
     cpu0, started = _cpu(), time.perf_counter()
     # run from the store so a snapshot name can never be mistaken for a directory in the caller's cwd
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=env["GROUNDJUDGE_HOME"])
