@@ -145,3 +145,22 @@ def test_blanking_keeps_only_newlines(text):
     from grounding.index.cobol_treesitter import _blank
 
     assert _blank(text) == re.sub(r"[^\n]", " ", text)
+
+
+# The tokeniser's rule spelled out without its speed-up (the blanks before a token eaten in one step).
+_TOKEN_RULE = (
+    r"""(?P<string>[XxNnGgZz]?"(?:[^"]|"")*"?|[XxNnGgZz]?'(?:[^']|'')*'?)"""
+    r"""|(?P<word>[A-Za-z0-9_#@$:][A-Za-z0-9_#@$:-]*(?:\.[A-Za-z0-9_#@$-]+)*)"""
+    r"""|(?P<punct>[().,;=<>*+/&|-])"""
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="AXx9-_:. \t'\"(),=!?", max_size=40))
+def test_tokens_follow_the_rule(text):
+    import re
+
+    from grounding.index.cobol_source import Segment, tokens
+
+    expected = [(s or w or p, 7, "word" if w else "string" if s else "punct") for s, w, p in re.findall(_TOKEN_RULE, text)]
+    assert [tuple(t) for t in tokens([Segment(7, text, 11, 7)])] == expected
