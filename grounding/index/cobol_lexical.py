@@ -426,7 +426,7 @@ def _statement_segments(source: CobolSource, procedural: Callable[[int], bool]) 
     """The lines refs can be read from, so that only they are tokenised: lines holding PERFORM, CALL, GO,
     OPEN, READ, WRITE, REWRITE, COPY or EXEC, the lines their statements run on to, and EXEC blocks."""
     segs = source.segments
-    uppers = source.code_upper.split("\n")  # each segment's text in upper case
+    uppers = source.upper_lines
     candidates = lines_matching(_TRIGGER_ANYWHERE, source.code_upper)
     out: list[Segment] = []
     in_exec = False
@@ -470,9 +470,9 @@ class _Names:
     """What a data name used as a CALL, XCTL, LINK or DATASET operand holds: its VALUE literal, else every
     literal the program MOVEs into it (each a possible target), and the name itself when that is unknown."""
 
-    def __init__(self, values: dict[str, str], segs: list[Segment], procedural: Callable[[int], bool]):
+    def __init__(self, values: dict[str, str], source: CobolSource, procedural: Callable[[int], bool]):
         self.values = values
-        self.segs = segs
+        self.source = source
         self.procedural = procedural
         self._moves: dict[str, list[tuple[str, int]]] | None = None
 
@@ -481,7 +481,9 @@ class _Names:
         """Computed on first need: most programs never name a target through a variable."""
         if self._moves is None:
             self._moves = {}
-            for seg in [seg for seg in self.segs if self.procedural(seg.line)]:
+            # (the word test spares the regex, which has no literal to skip ahead to, on most lines)
+            pairs = zip(self.source.segments, self.source.upper_lines)
+            for seg in [seg for seg, u in pairs if "MOVE" in u and self.procedural(seg.line)]:
                 for source, receiver in _MOVE.findall(seg.text):
                     # MOVE 'COMEN01C' TO X, or MOVE LIT-MENUPGM TO X where LIT-MENUPGM has a VALUE
                     literal = unquote(source) if source[0] in "'\"" else self.values.get(source.upper(), "")
@@ -519,7 +521,7 @@ def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: 
     procedural = _procedural_lines(lay).__getitem__
 
     toks = tokens(_statement_segments(source, procedural))
-    names = _Names(values, source.segments, procedural)
+    names = _Names(values, source, procedural)
 
     def add(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
         if target:

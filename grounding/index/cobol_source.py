@@ -102,6 +102,7 @@ class CobolSource:
         self.cards = _cards(text)
         self._segments: list[Segment] | None = None
         self._code_upper: str | None = None
+        self._upper_lines: list[str] | None = None
 
     @staticmethod
     def of(source: "str | CobolSource") -> "CobolSource":
@@ -124,6 +125,13 @@ class CobolSource:
         if self._code_upper is None:
             self._code_upper = "\n".join([seg.text for seg in self.segments]).upper()
         return self._code_upper
+
+    @property
+    def upper_lines(self) -> list[str]:
+        """Each segment's text in upper case (code_upper, split)."""
+        if self._upper_lines is None:
+            self._upper_lines = self.code_upper.split("\n")
+        return self._upper_lines
 
     def _join(self) -> list[Segment]:
         out: list[Segment] = []
