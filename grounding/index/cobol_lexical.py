@@ -159,7 +159,9 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
                 _, i = _sentence(segs, i, text)
             i += 1
             continue
-        m = _PROGRAM_ID.search(text) if division in (None, "IDENTIFICATION") else None
+        # (the word test spares the regex, which has no literal to skip ahead to, on every line of a copybook)
+        may_name = division in (None, "IDENTIFICATION") and (not text.isascii() or "PROGRAM-ID" in text.upper())
+        m = _PROGRAM_ID.search(text) if may_name else None
         if m:
             if m.group(2):
                 lay.programs.append((m.group(2).upper(), seg.line))
