@@ -45,3 +45,23 @@ def parse_hanging_on_hang_files(path: str, language: str, text: str):
 def as_models(found) -> SimpleNamespace:
     """What an extractor found (rows in .symbols and .refs) as the Symbol and Ref models the index returns for them."""
     return SimpleNamespace(symbols=[symbol_of(r) for r in found.symbols], refs=[ref_of(r) for r in found.refs])
+
+
+# A free-format program (GnuCOBOL directive on line 1); line numbers as written.
+FREE_FORMAT = """>>SOURCE FORMAT IS FREE
+IDENTIFICATION DIVISION.
+PROGRAM-ID. FREEPGM.
+*> a comment line, then a debug line
+>>D DISPLAY "TRACE"
+DATA DIVISION.
+WORKING-STORAGE SECTION.
+01 WS-COUNTER PIC 9(4) VALUE 0.  *> a floating comment
+PROCEDURE DIVISION.
+MAIN-PARA.
+    PERFORM WORK-PARA 3 TIMES
+    PERFORM WORK-PARA
+    DISPLAY "A LITERAL THAT RUNS WELL PAST COLUMN SEVENTY-TWO OF A CARD IMAGE, WHERE FIXED FORMAT STOPS" WS-COUNTER
+    STOP RUN.
+WORK-PARA.
+    ADD 1 TO WS-COUNTER.
+"""

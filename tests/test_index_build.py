@@ -12,7 +12,7 @@ from grounding.index import load_index
 from grounding.index.build import build_index, default_workers, index_path, open_cached
 from grounding.index.pool import TimedOut, run_timed
 from groundjudge.cli import app
-from _index_helpers import FIXTURES, parse_hanging_on_hang_files, raw_cobol_parse, snapshot_of
+from _index_helpers import FIXTURES, FREE_FORMAT, parse_hanging_on_hang_files, raw_cobol_parse, snapshot_of
 
 
 @pytest.fixture(scope="module")
@@ -309,3 +309,10 @@ def test_a_manifest_whose_line_counts_are_wrong_is_refused(tmp_path):
         build_index(Snapshot(manifest))
     assert manifest.files[0].path in str(err.value)
     assert not index_path(snap.tree_hash).exists()
+
+
+def test_free_format_cobol_is_searched_on_whole_lines_and_noted(tmp_path):
+    snap = snapshot_of(tmp_path, extra={"src/FREEPGM.cob": FREE_FORMAT.encode()})
+    with load_index(snap) as index:
+        assert [(p, n) for p, n, _ in index.search("FIXED FORMAT STOPS")] == [("src/FREEPGM.cob", 13)]
+        assert index.file_info("src/FREEPGM.cob").note == "free-format source: paragraph names are read from columns 1-4"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from _index_helpers import as_models
+from _index_helpers import FREE_FORMAT, as_models
 from grounding.index.cobol import index_cobol
 from grounding.index.cobol_lexical import extract
 from grounding.index.cobol_source import segments
@@ -234,3 +234,21 @@ def test_a_program_name_moved_into_a_variable_is_a_possible_target():
         ("xctl", "COMEN01C", 12, (("moved_at", "9"), ("via", "WS-TO-PGM"))),  # first MOVE of each literal
         ("xctl", "WS-TO-PGM", 12, ()),
     ]
+
+
+def test_free_format_source_is_read_whole_lines_after_its_directive():
+    # lines 1-16 as written above: no sequence area, no indicator column, `*>` and `>>D` lines skipped
+    got = as_models(index_cobol("src/FREEPGM.cob", FREE_FORMAT, facts(FREE_FORMAT, None)))
+    spans = {(s.kind, s.name): (s.start_line, s.end_line) for s in got.symbols}
+    assert spans[("program", "FREEPGM")] == (1, 16)
+    assert spans[("paragraph", "MAIN-PARA")] == (10, 14) and spans[("paragraph", "WORK-PARA")] == (15, 16)
+    item = by(got.symbols, "data_item")["WS-COUNTER"]
+    assert (item.start_line, item.detail["pic"], item.detail["value"]) == (8, "9(4)", "0")
+    assert sorted((r.kind, r.target, r.line, r.context) for r in got.refs) == [
+        ("perform", "WORK-PARA", 11, "MAIN-PARA"), ("perform", "WORK-PARA", 12, "MAIN-PARA")]
+    assert [s.line for s in segments(FREE_FORMAT)] == [2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
+
+
+def test_a_directive_inside_a_fixed_format_comment_switches_nothing():
+    text = "000100* SEE >>SOURCE FORMAT FREE IN THE MANUAL\n" + "000200 IDENTIFICATION DIVISION.".ljust(72) + "TAGTAG\n"
+    assert [(s.line, s.text) for s in segments(text)] == [(2, "IDENTIFICATION DIVISION.")]

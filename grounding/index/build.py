@@ -110,7 +110,7 @@ def _parse_stored(parse: Callable, snapshot: Snapshot, path: str, language: str)
 
 
 def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int, time_limit, parse, verify: bool) -> None:
-    from grounding.index.cobol_source import searchable
+    from grounding.index.cobol_source import is_free_format, searchable
     from grounding.index.extract import extract_file, extract_lexical, warm_up
     from grounding.index.pool import Failed, TimedOut, run_timed
 
@@ -142,7 +142,8 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
             if len(lines) != entry.lines:
                 raise UserError(f"snapshot {snapshot.name} lists {entry.lines} lines for this file, which has {len(lines)}", entry.path)
             lang = language_for(entry.path, text)
-            writer.add_text(entry.path, text, searchable(lines) if lang == "cobol" else lines)
+            fixed_cobol = lang == "cobol" and not is_free_format(text)
+            writer.add_text(entry.path, text, searchable(lines) if fixed_cobol else lines)
             if not needs_parser(lang):
                 _add(writer, extract_lexical(entry.path, lang, text), entry.lines)
                 advance()

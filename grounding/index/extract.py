@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from grounding.index import bms, jcl, tags
 from grounding.index.cobol import copybook_kind, index_cobol, is_copybook
-from grounding.index.cobol_source import CobolSource
+from grounding.index.cobol_source import CobolSource, is_free_format
 from grounding.index.languages import grammar_for
 from grounding.index.model import ParseStatus
 from grounding.index.store import RefRow, SymbolRow
@@ -43,7 +43,7 @@ def extract_file(path: str, language: str, text: str) -> FileRows:
         source = CobolSource(text)
         ts = facts(source, copybook_kind(source) if is_copybook(path, source) else None)
         merged = index_cobol(path, source, ts)
-        return FileRows(path, language, "errors" if ts["errors"] else "ok", None, merged.symbols, merged.refs)
+        return FileRows(path, language, "errors" if ts["errors"] else "ok", _format_note(text), merged.symbols, merged.refs)
     grammar = grammar_for(path, language)
     if grammar:
         symbols, refs, errors = tags.extract(path, language, text, grammar)
@@ -51,11 +51,16 @@ def extract_file(path: str, language: str, text: str) -> FileRows:
     return extract_lexical(path, language, text)
 
 
+def _format_note(text: str) -> str | None:
+    """Free-format COBOL is read by the same rules as fixed: a name in columns 1-4 stands in area A."""
+    return "free-format source: paragraph names are read from columns 1-4" if is_free_format(text) else None
+
+
 def extract_lexical(path: str, language: str, text: str, status: ParseStatus = "lexical", note: str | None = None) -> FileRows:
     """Rules only, no parser: JCL, BMS, plain text, and any COBOL file whose parse timed out or failed."""
     if language == "cobol":
         merged = index_cobol(path, text, None)
-        return FileRows(path, language, status, note, merged.symbols, merged.refs)
+        return FileRows(path, language, status, note or _format_note(text), merged.symbols, merged.refs)
     if language == "jcl":
         symbols, refs = jcl.extract(path, text)
         return FileRows(path, language, status, note, symbols, refs)
