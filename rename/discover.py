@@ -11,8 +11,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from grounding.index.cobol_source import is_free_format
 from grounding.snapshot import Snapshot
-from rename.lexer import is_free_format, language_of, sniff, tokens
+from rename.lexer import language_of, sniff, tokens
 from rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
 from rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS, reserved_words
 

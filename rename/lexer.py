@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from grounding.index.cobol_source import is_free_format  # one reading of the format directives, as the index has
+
 COBOL_EXT = {".cbl", ".cob", ".cpy", ".cobol", ".ccp", ".cbk", ".copy"}
 JCL_EXT = {".jcl", ".proc", ".prc", ".cntl"}
 BMS_EXT = {".bms"}
@@ -19,7 +21,6 @@ CODE_EXT = {".py", ".java", ".js", ".jsx", ".ts", ".tsx", ".go", ".c", ".h", ".c
 
 WORD_RE = re.compile(r"[A-Za-z0-9_-]+")
 CODE_WORD_RE = re.compile(r"[A-Za-z0-9_]+")
-_FREE_FORMAT_RE = re.compile(r">>\s*SOURCE\s+(FORMAT\s+)?(IS\s+)?FREE", re.IGNORECASE)
 
 
 def language_of(path: str) -> str:
@@ -42,10 +43,6 @@ def sniff(path: str, text: str) -> str:
     if lang == "text" and text.startswith("//"):
         return "jcl"
     return lang
-
-
-def is_free_format(text: str) -> bool:
-    return _FREE_FORMAT_RE.search(text) is not None
 
 
 def shape(token: str) -> str:

@@ -49,6 +49,11 @@ def test_fixed_format_fields_are_token_borders():
     # free-format source has no fields
     free = ">>SOURCE FORMAT FREE\n" + "X" * 70 + "ACCT\n"
     assert list(tokens(free, "cobol"))[-1] == "X" * 70 + "ACCT"
+    micro_focus = '       $SET SOURCEFORMAT"FREE"\n' + "X" * 70 + "ACCT\n"
+    assert list(tokens(micro_focus, "cobol"))[-1] == "X" * 70 + "ACCT"
+    # a directive quoted in a comment line switches nothing: the fields stay
+    quoted = "000100* SEE >>SOURCE FORMAT FREE\n" + "X" * 70 + "ACCT\n"
+    assert list(tokens(quoted, "cobol"))[-2:] == ["X" * 70 + "AC", "CT"]
 
 
 def test_code_languages_treat_hyphen_as_an_operator():
