@@ -35,6 +35,7 @@ from pathlib import PurePosixPath
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from grounding.claims import in_code_fragment, normalize_pic, relation_cues
+from grounding.index.cobol_source import is_free_format
 from grounding.index.model import Ref, Symbol
 from grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from grounding.snapshot import Snapshot, normalize_relpath
@@ -173,11 +174,14 @@ class _NoInfo:
 
 
 _NO_INFO = _NoInfo()
+FREE_COBOL = "cobol (free format)"  # how the line rules below tell free-format COBOL from fixed
 
 
 def _is_comment(line: str, language: str) -> bool:
     if language == "cobol":
         return line[6:7] in ("*", "/")
+    if language == FREE_COBOL:
+        return line.lstrip().startswith("*>")
     if language == "jcl":
         return line.startswith("//*")
     stripped = line.lstrip()
@@ -209,6 +213,7 @@ class _Lookup:
         self.search = lru_cache(maxsize=4096)(self._search)
         self.paths_matching = lru_cache(maxsize=4096)(self._paths_matching)
         self.file_info = lru_cache(maxsize=4096)(index.file_info)
+        self.line_language = lru_cache(maxsize=4096)(self._line_language)
         self._paths: list[str] | None = None
         self._code_text: dict[str, tuple[str, list[int]]] = {}
 
@@ -245,10 +250,18 @@ class _Lookup:
         stop = len(lines) if end is None else min(end, len(lines))
         return [n for n in range(max(start, 1), stop + 1) if pattern.search(lines[n - 1])]
 
-    def code_mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
-        """Like mentions, without comment lines (COBOL column 7 `*` or `/`, JCL `//*`, `#` and `//` lines)."""
-        lines = self.file_lines(path)
+    def _line_language(self, path: str) -> str:
+        """The file's language for the line rules: FREE_COBOL for COBOL after a free-format directive."""
         language = (self.file_info(path) or _NO_INFO).language
+        if language == "cobol" and is_free_format("\n".join(self.file_lines(path))):
+            return FREE_COBOL
+        return language
+
+    def code_mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
+        """Like mentions, without comment lines (COBOL column 7 `*` or `/`, or `*>` in free format; JCL `//*`;
+        `#` and `//` lines)."""
+        lines = self.file_lines(path)
+        language = self.line_language(path)
         return [n for n in self.mentions(path, name, start, end) if not _is_comment(lines[n - 1], language)]
 
     def text_hits(self, text: str, limit: int = 5) -> list[tuple[str, int]]:
@@ -289,13 +302,15 @@ class _Lookup:
         """A file's code as one upper-case string with runs of white space squashed, without COBOL
         sequence and comment areas, and the offset where each line starts (for line numbers)."""
         if path not in self._code_text:
-            language = (self.file_info(path) or _NO_INFO).language
+            language = self.line_language(path)
             chunks: list[str] = []
             starts: list[int] = []
             size = 0
             for line in self.file_lines(path):
                 if language == "cobol" and re.match(r"[\d ]{6}", line):  # fixed format: code is columns 8-72
                     line = "" if _is_comment(line, language) else line[7:72]
+                elif language == FREE_COBOL and _is_comment(line, language):
+                    line = ""
                 text = _squash(line).upper()
                 starts.append(size)
                 chunks.append(text)

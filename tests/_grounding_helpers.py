@@ -19,8 +19,10 @@ CORPORA = REPO / "corpora"
 class Grounder:
     """One corpus, indexed once; `claims(md)` grounds an answer given as text."""
 
-    def __init__(self, corpus: str):
-        self.snapshot: Snapshot = snapshot_directory(CORPORA / corpus, corpus)
+    def __init__(self, corpus: str | Path):
+        """corpus: a sample corpus's name, or a directory."""
+        root = corpus if isinstance(corpus, Path) else CORPORA / corpus
+        self.snapshot: Snapshot = snapshot_directory(root, root.name)
         self.index = load_index(self.snapshot)
         self.verifier = DeterministicVerifier()
 
