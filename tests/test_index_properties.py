@@ -18,6 +18,8 @@ FRAGMENTS = [
     "PROCEDURE DIVISION.", "MAIN-PARA.", "A-SECTION SECTION.", "PERFORM SUB-PARA", "PERFORM X THRU Y.", "EXEC CICS",
     "READ DATASET('F1')", "END-EXEC", "EXEC SQL SELECT A FROM T1", "COPY BOOK1.", "CALL 'P1' USING A.", "GO TO",
     "STOP RUN.", "END PROGRAM GEN1.", ".", "'", "x", "SUB-PARA.", "OPEN INPUT F1 OUTPUT F2", "WRITE REC.",
+    ">>SOURCE FORMAT FREE", ">>SOURCE FIXED", '$SET SOURCEFORMAT"FREE"', "*> free-format comment", ">>D DISPLAY 'T'",
+    "PERFORM SUB-PARA " + "X" * 70,
 ]
 CARD = st.tuples(
     st.sampled_from(["      ", "000100", "\t", "", "ab"]),
