@@ -174,13 +174,13 @@ class _NoInfo:
 
 
 _NO_INFO = _NoInfo()
-FREE_COBOL = "cobol (free format)"  # how the line rules below tell free-format COBOL from fixed
+_FREE_COBOL = "cobol (free format)"  # how the line rules below tell free-format COBOL from fixed
 
 
 def _is_comment(line: str, language: str) -> bool:
     if language == "cobol":
         return line[6:7] in ("*", "/")
-    if language == FREE_COBOL:
+    if language == _FREE_COBOL:
         return line.lstrip().startswith("*>")
     if language == "jcl":
         return line.startswith("//*")
@@ -251,10 +251,10 @@ class _Lookup:
         return [n for n in range(max(start, 1), stop + 1) if pattern.search(lines[n - 1])]
 
     def _line_language(self, path: str) -> str:
-        """The file's language for the line rules: FREE_COBOL for COBOL after a free-format directive."""
+        """The file's language for the line rules: _FREE_COBOL for COBOL after a free-format directive."""
         language = (self.file_info(path) or _NO_INFO).language
         if language == "cobol" and is_free_format("\n".join(self.file_lines(path))):
-            return FREE_COBOL
+            return _FREE_COBOL
         return language
 
     def code_mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
@@ -309,7 +309,7 @@ class _Lookup:
             for line in self.file_lines(path):
                 if language == "cobol" and re.match(r"[\d ]{6}", line):  # fixed format: code is columns 8-72
                     line = "" if _is_comment(line, language) else line[7:72]
-                elif language == FREE_COBOL and _is_comment(line, language):
+                elif language == _FREE_COBOL and _is_comment(line, language):
                     line = ""
                 text = _squash(line).upper()
                 starts.append(size)

@@ -3,8 +3,8 @@ imported inside the commands so that ``groundjudge --help`` stays fast."""
 
 from __future__ import annotations
 
-import importlib
 import gc
+import importlib
 import inspect
 import sys
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import json
 import sqlite3
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from grounding.index.languages import CASE_INSENSITIVE
@@ -153,7 +154,9 @@ class Index:
         self.cached = False  # set by load_index: reused from disk rather than built now
         self._paths: list[str] | None = None
         self._starts: list[tuple[int, str]] | None = None
-        self._lines: dict[str, list[str]] = {}
+        # a file's lines, read once while in use: verification asks for many snippets of the same few files,
+        # and a long run over a large corpus must not end up holding every file
+        self._file_lines = lru_cache(maxsize=256)(self._read_lines)
 
     def close(self) -> None:
         self.conn.close()
@@ -233,12 +236,9 @@ class Index:
         return symbol_of(row) if row else None
 
     # text ----------------------------------------------------------------------------------------
-    def _file_lines(self, path: str) -> list[str]:
-        """A file's lines, read once: verification asks for many snippets of the same few files."""
-        if path not in self._lines:
-            row = self.conn.execute("SELECT text FROM file_text WHERE path = ?", (path,)).fetchone()
-            self._lines[path] = row[0].splitlines() if row else []
-        return self._lines[path]
+    def _read_lines(self, path: str) -> list[str]:
+        row = self.conn.execute("SELECT text FROM file_text WHERE path = ?", (path,)).fetchone()
+        return row[0].splitlines() if row else []
 
     def lines(self, path: str, start: int, end: int) -> list[str]:
         """Lines start..end (1-based, inclusive), clipped to the file; [] for an unknown file or empty range."""
