@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,11 +59,24 @@ class ResponseCache:
             # autocommit: each put is its own short transaction, so writers hold the lock briefly
             self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA busy_timeout = 30000")
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.execute(SCHEMA)
+            self._set_up(time.monotonic() + 30.0)
         except sqlite3.DatabaseError as exc:
             raise UserError(f"not a usable response cache ({exc})", self.path) from None
+
+    def _set_up(self, deadline: float) -> None:
+        """WAL mode and the table. Two processes opening the same cache at once can get "database is
+        locked" here at once, without the busy timeout being waited out (SQLite refuses a lock upgrade
+        that could deadlock): try again until the deadline."""
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                self._db.execute("PRAGMA synchronous = NORMAL")
+                self._db.execute(SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.05)
 
     def get(self, key: str) -> CachedResponse | None:
         row = self._db.execute("SELECT data, input_tokens, output_tokens FROM responses WHERE key = ?", (key,)).fetchone()
