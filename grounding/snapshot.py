@@ -194,6 +194,8 @@ class Snapshot:
     def __init__(self, manifest: Manifest):
         self.manifest = manifest
         self._by_path = {e.path: e for e in manifest.files}
+        # resolved once: home() makes sure the store exists, a system call too many for every file read
+        self._objects = str(_objects_dir())
 
     @property
     def name(self) -> str:
@@ -208,24 +210,42 @@ class Snapshot:
         return self.manifest.files
 
     def entry(self, relpath: str) -> FileEntry | None:
+        exact = self._by_path.get(relpath)  # a path from the manifest itself needs no normalising
+        if exact is not None:
+            return exact
         norm = normalize_relpath(relpath)
         return self._by_path.get(norm) if norm else None
 
-    def read_bytes(self, relpath: str) -> bytes:
+    def read_bytes(self, relpath: str, verify: bool = False) -> bytes:
+        """The file's stored content; with verify, re-hashed first (see verify)."""
         entry = self.entry(relpath)
         if entry is None:
             raise UserError(f"not in snapshot {self.name}", relpath)
-        return _object_path(entry.sha256).read_bytes()
+        return self._stored(entry, verify)
 
-    def read_text(self, relpath: str) -> str:
+    def read_text(self, relpath: str, verify: bool = False) -> str:
         entry = self.entry(relpath)
         if entry is None or entry.kind != "text":
             raise UserError(f"not a UTF-8 text file in snapshot {self.name}", relpath)
-        return self.read_bytes(relpath).decode("utf-8")
+        return self._stored(entry, verify).decode("utf-8")
 
     def verify(self) -> None:
         """Re-hash every stored object; refuse on the first that no longer matches its manifest entry."""
         for e in self.manifest.files:
-            obj = _object_path(e.sha256)
-            if not obj.exists() or sha256_bytes(obj.read_bytes()) != e.sha256:
-                raise UserError(f"corpus moved: {e.path} changed since snapshot {self.name} was taken")
+            self._stored(e, verify=True)
+
+    def _stored(self, entry: FileEntry, verify: bool) -> bytes:
+        path = os.path.join(self._objects, entry.sha256[:2], entry.sha256[2:])
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except FileNotFoundError:
+            if verify:
+                raise self._moved(entry) from None
+            raise
+        if verify and sha256_bytes(data) != entry.sha256:
+            raise self._moved(entry)
+        return data
+
+    def _moved(self, entry: FileEntry) -> UserError:
+        return UserError(f"corpus moved: {entry.path} changed since snapshot {self.name} was taken")

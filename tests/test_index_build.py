@@ -261,23 +261,31 @@ def test_a_changed_extractor_means_a_rebuild(tmp_path, monkeypatch):
     again.close()
 
 
-@pytest.mark.parametrize("cached", [False, True])
-def test_index_by_name_refuses_a_moved_corpus_built_or_cached(tmp_path, cached):
-    # the CLI loads a stored snapshot unverified and lets load_index re-hash it (during a build, while the
-    # workers parse); a changed object must still stop it, and a stopped build leaves no index behind
+@pytest.mark.parametrize(("cached", "changed", "moved"), [
+    (False, "ACCTUPD.cbl", b"changed"),
+    (True, "ACCTUPD.cbl", b"changed"),
+    # no longer UTF-8: the worker parsing it fails before the main process re-hashes it
+    (False, "ACCTUPD.cbl", b"\xff\xfe changed"),
+    (False, "data.bin", b"\x00 other bytes"),  # a binary file is never parsed, but is verified all the same
+])
+def test_index_by_name_refuses_a_moved_corpus_built_or_cached(tmp_path, cached, changed, moved):
+    # the CLI loads a stored snapshot unverified and lets load_index re-hash it (during a build, as the main
+    # process reads each file while the workers parse); a changed object must still stop it, naming the
+    # file, and a stopped build leaves no index behind
     from grounding.snapshot import _object_path, snapshot_directory
 
     shutil.copytree(FIXTURES / "cobol", tmp_path / "src" / "cobol")
-    (tmp_path / "src" / "note.txt").write_text(f"a tree of its own ({cached})\n")  # no other test's index fits it
+    (tmp_path / "src" / "note.txt").write_text(f"a tree of its own ({cached} {moved!r})\n")  # no other test's index fits it
+    (tmp_path / "src" / "data.bin").write_bytes(b"\x00\x01 binary")
     snap = snapshot_directory(tmp_path / "src", name="moving")
     assert open_cached(snap.tree_hash) is None
     if cached:
         load_index(snap).close()
-    entry = next(e for e in snap.files if e.path.endswith("ACCTUPD.cbl"))
-    _object_path(entry.sha256).write_bytes(b"changed")
+    entry = next(e for e in snap.files if e.path.endswith(changed))
+    _object_path(entry.sha256).write_bytes(moved)
     result = CliRunner().invoke(app, ["corpus", "index", "moving"])
     assert result.exit_code == 2, result.output
-    assert "corpus moved: cobol/ACCTUPD.cbl changed since snapshot moving was taken" in result.output
+    assert f"corpus moved: {entry.path} changed since snapshot moving was taken" in result.output
     assert index_path(snap.tree_hash).exists() is cached
     assert [p.name for p in index_path(snap.tree_hash).parent.iterdir() if p.name.endswith(".tmp")] == []
 

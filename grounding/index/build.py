@@ -78,7 +78,8 @@ def build_index(
     workers: parse worker processes (default: one per CPU).
     parse(path, language, text) runs in the workers (default: extract.extract_file); tests substitute one
     that hangs to prove the time limit holds. time_limit(size in bytes) is each file's limit in seconds.
-    verify re-hashes the snapshot's stored files while the workers parse, refusing a moved corpus.
+    verify re-hashes the snapshot's stored files as the main process reads them while the workers parse,
+    refusing a moved corpus.
     """
     target = index_path(snapshot.tree_hash)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -127,17 +128,18 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
     tasks = [(e.path, (e.path, EXTENSIONS[extension(e.path)]), time_limit(e.size)) for e in parsed]
 
     def own_work():
-        """The main process's share, in small steps run while the workers parse (see run_timed's idle)."""
-        if verify:
-            snapshot.verify()
-            yield
+        """The main process's share, in small steps run while the workers parse (see run_timed's idle).
+        With verify, each stored file is re-hashed as it is read here, in manifest order like
+        Snapshot.verify, so the first changed file is the one named."""
         for entry in snapshot.files:
             if entry.kind != "text":
+                if verify:
+                    snapshot.read_bytes(entry.path, verify=True)
                 info = FileInfo(path=entry.path, language=language_for(entry.path, ""), lines=0, status="skipped", note=f"{entry.kind} file")
                 writer.add_file(info, [], [])
                 advance()
                 continue
-            text = snapshot.read_text(entry.path)
+            text = snapshot.read_text(entry.path, verify=verify)
             lines = text.splitlines()
             if len(lines) != entry.lines:
                 raise UserError(f"snapshot {snapshot.name} lists {entry.lines} lines for this file, which has {len(lines)}", entry.path)
@@ -157,7 +159,7 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
         for path, result in results:
             if isinstance(result, (TimedOut, Failed)):
                 lang = EXTENSIONS[extension(path)]
-                text = snapshot.read_text(path)  # rare: read again rather than hold every file
+                text = snapshot.read_text(path, verify=verify)  # rare: read again rather than hold every file
                 if isinstance(result, TimedOut):
                     result = extract_lexical(path, lang, text, "timeout", f"parse exceeded {result.seconds:.1f} s; indexed lexically")
                 else:
