@@ -162,7 +162,9 @@ _TOKEN_RULE = (
 def test_tokens_follow_the_rule(text):
     import re
 
-    from grounding.index.cobol_source import Segment, tokens
+    from grounding.index.cobol_source import Segment, Tokens
 
     expected = [(s or w or p, 7, "word" if w else "string" if s else "punct") for s, w, p in re.findall(_TOKEN_RULE, text)]
-    assert [tuple(t) for t in tokens([Segment(7, text, 11, 7)])] == expected
+    toks = Tokens([Segment(7, text, 11, 7)])
+    assert [tuple(t) for t in toks.span(0, len(toks))] == expected
+    assert toks.words == [t.upper() if kind == "word" else None for t, _, kind in expected]

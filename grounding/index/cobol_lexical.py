@@ -12,7 +12,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from grounding.index.cobol_source import AREA_B, CobolSource, Segment, Token, lines_matching, search_word, tokens, unquote
+from grounding.index.cobol_source import (
+    AREA_B,
+    CobolSource,
+    Segment,
+    Token,
+    Tokens,
+    lines_matching,
+    search_word,
+    token_kind,
+    unquote,
+)
 from grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
 LANG = "cobol"
@@ -522,15 +532,13 @@ def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: 
     out: list[RefRow] = []
     procedural = _procedural_lines(lay).__getitem__
 
-    toks = tokens(_statement_segments(source, procedural))
+    toks = Tokens(_statement_segments(source, procedural))
+    texts, lines, words = toks.texts, toks.lines, toks.words
     names = _Names(values, source, procedural)
 
     def add(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
         if target:
             out.append(ref_row(kind, target, path, line, ctx.at(line), LANG, detail))
-
-    # each word upper-cased once: the loops below look at most tokens more than once
-    words = [t.text.upper() if t.kind == "word" else None for t in toks]
 
     def word(k: int) -> str | None:
         return words[k] if k < len(words) else None
@@ -547,40 +555,39 @@ def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: 
         if start < i:
             continue  # inside an EXEC block or COPY statement already read
         i = start
-        tok = toks[i]
         u = words[i]
         if u == "EXEC":
             j = i + 1
             while j < n and words[j] != "END-EXEC" and not (j > i + 1 and words[j] == "EXEC"):
                 j += 1
-            _exec_block(toks[i + 1 : j], add, names)
+            _exec_block(toks.span(i + 1, j), add, names)
             i = j + 1
             continue
-        if u == "COPY" and i + 1 < n and toks[i + 1].kind in ("word", "string"):
+        if u == "COPY" and i + 1 < n and token_kind(texts[i + 1]) != "punct":
             j = i + 2
-            while j < n and toks[j].text != "." and words[j] not in ("COPY", "EXEC"):
+            while j < n and texts[j] != "." and words[j] not in ("COPY", "EXEC"):
                 j += 1
-            rest = [t.text for t in toks[i + 2 : j]]
+            rest = texts[i + 2 : j]
             upper = [t.upper() for t in rest]
             detail = {"replacing": " ".join(rest[upper.index("REPLACING") + 1 :])} if "REPLACING" in upper else {}
-            add("copy", unquote(toks[i + 1].text).upper(), toks[i + 1].line, detail)
+            add("copy", unquote(texts[i + 1]).upper(), lines[i + 1], detail)
             i = j
             continue
-        if u not in _VERBS or not procedural(tok.line):
+        if u not in _VERBS or not procedural(lines[i]):
             continue
         if u == "PERFORM":
             target = name_at(i + 1)
             if target and word(i + 2) != "TIMES":
-                add("perform", target, toks[i + 1].line)
+                add("perform", target, lines[i + 1])
                 if word(i + 2) in ("THRU", "THROUGH") and name_at(i + 3):
-                    add("perform", name_at(i + 3), toks[i + 3].line, {"thru_from": target})
+                    add("perform", name_at(i + 3), lines[i + 3], {"thru_from": target})
         elif u == "CALL" and i + 1 < n:
-            for target, detail in names.targets(toks[i + 1 : i + 2]):
-                add("call", target, toks[i + 1].line, detail)
+            for target, detail in names.targets(toks.span(i + 1, i + 2)):
+                add("call", target, lines[i + 1], detail)
         elif u == "GO":
             k = i + 2 if word(i + 1) == "TO" else i + 1
             while name_at(k):
-                add("goto", name_at(k), toks[k].line)
+                add("goto", name_at(k), lines[k])
                 k += 1
         elif u == "OPEN":
             k, mode = i + 1, None
@@ -589,18 +596,18 @@ def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: 
                 if w in _FILE_MODES:
                     mode = w
                 elif w and mode and w not in RESERVED:
-                    add("file_open", w, toks[k].line, {"mode": mode})
-                elif toks[k].text != ",":
+                    add("file_open", w, lines[k], {"mode": mode})
+                elif texts[k] != ",":
                     break
                 k += 1
         elif u == "READ" and name_at(i + 1):
-            add("file_read", name_at(i + 1), toks[i + 1].line)
+            add("file_read", name_at(i + 1), lines[i + 1])
         elif u in ("WRITE", "REWRITE") and name_at(i + 1):
             rec = name_at(i + 1)
             detail = {"verb": u}
             if rec in record_files:
                 detail["file"] = record_files[rec]
-            add("file_write", rec, toks[i + 1].line, detail)
+            add("file_write", rec, lines[i + 1], detail)
     return out
 
 
