@@ -115,13 +115,6 @@ def grammar():
     return _parser, _query
 
 
-def parse_source(source: str) -> tuple[object, bool]:
-    """(tree, has_errors) of already pre-processed source."""
-    parser, _ = grammar()
-    tree = parser.parse(source.encode("utf-8"))
-    return tree, tree.root_node.has_error
-
-
 _PIC_KEYWORD = re.compile(r"^PIC(?:TURE)?\s+(?:IS\s+)?", re.I)
 # The capture that names each pattern's node, in _QUERY's order: a match's pattern index picks it.
 _PROGRAM, _PARAGRAPH, _SECTION, _DATA, _COPY, _PERFORM, _CALL = range(7)
@@ -130,14 +123,13 @@ _NODE_CAPTURE = ("program", "paragraph", "section", "data", "copy", "perform", "
 
 def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
     """Symbols and refs the grammar finds, as plain tuples (cheap to send back from a worker)."""
-    source = preprocess(text, copybook_kind)
-    tree, has_errors = parse_source(source)
-    _, query = grammar()
     from tree_sitter import QueryCursor
 
-    # a row of the parsed source is line row + 1 - header of the file; one before line 1 is the copybook header
+    parser, query = grammar()
+    data = preprocess(text, copybook_kind).encode("utf-8")
+    tree = parser.parse(data)
+    # row r of the parsed source is line r + 1 - header of the file; a line before 1 is the copybook header
     header = HEADER_LINES if copybook_kind else 0
-    data = source.encode("utf-8")
     symbols: list[tuple[str, str, int, dict[str, str]]] = []
     refs: list[tuple[str, str, int]] = []
     # one loop, most frequent patterns first and no helper calls: it runs for every match in the corpus
@@ -171,4 +163,4 @@ def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
             refs.append(("copy", unquote(text).upper(), line))
         elif node.type in ("string", "alphanumeric_literal") or text[:1] in "'\"":
             refs.append(("call", unquote(text).upper(), line))
-    return {"symbols": symbols, "refs": refs, "errors": has_errors}
+    return {"symbols": symbols, "refs": refs, "errors": tree.root_node.has_error}
