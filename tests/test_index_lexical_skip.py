@@ -14,29 +14,32 @@ from grounding.index.cobol_lexical import (
     _REDEFINES,
     _STATEMENT_START,
     _TRIGGER,
-    _TRIGGER_ANYWHERE,
+    TRIGGER_WORDS,
     _VALUE,
     _clause,
     _statement_segments,
 )
-from grounding.index.cobol_source import CODE_END, CODE_START, CobolSource, lines_matching, search_word
+from grounding.index.cobol_source import CODE_END, CODE_START, CobolSource, lines_containing, search_word
 
 LINE_PIECES = ["PERFORM", "perform", "GO", "COPY", "EXEC", "END-EXEC", "CALL", "X-", "-", "A", " ", ".", "é", "MOVE", "\t"]
 
 
-def test_lines_matching_hand_worked():
-    text = "A\nPERFORM X\nB\nCOPY Y. COPY Z\n"
-    # line 1 holds PERFORM, line 3 holds COPY twice (one entry); lines 0, 2 and the empty line 4 hold neither
-    assert lines_matching(_TRIGGER_ANYWHERE, text) == [1, 3]
-    assert lines_matching(_TRIGGER_ANYWHERE, "") == []
-    assert lines_matching(_TRIGGER_ANYWHERE, "GO") == [0]
+def test_lines_containing_hand_worked():
+    text = "A\nPERFORM X\nB\nCOPY Y. COPY Z\nGOGO\n"
+    # line 1 holds PERFORM, line 3 COPY twice and line 4 GO twice (one entry each); lines 0, 2 and the
+    # empty line 5 hold none of the words
+    assert lines_containing(TRIGGER_WORDS, text) == [1, 3, 4]
+    assert lines_containing(TRIGGER_WORDS, "") == []
+    assert lines_containing(TRIGGER_WORDS, "GO") == [0]
+    assert lines_containing(TRIGGER_WORDS, "\n\nEND-EXEC\nREWRITE") == [2, 3]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.lists(st.sampled_from(LINE_PIECES), max_size=6).map("".join), max_size=12))
-def test_lines_matching_is_a_per_line_search(lines):
+def test_lines_containing_is_a_per_line_search(lines):
     text = "\n".join(lines)
-    assert lines_matching(_TRIGGER_ANYWHERE, text) == [k for k, line in enumerate(text.split("\n")) if _TRIGGER_ANYWHERE.search(line)]
+    expected = [k for k, line in enumerate(text.split("\n")) if any(w in line for w in TRIGGER_WORDS)]
+    assert lines_containing(TRIGGER_WORDS, text) == expected
 
 
 def _statement_segments_per_line(segs, procedural_flags):

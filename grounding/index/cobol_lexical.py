@@ -18,7 +18,7 @@ from grounding.index.cobol_source import (
     Segment,
     Token,
     Tokens,
-    lines_matching,
+    lines_containing,
     search_word,
     token_kind,
     unquote,
@@ -430,8 +430,8 @@ _CARRY = 8  # lines a statement may still run on after the line that starts it
 
 
 # Every line _statement_segments takes holds one of these (or continues a statement or EXEC block that
-# did): one search over the whole file finds them, instead of a Python look at every line.
-_TRIGGER_ANYWHERE = re.compile(r"EXEC|COPY|PERFORM|CALL|GO|OPEN|READ|WRITE")
+# did): searching the whole file for them finds those lines, instead of a Python look at every line.
+TRIGGER_WORDS = ("EXEC", "COPY", "PERFORM", "CALL", "GO", "OPEN", "READ", "WRITE")
 
 
 def _statement_segments(source: CobolSource, procedural: Callable[[int], bool]) -> list[Segment]:
@@ -439,7 +439,7 @@ def _statement_segments(source: CobolSource, procedural: Callable[[int], bool]) 
     OPEN, READ, WRITE, REWRITE, COPY or EXEC, the lines their statements run on to, and EXEC blocks."""
     segs = source.segments
     uppers = source.upper_lines
-    candidates = lines_matching(_TRIGGER_ANYWHERE, source.code_upper)
+    candidates = lines_containing(TRIGGER_WORDS, source.code_upper)
     out: list[Segment] = []
     in_exec = False
     carry = 0

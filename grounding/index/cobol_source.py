@@ -254,18 +254,24 @@ def search_word(pattern: re.Pattern, text: str, pos: int = 0, joiners: str = "_"
     return None
 
 
-def lines_matching(pattern: re.Pattern, text: str) -> list[int]:
-    """0-based numbers of the lines of text ("\\n"-separated) where pattern matches; the pattern must not
-    match across a line break."""
+def lines_containing(words: tuple[str, ...], text: str) -> list[int]:
+    """0-based numbers of the lines of text ("\\n"-separated) holding any of words, in order. One str.find
+    scan per word: a regex alternation of the words, tried at every character, took nearly twice the
+    instructions on the bench corpus."""
+    hits: list[int] = []
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            hits.append(at)
+            at = text.find(word, at + len(word))
+    hits.sort()
     out: list[int] = []
     pos = line = 0
-    while m := pattern.search(text, pos):
-        line += text.count("\n", pos, m.start())
-        out.append(line)
-        pos = text.find("\n", m.start()) + 1
-        if not pos:
-            break
-        line += 1
+    for at in hits:
+        line += text.count("\n", pos, at)
+        pos = at
+        if not out or out[-1] != line:
+            out.append(line)
     return out
 
 
