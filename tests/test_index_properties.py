@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,6 +84,31 @@ def test_the_fast_exec_block_search_finds_what_the_plain_regex_finds(pieces):
 
     body = "".join(pieces)
     assert _exec_spans(body, body.upper()) == [m.span() for m in _EXEC.finditer(body)]
+
+
+REPLACING_PIECES = ["COPY", "copy", "XCOPY", "COPY_", " ", "  ", "\n", ".", ". ", "BOOK", "OF", "in", "LIB", "REPLACING",
+                    "replacing", "REPLACINGS", "==A==", "BY", "==B==", "-", "_", "é", "ß",
+                    # whole statements, which random pieces seldom make
+                    "COPY BOOK REPLACING ==A== BY ==B==. ", "copy book of lib\n replacing a by b.", "X-COPY B REPLACING X. ",
+                    "COPY_B REPLACING X. ", "COPY B IN L REPLACING X.\n", "COPY B REPLACINGX. "]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(REPLACING_PIECES), max_size=40))
+def test_the_fast_replacing_cut_blanks_what_the_plain_regex_blanks(pieces):
+    from grounding.index.cobol_treesitter import _REPLACING, _blank, _cut_replacing
+
+    body = "".join(pieces)
+    assert _cut_replacing(body) == _REPLACING.sub(lambda m: m.group(1) + _blank(m.group(2)), body)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["COMP", "BINARY", "INDEX", "POINTER", "NATIONAL", "PACKED-DECIMAL", "PACKED", "CO", "X", " "]),
+                max_size=6).map("".join))
+def test_the_usage_word_test_is_a_search_for_any_usage_literal(upper):
+    from grounding.index.cobol_lexical import _may_hold_usage
+
+    assert _may_hold_usage(upper) == bool(re.search("COMP|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL", upper))
 
 
 def _ends_sentence_by_hand(text: str) -> bool:

@@ -66,11 +66,19 @@ _PIC = re.compile(r"\bPIC(?:TURE)?\s+(?:IS\s+)?(\S+?)(?=\.?(?:\s|$))", re.I)
 _USAGE = re.compile(
     r"\b(COMP(?:UTATIONAL)?(?:-[1-5X])?|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL)(?=[\s.]|$)", re.I
 )
-_USAGE_WORD = re.compile("COMP|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL")  # a literal in each _USAGE branch
 _ENTRY_NAME = re.compile(r"^[A-Z0-9:][A-Z0-9:_-]*$", re.I)
 _VALUE = re.compile(r"\bVALUES?\s+(?:(?:IS|ARE)\s+)?", re.I)
 _REDEFINES = re.compile(r"\bREDEFINES\s+([A-Z0-9:][A-Z0-9:_-]*)", re.I)
 _OCCURS = re.compile(r"\bOCCURS\s+(\d+)(?:\s+TO\s+(\d+))?", re.I)
+
+
+def _may_hold_usage(upper: str) -> bool:
+    """False when upper holds none of the literals the _USAGE branches start with. Substring tests: a regex
+    alternation of them would be tried at every character."""
+    return (
+        "COMP" in upper or "BINARY" in upper or "INDEX" in upper or "POINTER" in upper or "NATIONAL" in upper
+        or "PACKED-DECIMAL" in upper
+    )
 
 
 _SENTENCE_END = re.compile(r"\.(?:[ \t]|\Z)")
@@ -261,7 +269,7 @@ def _parse_entry(level: int, sentence: str, start: int, end: int, block: int) ->
     value = _clause(_VALUE, "VALUE", masked, upper)
     usage = (
         _USAGE.search(masked[: value.start()] if value else masked)  # never a word inside the VALUE list
-        if upper is None or _USAGE_WORD.search(upper)
+        if upper is None or _may_hold_usage(upper)
         else None
     )
     if usage and level != 88:

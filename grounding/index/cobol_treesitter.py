@@ -22,6 +22,7 @@ HEADER_LINES = 4
 
 _EXEC = re.compile(r"\bEXEC\s+(?:CICS|SQL|DLI)\b.*?\bEND-EXEC\b(?:[ \t]*\.)?", re.I | re.S)
 _REPLACING = re.compile(r"(\bCOPY\s+\S+(?:\s+(?:OF|IN)\s+\S+)?)(\s+REPLACING\b.*?)(?=\.(?:\s|$))", re.I | re.S)
+_REPLACING_UPPER = re.compile(r"(COPY\s+\S+(?:\s+(?:OF|IN)\s+\S+)?)(\s+REPLACING\b.*?)(?=\.(?:\s|$))", re.S)  # for search_word
 _PROCEDURE = re.compile(r"\bPROCEDURE\s+DIVISION\b", re.I)
 _PROCEDURE_UPPER = re.compile(r"PROCEDURE\s+DIVISION\b")  # for search_word over upper-case ASCII
 
@@ -49,6 +50,19 @@ def _exec_spans(body: str, upper: str) -> list[tuple[int, int]]:
 def _same_shape(body: str, upper: str) -> bool:
     """True when upper is body in upper case letter for letter, so positions in one are positions in the other."""
     return len(upper) == len(body) and body.isascii()
+
+
+def _cut_replacing(body: str) -> str:
+    """body with the REPLACING clause of every COPY statement blanked. Searched in upper case like
+    _exec_spans: _REPLACING, led by \\b and re.I, is tried at every character (measured: 1.6 ms a file)."""
+    upper = body.upper()
+    if not _same_shape(body, upper):
+        return _REPLACING.sub(lambda m: m.group(1) + _blank(m.group(2)), body)
+    pieces, done = [], 0
+    while m := search_word(_REPLACING_UPPER, upper, done):
+        pieces += [body[done : m.start(2)], _blank(body[m.start(2) : m.end(2)])]
+        done = m.end(2)
+    return "".join(pieces) + body[done:]
 
 
 def _blank(text: str) -> str:
@@ -82,7 +96,7 @@ def preprocess(text: str | CobolSource, copybook_kind: str | None = None) -> str
             done = end
         body = "".join(pieces) + body[done:]
     if "REPLACING" in upper:
-        body = _REPLACING.sub(lambda m: m.group(1) + _blank(m.group(2)), body)
+        body = _cut_replacing(body)
     if copybook_kind:
         body = (_COPYBOOK_PROC_HEADER if copybook_kind == "procedure" else _COPYBOOK_DATA_HEADER) + body
     return body + PAD
@@ -152,7 +166,9 @@ def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
             detail = {"level": f"{int(level):02d}"}
             if "pic" in caps:
                 pic = caps["pic"][0]
-                detail["pic"] = _PIC_KEYWORD.sub("", data[pic.start_byte : pic.end_byte].decode("utf-8", "replace").strip()).upper()
+                clause = data[pic.start_byte : pic.end_byte].decode("utf-8", "replace").strip()
+                keyword = _PIC_KEYWORD.match(clause)
+                detail["pic"] = (clause[keyword.end() :] if keyword else clause).upper()
             symbols.append(("condition" if int(level) == 88 else "data_item", name, line, detail))
         elif pattern == _PROGRAM:
             if not copybook_kind:
