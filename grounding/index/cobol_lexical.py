@@ -146,8 +146,14 @@ def _sentence(segs: list[Segment], i: int, first: str) -> tuple[str, int]:
     return " ".join(parts), j
 
 
-def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
-    lay = _Layout(n_lines=n_lines)
+def _may_end_division(text: str, upper: str) -> bool:
+    """_MAY_END_DIVISION matches text, whose upper case is upper (see _scan_layout's keyword tests)."""
+    return ("PROGRAM" in upper or "DIVISION" in upper or not upper.isascii()) and _MAY_END_DIVISION.match(text) is not None
+
+
+def _scan_layout(source: CobolSource) -> _Layout:
+    segs, uppers = source.segments, source.upper_lines
+    lay = _Layout(n_lines=source.n_lines)
     division: str | None = None
     block = 0
     fd_name: str | None = None
@@ -156,8 +162,8 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
     while i < len(segs):
         seg = segs[i]
         text = seg.text.strip()
-        # (the first-letter test spares the regex on nearly every line)
-        if division == "PROCEDURE" and seg.column >= AREA_B and (text[0] not in "EeIi" or not _MAY_END_DIVISION.match(text)):
+        # (the first-letter test spares the keyword tests on nearly every line)
+        if division == "PROCEDURE" and seg.column >= AREA_B and (text[0] not in "EeIi" or not _may_end_division(text, uppers[i])):
             i += 1  # the bulk of a program: a statement line in area B
             continue
         if pending_program_id:
@@ -167,7 +173,12 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
                 lay.programs.append((m.group(1).upper(), seg.line))
                 i += 1
                 continue
-        m = _DIVISION.match(text)
+        # Each anchored regex below runs only on a line holding its keyword: a substring test of the line in
+        # upper case spares it on most lines (measured: 4% of the lexical pass's instructions, bench corpus and CardDemo).
+        # A line not ASCII in upper case is always tried: with re.I a letter such as U+0130 matches an ASCII one.
+        u = uppers[i]
+        plain = u.isascii()
+        m = _DIVISION.match(text) if "DIVISION" in u or not plain else None
         if m:
             division = "IDENTIFICATION" if m.group(1).upper() == "ID" else m.group(1).upper()
             lay.division_marks.append((seg.line, division))
@@ -178,7 +189,7 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
             i += 1
             continue
         # (the word test spares the regex, which has no literal to skip ahead to, on every line of a copybook)
-        may_name = division in (None, "IDENTIFICATION") and (not text.isascii() or "PROGRAM-ID" in text.upper())
+        may_name = division in (None, "IDENTIFICATION") and (not plain or "PROGRAM-ID" in u)
         m = _PROGRAM_ID.search(text) if may_name else None
         if m:
             if m.group(2):
@@ -187,14 +198,14 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
                 pending_program_id = True
             i += 1
             continue
-        m = _END_PROGRAM.match(text)
+        m = _END_PROGRAM.match(text) if "PROGRAM" in u or not plain else None
         if m:
             lay.program_ends.append((m.group(1).upper(), seg.line))
             lay.division_marks.append((seg.line, "END"))
             division = None
             i += 1
             continue
-        sec = _SECTION.match(text)
+        sec = _SECTION.match(text) if "SECTION" in u or not plain else None
         if sec and sec.group(1).upper() in DATA_SECTIONS:
             block += 1
             fd_name = None
@@ -213,7 +224,7 @@ def _scan_layout(segs: list[Segment], n_lines: int) -> _Layout:
                 i += 1
                 continue
         if division in (None, "DATA"):
-            m = _FD.match(text)
+            m = _FD.match(text) if "FD" in u or "SD" in u or not plain else None
             if m:
                 _, j = _sentence(segs, i, text)
                 block += 1
@@ -367,7 +378,7 @@ def extract(
     """
     source = CobolSource.of(text)
     n_lines = source.n_lines
-    lay = _scan_layout(source.segments, n_lines)
+    lay = _scan_layout(source)
     known = set(lay.headers)
     lay.headers.extend(h for h in extra_headers if h not in known and h[0] in ("paragraph", "section"))
     _link_entries(lay.entries)
