@@ -54,7 +54,8 @@ def _same_shape(body: str, upper: str) -> bool:
 
 def _cut_replacing(body: str) -> str:
     """body with the REPLACING clause of every COPY statement blanked. Searched in upper case like
-    _exec_spans: _REPLACING, led by \\b and re.I, is tried at every character (measured: 1.6 ms a file)."""
+    _exec_spans: _REPLACING, led by \\b and re.I, is tried at every character (measured: 1.6 ms for each
+    CardDemo file holding a REPLACING)."""
     upper = body.upper()
     if not _same_shape(body, upper):
         return _REPLACING.sub(lambda m: m.group(1) + _blank(m.group(2)), body)
@@ -146,18 +147,13 @@ def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
     header = HEADER_LINES if copybook_kind else 0
     symbols: list[tuple[str, str, int, dict[str, str]]] = []
     refs: list[tuple[str, str, int]] = []
-    # one loop, most frequent patterns first and no helper calls: it runs for every match in the corpus
+    # one loop, the most frequent patterns first and no helper calls: it runs for every match in the corpus
     for pattern, caps in QueryCursor(query).matches(tree.root_node):
         node = caps[_NODE_CAPTURE[pattern]][0]
         line = node.start_point.row + 1 - header
         if line < 1:
             continue
-        text = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-        if pattern == _PERFORM:
-            refs.append(("perform", text.strip().upper(), line))
-        elif pattern == _PARAGRAPH:
-            symbols.append(("paragraph", text.rstrip(". \n").upper(), line, {}))
-        elif pattern == _DATA:
+        if pattern == _DATA:  # read from its level, name and PICTURE nodes
             level_node, entry_node = caps["level"][0], caps["entry"][0]
             level = data[level_node.start_byte : level_node.end_byte].decode("utf-8", "replace").strip()
             if not level.isdigit():
@@ -170,6 +166,12 @@ def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
                 keyword = _PIC_KEYWORD.match(clause)
                 detail["pic"] = (clause[keyword.end() :] if keyword else clause).upper()
             symbols.append(("condition" if int(level) == 88 else "data_item", name, line, detail))
+            continue
+        text = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        if pattern == _PERFORM:
+            refs.append(("perform", text.strip().upper(), line))
+        elif pattern == _PARAGRAPH:
+            symbols.append(("paragraph", text.rstrip(". \n").upper(), line, {}))
         elif pattern == _PROGRAM:
             if not copybook_kind:
                 symbols.append(("program", unquote(text).upper(), line, {}))
