@@ -427,13 +427,16 @@ class _Contexts:
     """The enclosing paragraph (or section) name of a line."""
 
     def __init__(self, spans: list[tuple[str, str, int, int]]):
-        self.paras = sorted((s, e, n) for k, n, s, e in spans if k == "paragraph")
-        self.secs = sorted((s, e, n) for k, n, s, e in spans if k == "section")
+        # paragraphs, then sections: each (start, end, name) sorted, beside its start lines to bisect on
+        self._tables = []
+        for kind in ("paragraph", "section"):
+            table = sorted((s, e, n) for k, n, s, e in spans if k == kind)
+            self._tables.append(([s for s, _, _ in table], table))
 
     def at(self, line: int) -> str | None:
-        for table in (self.paras, self.secs):
-            k = bisect.bisect_right(table, (line, float("inf"), "")) - 1
-            if k >= 0 and table[k][0] <= line <= table[k][1]:
+        for starts, table in self._tables:
+            k = bisect.bisect_right(starts, line) - 1  # the last span starting at or before line
+            if k >= 0 and line <= table[k][1]:
                 return table[k][2]
         return None
 
