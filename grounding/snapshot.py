@@ -67,8 +67,13 @@ def _objects_dir() -> Path:
     return home() / "objects"
 
 
+def _object_file(objects: str, digest: str) -> str:
+    """Where the object with this digest lives under objects (the store's objects directory)."""
+    return os.path.join(objects, digest[:2], digest[2:])
+
+
 def _object_path(digest: str) -> Path:
-    return _objects_dir() / digest[:2] / digest[2:]
+    return Path(_object_file(str(_objects_dir()), digest))
 
 
 def _manifest_path(name: str) -> Path:
@@ -105,8 +110,8 @@ def _walk(root: Path) -> tuple[list[Path], list[SkippedEntry]]:
     return files, skipped
 
 
-def _store_object(data: bytes, digest: str) -> None:
-    target = _object_path(digest)
+def _store_object(objects: str, data: bytes, digest: str) -> None:
+    target = Path(_object_file(objects, digest))
     # A damaged object is rewritten rather than trusted because its name says it is right.
     if not target.exists() or sha256_bytes(target.read_bytes()) != digest:
         atomic_write_bytes(target, data)
@@ -121,11 +126,12 @@ def snapshot_directory(src: str | Path, name: str | None = None) -> "Snapshot":
         raise UserError("corpus is not a directory", root)
     paths, skipped = _walk(root)
     entries: list[FileEntry] = []
+    objects = str(_objects_dir())  # once: home() makes sure the store exists, a system call per file otherwise
     for p in paths:
         data = p.read_bytes()
         digest = sha256_bytes(data)
         kind, lines = classify(data)
-        _store_object(data, digest)
+        _store_object(objects, data, digest)
         entries.append(FileEntry(path=p.relative_to(root).as_posix(), sha256=digest, size=len(data), lines=lines, kind=kind))
     entries.sort(key=lambda e: e.path)
     th = tree_hash(entries)
@@ -194,8 +200,7 @@ class Snapshot:
     def __init__(self, manifest: Manifest):
         self.manifest = manifest
         self._by_path = {e.path: e for e in manifest.files}
-        # resolved once: home() makes sure the store exists, a system call too many for every file read
-        self._objects = str(_objects_dir())
+        self._objects = str(_objects_dir())  # once, as snapshot_directory does
 
     @property
     def name(self) -> str:
@@ -235,9 +240,8 @@ class Snapshot:
             self._stored(e, verify=True)
 
     def _stored(self, entry: FileEntry, verify: bool) -> bytes:
-        path = os.path.join(self._objects, entry.sha256[:2], entry.sha256[2:])
         try:
-            with open(path, "rb") as fh:
+            with open(_object_file(self._objects, entry.sha256), "rb") as fh:
                 data = fh.read()
         except FileNotFoundError:
             if verify:
