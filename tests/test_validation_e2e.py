@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -123,7 +124,8 @@ def write_realistic_run(root: Path, bumps: dict[str, float] | None = None) -> Pa
 
 
 runner = CliRunner()
-GROUNDJUDGE = Path("/work/venv/bin/groundjudge")
+# The console script installed beside the interpreter running the tests (a venv's bin/ or Scripts/).
+GROUNDJUDGE = shutil.which("groundjudge", path=str(Path(sys.executable).parent)) or shutil.which("groundjudge")
 
 
 def _ok(args: list[str]) -> str:
