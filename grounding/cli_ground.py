@@ -15,6 +15,10 @@ def ground_cmd(
     corpus: str = typer.Option(..., "--corpus", help="Stored snapshot name, or a directory to snapshot on the fly."),
     out: Path = typer.Option(None, "--out", help="Write the JSON report here instead of stdout (one answer only)."),
     out_dir: Path = typer.Option(None, "--out-dir", help="Write one report per answer here, as <stem>.json (required for a directory)."),
+    max_answer_bytes: int = typer.Option(
+        None, "--max-answer-bytes", min=1,
+        help="Refuse an answer larger than this (default: $GROUNDJUDGE_MAX_ANSWER_BYTES, else 1000000).",
+    ),
 ) -> None:
     """Extract each claim of an answer, check it against the corpus snapshot, and emit a JSON GroundingReport."""
     from grounding.ground import ground_text, read_answer
@@ -25,7 +29,9 @@ def ground_cmd(
             raise UserError("grounding a directory needs --out-dir", answer)
         if out is not None:
             raise UserError("--out takes one answer; use --out-dir for a directory", answer)
-        files = sorted(p for p in answer.glob("*.md") if p.is_file())
+        # everything but a subdirectory: a FIFO, socket or dangling link named *.md is refused by read_answer,
+        # as the runner refuses it, rather than silently left out of the set
+        files = sorted(p for p in answer.glob("*.md") if not p.is_dir())
         if not files:
             raise UserError("no *.md answers in directory", answer)
     else:
@@ -34,7 +40,7 @@ def ground_cmd(
         files = [answer]
     _check_output(out, out_dir)
     # Read and check every answer before anything is written: bad input leaves no partial output behind.
-    texts = [(p, *read_answer(p)) for p in files]
+    texts = [(p, *read_answer(p, max_answer_bytes)) for p in files]
     snapshot, index = _open(corpus)
 
     if not answer.is_dir():

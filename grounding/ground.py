@@ -7,12 +7,13 @@ all four counts 0 and a ``note`` saying so: it is an answer that asserts nothing
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from groundjudge import __version__
 from groundjudge.errors import UserError
-from groundjudge.storage import read_input_bytes
 from groundjudge.hashing import sha256_bytes
 from grounding.claims import ClaimExtractor, MarkdownClaimExtractor
 from grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
@@ -22,12 +23,51 @@ from grounding.verify import DeterministicVerifier, Verifier
 NO_CLAIMS_NOTE = "the answer has no claim units (only headings, code blocks or rules)"
 
 
-def read_answer(path: str | Path) -> tuple[str, str]:
-    """(text, sha256 of the bytes); every way an answer file can be unusable is a one-line UserError."""
+MAX_ANSWER_BYTES = 1_000_000
+MAX_ANSWER_ENV = "GROUNDJUDGE_MAX_ANSWER_BYTES"
+
+
+def max_answer_bytes() -> int:
+    """The answer size limit: GROUNDJUDGE_MAX_ANSWER_BYTES, else MAX_ANSWER_BYTES. Grounding takes about
+    200 times an answer's size in memory, so a stray log or dump given as an answer is refused up front."""
+    raw = os.environ.get(MAX_ANSWER_ENV)
+    if raw is None or not raw.strip():
+        return MAX_ANSWER_BYTES
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise UserError(f"{MAX_ANSWER_ENV}={raw!r} is not a positive number of bytes")
+    return value
+
+
+def _not_regular(mode: int) -> str:
+    for test, what in ((stat.S_ISFIFO, "named pipe (FIFO)"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "character device"),
+                       (stat.S_ISBLK, "block device")):
+        if test(mode):
+            return what
+    return "special file"
+
+
+def read_answer(path: str | Path, max_bytes: int | None = None) -> tuple[str, str]:
+    """(text, sha256 of the bytes); every way an answer file can be unusable is a one-line UserError.
+
+    max_bytes: the size limit (default: max_answer_bytes()). Only a regular file is ever opened: reading
+    a FIFO, socket or device could block forever or never end."""
     path = Path(path)
-    if path.is_dir():
+    limit = max_answer_bytes() if max_bytes is None else max_bytes
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise UserError("answer file not found", path) from None
+    except OSError as exc:
+        raise UserError(f"cannot read answer file ({exc.strerror})", path) from None
+    if stat.S_ISDIR(mode):
         raise UserError("is a directory (use --out-dir to ground every *.md in it)", path)
-    data = read_input_bytes(path, "answer file")
+    if not stat.S_ISREG(mode):
+        raise UserError(f"answer is a {_not_regular(mode)}, not a regular file", path)
+    data = _read_regular(path, limit)
     if b"\0" in data[:8192]:
         raise UserError("answer is a binary file, not Markdown text", path)
     try:
@@ -37,6 +77,34 @@ def read_answer(path: str | Path) -> tuple[str, str]:
     if not text.strip():
         raise UserError("answer is empty", path)
     return text, sha256_bytes(data)
+
+
+def _read_regular(path: Path, limit: int) -> bytes:
+    """At most limit bytes of a file just seen to be regular. O_NONBLOCK and the fstat cover a file swapped
+    for a FIFO after the stat: the open cannot block, and the swapped file is refused unread."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise UserError("answer file not found", path) from None
+    except OSError as exc:
+        raise UserError(f"cannot read answer file ({exc.strerror})", path) from None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise UserError(f"answer is a {_not_regular(st.st_mode)}, not a regular file", path)
+        if st.st_size > limit:
+            raise _too_large(path, st.st_size, limit)
+        try:
+            data = fh.read(limit + 1)  # one byte over the limit says the file grew past it since the fstat
+        except OSError as exc:
+            raise UserError(f"cannot read answer file ({exc.strerror})", path) from None
+    if len(data) > limit:
+        raise _too_large(path, len(data), limit)
+    return data
+
+
+def _too_large(path: Path, size: int, limit: int) -> UserError:
+    return UserError(f"answer is {size} bytes, over the limit of {limit} bytes (raise it with {MAX_ANSWER_ENV}, or ground's --max-answer-bytes)", path)
 
 
 def count_verdicts(claims: list[VerifiedClaim]) -> dict[Verdict, int]:

@@ -1,0 +1,143 @@
+"""Grounding-side faults of bad input and a damaged or interrupted store: FIFOs and other special files as
+answers, symlink loops in a corpus, manifests and objects that no longer match, killed index builds,
+oversized answers and corpus files, and a snapshot name repointed to another tree."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from groundjudge.cli import app
+from groundjudge.errors import UserError
+from grounding.ground import read_answer
+
+runner = CliRunner()
+
+GUARD_SECONDS = 10
+
+
+def _guarded(fn, fifo: Path):
+    """fn() run in a thread; should it block reading the FIFO, a writer is opened and closed so the read
+    ends (a regression fails the test instead of hanging the suite)."""
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = fn()
+        except BaseException as exc:  # handed to the test thread, which asserts on it
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(GUARD_SECONDS)
+    if thread.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY))  # the blocked reader now sees end of file
+        thread.join(GUARD_SECONDS)
+        pytest.fail(f"reading {fifo} blocked for {GUARD_SECONDS} s")
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome.get("value")
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "m.py").write_text("def f():\n    return 1\n")
+    return root
+
+
+# 1. special files as answers ------------------------------------------------------------------------
+
+def test_a_fifo_answer_is_refused_unopened(tmp_path):
+    fifo = tmp_path / "a.md"
+    os.mkfifo(fifo)
+    with pytest.raises(UserError) as err:
+        _guarded(lambda: read_answer(fifo), fifo)
+    assert str(err.value) == f"{fifo}: answer is a named pipe (FIFO), not a regular file"
+
+
+def test_a_socket_answer_is_refused(tmp_path):
+    path = tmp_path / "s.md"
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(path))
+        with pytest.raises(UserError, match=r"s\.md: answer is a socket, not a regular file$"):
+            read_answer(path)
+    finally:
+        sock.close()
+
+
+def test_a_device_answer_is_refused():
+    # /dev/null, not /dev/zero: a regression that reads it ends at once instead of filling memory
+    with pytest.raises(UserError, match="^/dev/null: answer is a character device, not a regular file$"):
+        read_answer("/dev/null")
+
+
+def test_ground_refuses_a_fifo_answer_with_one_line(tmp_path, corpus):
+    fifo = tmp_path / "a.md"
+    os.mkfifo(fifo)
+    result = _guarded(lambda: runner.invoke(app, ["ground", str(fifo), "--corpus", str(corpus)]), fifo)
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {fifo}: answer is a named pipe (FIFO), not a regular file"
+
+
+def test_ground_refuses_a_fifo_in_a_directory_of_answers_and_writes_nothing(tmp_path, corpus):
+    answers, out = tmp_path / "answers", tmp_path / "out"
+    answers.mkdir()
+    (answers / "q1.md").write_text("`src/m.py` defines `f`.\n")
+    os.mkfifo(answers / "q2.md")
+    result = _guarded(lambda: runner.invoke(app, ["ground", str(answers), "--corpus", str(corpus), "--out-dir", str(out)]),
+                      answers / "q2.md")
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {answers / 'q2.md'}: answer is a named pipe (FIFO), not a regular file"
+    assert not out.exists()
+
+
+def test_score_refuses_a_fifo_answer_in_the_run_directory(tmp_path):
+    from _fake_provider_helpers import write_project
+
+    project = write_project(tmp_path)
+    answer = next((project / "run").glob("*/answers/*.md"))
+    answer.unlink()
+    os.mkfifo(answer)
+    args = ["score", str(project / "run"), "--corpus", str(project / "corpus"), "--questions", str(project / "questions.jsonl"),
+            "--config", str(project / "groundjudge.toml"), "--cache", str(project / "cache.sqlite"), "--no-progress",
+            "--judge", "judge-claude=anthropic:fake-claude@http://127.0.0.1:9"]
+    result = _guarded(lambda: CliRunner(env={"ANTHROPIC_API_KEY": "k"}).invoke(app, args), answer)
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == f"error: {answer}: answer is a named pipe (FIFO), not a regular file"
+
+
+# 5. oversized answers ---------------------------------------------------------------------------------
+
+def test_an_answer_over_the_limit_is_refused_naming_size_limit_and_how_to_raise_it(tmp_path, corpus, monkeypatch):
+    answer = tmp_path / "big.md"
+    answer.write_bytes(b"- `src/m.py` defines `f`.\n" * 40_000)  # 1,040,000 bytes
+    size = answer.stat().st_size
+    with pytest.raises(UserError) as err:
+        read_answer(answer)
+    assert str(err.value) == (f"{answer}: answer is {size} bytes, over the limit of 1000000 bytes "
+                              "(raise it with GROUNDJUDGE_MAX_ANSWER_BYTES, or ground's --max-answer-bytes)")
+    result = runner.invoke(app, ["ground", str(answer), "--corpus", str(corpus)])
+    assert result.exit_code == 2 and result.output.strip() == f"error: {err.value}"
+    # raised by the option, or by the environment (which `score` reads too)
+    assert read_answer(answer, max_bytes=size)[0].startswith("- `src/m.py`")
+    monkeypatch.setenv("GROUNDJUDGE_MAX_ANSWER_BYTES", str(size))
+    assert read_answer(answer)[1]
+    monkeypatch.setenv("GROUNDJUDGE_MAX_ANSWER_BYTES", "100")
+    result = runner.invoke(app, ["ground", str(answer), "--corpus", str(corpus), "--max-answer-bytes", str(size)])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_bad_answer_limit_in_the_environment_is_one_line(tmp_path, monkeypatch):
+    answer = tmp_path / "a.md"
+    answer.write_text("text\n")
+    monkeypatch.setenv("GROUNDJUDGE_MAX_ANSWER_BYTES", "1MB")
+    with pytest.raises(UserError, match=r"^GROUNDJUDGE_MAX_ANSWER_BYTES='1MB' is not a positive number of bytes$"):
+        read_answer(answer)
