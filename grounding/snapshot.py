@@ -96,7 +96,11 @@ def _walk(root: Path) -> tuple[list[Path], list[SkippedEntry]]:
             p = here / name
             rel = p.relative_to(root).as_posix()
             if p.is_symlink():
-                target = p.resolve()
+                try:
+                    target = p.resolve()
+                except (RuntimeError, OSError):  # a link to itself, or a chain back to itself (RuntimeError before 3.13)
+                    skipped.append(SkippedEntry(path=rel, reason="symlink loop"))
+                    continue
                 if not target.is_relative_to(real_root):
                     skipped.append(SkippedEntry(path=rel, reason="symlink out of the corpus root"))
                     continue

@@ -141,3 +141,24 @@ def test_a_bad_answer_limit_in_the_environment_is_one_line(tmp_path, monkeypatch
     monkeypatch.setenv("GROUNDJUDGE_MAX_ANSWER_BYTES", "1MB")
     with pytest.raises(UserError, match=r"^GROUNDJUDGE_MAX_ANSWER_BYTES='1MB' is not a positive number of bytes$"):
         read_answer(answer)
+
+
+# 2. symlink loops in a corpus -------------------------------------------------------------------------
+
+def test_symlink_loops_are_skipped_and_listed(tmp_path):
+    root = tmp_path / "looped"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.txt").write_text("kept\n")
+    (root / "loop").symlink_to("loop")
+    (root / "sub" / "ping").symlink_to("pong")
+    (root / "sub" / "pong").symlink_to("ping")
+    result = runner.invoke(app, ["corpus", "snapshot", str(root), "--name", "looped"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "snapshot looped: 1 files (0 binary or non-UTF-8), 3 skipped"
+    from grounding.snapshot import load_snapshot
+
+    manifest = load_snapshot("looped").manifest
+    assert [f.path for f in manifest.files] == ["a.txt"]
+    assert {s.path: s.reason for s in manifest.skipped} == {
+        "loop": "symlink loop", "sub/ping": "symlink loop", "sub/pong": "symlink loop",
+    }
