@@ -2,7 +2,7 @@
 
 Run after changing a sample corpus or a question set (tests/test_ground.py checks that they agree):
 
-    /work/venv/bin/python examples/record_provenance.py
+    python examples/record_provenance.py
 """
 
 from __future__ import annotations

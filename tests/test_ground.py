@@ -80,6 +80,19 @@ def test_run_json_provenance_matches_the_material(corpus):
         assert answer.stem in qids
 
 
+@pytest.mark.parametrize("corpus", sorted(RUNS))
+def test_example_runs_answer_every_question_in_every_cell(corpus):
+    """A missing answer is an infrastructure failure in the report: the bundled runs must have none."""
+    run = RUNS[corpus]
+    meta = json.loads((run / "run.json").read_text())
+    qids = sorted(q.id for q in load_questions(REPO / meta["questions"]["path"]))
+    for cell in meta["cells"]:
+        assert sorted(p.stem for p in (run / cell / "answers").glob("*.md")) == qids, cell
+    # The blind cell's answers each carry the event stream `groundjudge blind` checks.
+    for cell in (c for c in meta["cells"] if c.startswith("notools-")):
+        assert sorted(p.stem for p in (run / cell / "events").glob("*.jsonl")) == qids, cell
+
+
 def test_cli_report_on_stdout_and_out_file(tmp_path):
     answer = RUNS["pyledger"] / "tools-src/answers/q02.md"
     result = runner.invoke(app, ["ground", "--corpus", str(CORPORA / "pyledger"), str(answer)])
@@ -108,7 +121,7 @@ def test_cli_directory_mode_writes_one_report_per_answer(tmp_path):
     for report_path in out_dir.iterdir():
         report = read_model(report_path, GroundingReport)
         assert report.answer.path == (answers / f"{report_path.stem}.md").as_posix()
-    assert "5 reports in" in result.output
+    assert "12 reports in" in result.output
 
 
 def test_answer_without_claim_units_gets_a_complete_empty_report(tmp_path):
