@@ -90,6 +90,7 @@ class JudgeConfig(_Strict):
     max_tokens: int
     seed: int | None
     timeout_s: float
+    simulated: bool = False  # answered by judging/simulated.py on the loopback provider (keyless demo), not a model
 
     @property
     def endpoint(self) -> str:

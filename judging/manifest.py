@@ -22,6 +22,7 @@ class JudgeRecord(BaseModel):
     base_url: str | None = None
     params: dict[str, Any]  # the sampling parameters actually sent
     params_sha256: str
+    simulated: bool = False  # scores from judging/simulated.py, not a model: reports say so
 
 
 class RunManifest(VersionedModel):

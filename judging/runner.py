@@ -245,7 +245,7 @@ def plan(item: AnswerItem, judges: list[JudgeConfig], score_path: Path, force: b
 
 def _record(j: JudgeConfig) -> JudgeRecord:
     return JudgeRecord(name=j.name, provider=j.provider, model=j.model, base_url=j.base_url, params=j.sampling_params(),
-                       params_sha256=j.params_sha256)
+                       params_sha256=j.params_sha256, simulated=j.simulated)
 
 
 class Runner:
