@@ -168,7 +168,7 @@ def test_intervals_resample_questions_with_a_fixed_seed(tmp_path):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.lists(st.integers(0, 5), min_size=3, max_size=3), min_size=1, max_size=6))
+@given(st.lists(st.lists(st.integers(1, 5), min_size=3, max_size=3), min_size=1, max_size=6))  # RUBRIC_1D: 1 to 5
 def test_question_balanced_equals_pooled_when_nothing_is_missing(tmp_path_factory, table):
     root = tmp_path_factory.mktemp("prop")
     cells = {"c": {f"Q{i}": {f"j{k}": {"accuracy": v} for k, v in enumerate(row)} for i, row in enumerate(table)}}

@@ -208,7 +208,6 @@ def test_csv_with_bom_and_numeric_ids(tmp_path):
 
 
 def test_judges_refuses_a_dimension_named_total(tmp_path):
-    sf = score_file("c", "q1", {"a": {"total": 3}, "b": {"total": 4}})
-    sf.rubric = RubricRef(name="odd", sha256="d" * 64, dimensions={"total": 10.0})
+    sf = score_file("c", "q1", {"a": {"total": 3}, "b": {"total": 4}}, rubric=RubricRef(name="odd", sha256="d" * 64, dimensions={"total": 10.0}))
     write_model(tmp_path / "run" / "c" / "scores" / "q1.json", sf)
     assert "dimension named 'total'" in _fails(["judges", str(tmp_path / "run")])
