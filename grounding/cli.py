@@ -13,11 +13,12 @@ corpus_app = typer.Typer(help="Frozen corpus snapshots and their index.", no_arg
 def snapshot_cmd(
     src: Path = typer.Argument(..., help="Directory to snapshot."),
     name: str = typer.Option(..., "--name", help="Name to store the snapshot under."),
+    replace: bool = typer.Option(False, "--replace", help="Repoint NAME if it already holds another tree."),
 ) -> None:
     """Record every regular file under SRC in the content-addressed store and print the tree hash."""
     from grounding.snapshot import snapshot_directory
 
-    snap = snapshot_directory(src, name)
+    snap = snapshot_directory(src, name, replace=replace)
     m = snap.manifest
     flagged = sum(1 for f in m.files if f.kind != "text")
     typer.echo(f"snapshot {m.name}: {len(m.files)} files ({flagged} binary or non-UTF-8), {len(m.skipped)} skipped")

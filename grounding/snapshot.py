@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -121,8 +122,12 @@ def _store_object(objects: str, data: bytes, digest: str) -> None:
         atomic_write_bytes(target, data)
 
 
-def snapshot_directory(src: str | Path, name: str | None = None) -> "Snapshot":
-    """Record every regular file under src in the store; returns the loaded snapshot."""
+def snapshot_directory(src: str | Path, name: str | None = None, replace: bool = True) -> "Snapshot":
+    """Record every regular file under src in the store; returns the loaded snapshot.
+
+    replace=False refuses to repoint a name that already holds another tree (the CLI's default: a name
+    that silently comes to mean other files turns every later result that uses it into a different one).
+    The same tree under its own name again is no change, and always allowed."""
     root = Path(src)
     if not root.exists():
         raise UserError("corpus directory does not exist", root)
@@ -143,9 +148,32 @@ def snapshot_directory(src: str | Path, name: str | None = None) -> "Snapshot":
         name = f"{_safe_dir_name(root)}-{th[:12]}"
     elif not _NAME_RE.match(name):
         raise UserError(f"invalid snapshot name {name!r} (letters, digits, '.', '_', '-')")
+    if not replace:
+        _refuse_repointing(root, name, th)
     manifest = Manifest(name=name, tree_hash=th, source=str(root.resolve()), tool_version=__version__, files=entries, skipped=skipped)
     write_model(_manifest_path(name), manifest)
     return Snapshot(manifest)
+
+
+def _refuse_repointing(root: Path, name: str, th: str) -> None:
+    path = _manifest_path(name)
+    if not path.exists():
+        return
+    try:
+        old = read_model(path, Manifest)
+    except UserError:
+        raise UserError(f"snapshot {name!r} exists and its manifest {path} is unreadable: give --replace to overwrite it", root) from None
+    if old.tree_hash != th:
+        raise UserError(
+            f"snapshot {name!r} already holds another tree ({old.tree_hash[:12]}, from {old.source}), not this one "
+            f"({th[:12]}): give --replace to repoint the name, or choose another --name",
+            root,
+        )
+
+
+def _fix(manifest: Manifest) -> str:
+    """The command that rebuilds a snapshot's manifest and objects from its source."""
+    return f"run `groundjudge corpus snapshot {shlex.quote(manifest.source)} --name {manifest.name} --replace` again"
 
 
 def _safe_dir_name(root: Path) -> str:
@@ -162,7 +190,12 @@ def load_snapshot(name: str, verify: bool = True) -> "Snapshot":
     path = _manifest_path(name)
     if not _NAME_RE.match(name) or not path.exists():
         raise UserError(f"no stored snapshot named {name!r} and no such directory")
-    snap = Snapshot(read_model(path, Manifest))
+    manifest = read_model(path, Manifest)
+    # The tree hash names the index and every result; entries that no longer hash to it (two digests
+    # swapped, a path edited) would be believed, and the index of the recorded hash reused for other files.
+    if tree_hash(manifest.files) != manifest.tree_hash:
+        raise UserError(f"manifest entries do not hash to its tree hash {manifest.tree_hash[:12]} (edited or damaged): {_fix(manifest)}", path)
+    snap = Snapshot(manifest)
     if verify:
         snap.verify()
     return snap
@@ -244,16 +277,18 @@ class Snapshot:
             self._stored(e, verify=True)
 
     def _stored(self, entry: FileEntry, verify: bool) -> bytes:
+        obj = _object_file(self._objects, entry.sha256)
         try:
-            with open(_object_file(self._objects, entry.sha256), "rb") as fh:
+            with open(obj, "rb") as fh:
                 data = fh.read()
         except FileNotFoundError:
             if verify:
-                raise self._moved(entry) from None
+                raise self._damaged(obj, entry, "is missing") from None
             raise
         if verify and sha256_bytes(data) != entry.sha256:
-            raise self._moved(entry)
+            raise self._damaged(obj, entry, "is damaged (sha256 mismatch)")
         return data
 
-    def _moved(self, entry: FileEntry) -> UserError:
-        return UserError(f"corpus moved: {entry.path} changed since snapshot {self.name} was taken")
+    def _damaged(self, obj: str, entry: FileEntry, problem: str) -> UserError:
+        # the store, not the corpus, is at fault: snapshotting the source again rewrites the object
+        return UserError(f"object {obj} ({entry.path} in snapshot {self.name}) {problem}: {_fix(self.manifest)} to rewrite it")

@@ -162,3 +162,80 @@ def test_symlink_loops_are_skipped_and_listed(tmp_path):
     assert {s.path: s.reason for s in manifest.skipped} == {
         "loop": "symlink loop", "sub/ping": "symlink loop", "sub/pong": "symlink loop",
     }
+
+
+# 3. snapshot integrity on load ------------------------------------------------------------------------
+
+def _two_file_corpus(root: Path, tag: str) -> Path:
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "a.py").write_text(f"def a():\n    return '{tag}'\n")
+    (root / "src" / "b.py").write_text(f"def b():\n    '''{tag}'''\n    return 2\n")
+    return root
+
+
+def test_a_manifest_with_swapped_digests_is_refused_on_load(tmp_path):
+    import json
+
+    from grounding.index import load_index
+    from grounding.snapshot import _manifest_path, load_snapshot, snapshot_directory
+
+    src = _two_file_corpus(tmp_path / "src", "swapped digests")
+    snap = snapshot_directory(src, "swapped")
+    load_index(snap).close()  # an index the damaged manifest would otherwise reuse
+    path = _manifest_path("swapped")
+    raw = json.loads(path.read_text())
+    first, second = raw["files"]
+    first["sha256"], second["sha256"] = second["sha256"], first["sha256"]
+    path.write_text(json.dumps(raw))
+    for verify in (True, False):  # every stored object still matches its own digest: only the tree hash tells
+        with pytest.raises(UserError) as err:
+            load_snapshot("swapped", verify=verify)
+        assert str(err.value) == (f"{path}: manifest entries do not hash to its tree hash {snap.tree_hash[:12]} (edited or damaged): "
+                                  f"run `groundjudge corpus snapshot {src} --name swapped --replace` again")
+    result = runner.invoke(app, ["corpus", "index", "swapped"])
+    assert result.exit_code == 2 and result.output.strip() == f"error: {err.value}"
+    assert runner.invoke(app, ["corpus", "snapshot", str(src), "--name", "swapped", "--replace"]).exit_code == 0
+    assert load_snapshot("swapped").tree_hash == snap.tree_hash
+
+
+def test_a_damaged_object_is_named_with_the_fix_and_the_fix_works(tmp_path):
+    from grounding.snapshot import _object_path, load_snapshot, snapshot_directory
+
+    src = _two_file_corpus(tmp_path / "src", "damaged object")
+    snap = snapshot_directory(src, "damaged")
+    entry = snap.manifest.files[1]
+    obj = _object_path(entry.sha256)
+    obj.write_bytes(b"bit rot\n")
+    fix = f"run `groundjudge corpus snapshot {src} --name damaged --replace` again to rewrite it"
+    with pytest.raises(UserError) as err:
+        load_snapshot("damaged")
+    assert str(err.value) == f"object {obj} (src/b.py in snapshot damaged) is damaged (sha256 mismatch): {fix}"
+    obj.unlink()
+    with pytest.raises(UserError) as err:
+        load_snapshot("damaged")
+    assert str(err.value) == f"object {obj} (src/b.py in snapshot damaged) is missing: {fix}"
+    assert runner.invoke(app, ["corpus", "snapshot", str(src), "--name", "damaged", "--replace"]).exit_code == 0
+    assert load_snapshot("damaged").read_bytes("src/b.py", verify=True) == (src / "src" / "b.py").read_bytes()
+
+
+# 6. a snapshot name is not silently repointed ---------------------------------------------------------
+
+def test_a_name_is_repointed_to_another_tree_only_with_replace(tmp_path):
+    from grounding.snapshot import load_snapshot
+
+    first = _two_file_corpus(tmp_path / "first", "one tree")
+    second = _two_file_corpus(tmp_path / "second", "another tree")
+    ok = runner.invoke(app, ["corpus", "snapshot", str(first), "--name", "bank"])
+    assert ok.exit_code == 0, ok.output
+    tree = ok.output.splitlines()[-1]
+    again = runner.invoke(app, ["corpus", "snapshot", str(first), "--name", "bank"])  # the same tree: no change, no error
+    assert again.exit_code == 0 and again.output == ok.output
+    refused = runner.invoke(app, ["corpus", "snapshot", str(second), "--name", "bank"])
+    assert refused.exit_code == 2
+    lines = refused.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {second}: snapshot 'bank' already holds another tree ({tree[:12]}, from {first}), ")
+    assert lines[0].endswith("give --replace to repoint the name, or choose another --name")
+    assert load_snapshot("bank").tree_hash == tree
+    replaced = runner.invoke(app, ["corpus", "snapshot", str(second), "--name", "bank", "--replace"])
+    assert replaced.exit_code == 0, replaced.output
+    assert load_snapshot("bank").tree_hash == replaced.output.splitlines()[-1] != tree

@@ -285,7 +285,7 @@ def test_index_by_name_refuses_a_moved_corpus_built_or_cached(tmp_path, cached, 
     _object_path(entry.sha256).write_bytes(moved)
     result = CliRunner().invoke(app, ["corpus", "index", "moving"])
     assert result.exit_code == 2, result.output
-    assert f"corpus moved: {entry.path} changed since snapshot moving was taken" in result.output
+    assert f"({entry.path} in snapshot moving) is damaged (sha256 mismatch)" in result.output
     assert index_path(snap.tree_hash).exists() is cached
     assert [p.name for p in index_path(snap.tree_hash).parent.iterdir() if p.name.endswith(".tmp")] == []
 

@@ -82,7 +82,7 @@ def test_loading_refuses_a_changed_store(tmp_path):
     obj = _object_path(entry.sha256)
     os.chmod(obj, 0o644)
     obj.write_text("tampered\n")
-    with pytest.raises(UserError, match="corpus moved: unique.md"):
+    with pytest.raises(UserError, match=r"\(unique.md in snapshot d\) is damaged \(sha256 mismatch\)"):
         load_snapshot("d")
     # Snapshotting the same content again repairs the damaged object.
     snapshot_directory(tmp_path / "d", "d")
