@@ -1,4 +1,5 @@
-"""PNG plots for report.md (matplotlib, Agg backend: no display needed). Each function writes one file."""
+"""PNG plots for report.md (matplotlib, Agg backend: no display needed). Each function writes one file;
+``note`` is appended to its titles (the report says " (simulated judges)" there)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ _MARKERS = "osD^vP*Xph"
 _MAX_LABELLED_BARS = 24
 
 
-def cell_totals(ci: pd.DataFrame, path: Path) -> None:
+def cell_totals(ci: pd.DataFrame, path: Path, note: str = "") -> None:
     """Question-balanced total per cell with its bootstrap interval, the value written beside it."""
     plt = _plt()
     t = ci[ci["dimension"].astype(str) == TOTAL].dropna(subset=["mean_question_balanced"]).sort_values("cell")
@@ -50,14 +51,14 @@ def cell_totals(ci: pd.DataFrame, path: Path) -> None:
     ax.set_ylim(len(t) - 0.4, -0.6)
     conf = t["confidence"].iloc[0] if len(t) else 0.95
     n_res = int(t["n_resamples"].iloc[0]) if len(t) else 0
-    ax.set_title("Cell totals (question-balanced mean)")
+    ax.set_title("Cell totals (question-balanced mean)" + note)
     ax.set_xlabel(f"total, with {conf:.0%} interval (question-level bootstrap, {n_res} resamples)")
     ax.grid(axis="x", alpha=0.3)
     _save(fig, path)
     plt.close(fig)
 
 
-def dimension_means(means: pd.DataFrame, bounds: dict[str, tuple[float, float]], path: Path) -> None:
+def dimension_means(means: pd.DataFrame, bounds: dict[str, tuple[float, float]], path: Path, note: str = "") -> None:
     """Per-dimension means per cell, as a share of each dimension's range so dimensions compare; the
     raw mean is written on each bar and the range under each dimension."""
     plt = _plt()
@@ -81,13 +82,13 @@ def dimension_means(means: pd.DataFrame, bounds: dict[str, tuple[float, float]],
     ax.set_ylabel("mean as a share of the range\n(0 = rubric minimum, 1 = maximum)")
     ax.set_ylim(0, 1.08)
     ax.set_title("Per-dimension means per cell (question-balanced); "
-                 + ("raw mean on each bar" if labelled else "raw means in cell_dimension.csv"))
+                 + ("raw mean on each bar" if labelled else "raw means in cell_dimension.csv") + note)
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), title="cell")
     _save(fig, path)
     plt.close(fig)
 
 
-def judge_scatter(slots: pd.DataFrame, bounds: tuple[float, float], path: Path) -> bool:
+def judge_scatter(slots: pd.DataFrame, bounds: tuple[float, float], path: Path, note: str = "") -> bool:
     """Judge against judge on each answer's total, one panel per pair; False if under two judges.
     Answers with the same pair of scores in a cell are drawn once, the marker's area growing with
     their number, so overlapping points are not hidden."""
@@ -117,7 +118,7 @@ def judge_scatter(slots: pd.DataFrame, bounds: tuple[float, float], path: Path) 
         ax.set_aspect("equal")
         ax.set_xlabel(f"{ja}: total")
         ax.set_ylabel(f"{jb}: total")
-        ax.set_title(f"{ja} vs {jb}: total per answer (n = {len(both)})", fontsize=10)
+        ax.set_title(f"{ja} vs {jb}: total per answer (n = {len(both)}){note}", fontsize=10)
         ax.grid(alpha=0.3)
     fig.tight_layout()
     # One legend for every panel, under them, where it hides no point.
@@ -129,7 +130,7 @@ def judge_scatter(slots: pd.DataFrame, bounds: tuple[float, float], path: Path) 
     return True
 
 
-def retest_shifts(table: pd.DataFrame, floor: float, path: Path) -> None:
+def retest_shifts(table: pd.DataFrame, floor: float, path: Path, note: str = "") -> None:
     """Shift of each cell's total between the two runs (B - A); the floor is the range they span."""
     plt = _plt()
     t = table[table["dimension"].astype(str) == TOTAL].sort_values("cell")
@@ -147,7 +148,7 @@ def retest_shifts(table: pd.DataFrame, floor: float, path: Path) -> None:
     span = float(np.nanmax(np.abs(t["shift"]))) if len(shifts) else 1.0
     ax.set_xlim(-1.3 * span - 1e-9, 1.3 * span + 1e-9)
     title = f"Test-retest floor = range of the cell shifts = {floor:.2f}" if not np.isnan(floor) else "Test-retest floor undefined (fewer than two cells)"
-    ax.set_title(title)
+    ax.set_title(title + note)
     ax.set_xlabel("shift of the cell's total, run B - run A (question-balanced)")
     _save(fig, path)
     plt.close(fig)

@@ -85,6 +85,17 @@ def _expectations(run_dir: Path, questions: Path | None) -> Expectations:
     return Expectations(None, judges, None, manifest_sha)
 
 
+SIMULATED_BANNER = "Judges were SIMULATED: these numbers show the analysis, not any model's judgement."
+
+
+def _simulated(run_dir: Path) -> bool:
+    """Is a judge of the run's manifest simulated (``groundjudge demo`` without provider keys)?"""
+    from judging.manifest import RunManifest
+
+    path = run_dir / "manifest.json"
+    return path.is_file() and any(j.simulated for j in read_model(path, RunManifest).judges)
+
+
 def analyse(run: RunScores, *, expected_qids=None, void=(), unverified=(), seed=0, n_resamples=10_000, confidence=0.95) -> Analysis:
     """``void`` and ``unverified``: BlindEntry lists from blind.json; void answers are left out."""
     void_keys = [(v.cell, v.qid) for v in void]
@@ -119,8 +130,9 @@ def md_table(frame: pd.DataFrame) -> str:
     return "\n".join([head, rule, *body])
 
 
-def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame | None, retest: tuple | None, inputs: ReportInputs) -> str:
-    out = [f"# groundjudge report: {a.run.run_dir.name}", ""]
+def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame | None, retest: tuple | None, inputs: ReportInputs,
+                    simulated: bool = False) -> str:
+    out = [f"# groundjudge report: {a.run.run_dir.name}", "", *([f"**{SIMULATED_BANNER}**", ""] if simulated else [])]
     rubric = a.run.rubric
     out += [
         f"Run `{a.run.run_dir}`, {len(a.run.cells)} cells, judges: {', '.join(a.run.judges) or 'none'}, "
@@ -322,17 +334,19 @@ def run_report(
         write_csv(out / "test_retest.csv", retest[0], RETEST_COLUMNS)
         write_csv(out / "test_retest_ranges.csv", retest[1], RANGE_COLUMNS)
 
+    simulated = any(_simulated(Path(d)) for d in (run_dir, retest_run) if d is not None)
+    note = " (simulated judges)" if simulated else ""
     plots: dict[str, str] = {}
     if a.means["n_judgements"].sum():
-        P.cell_totals(a.intervals, out / "cell_totals.png")
+        P.cell_totals(a.intervals, out / "cell_totals.png", note)
         plots["cell_totals"] = "cell_totals.png"
-        P.dimension_means(a.means, agg.score_bounds(run), out / "dimensions.png")
+        P.dimension_means(a.means, agg.score_bounds(run), out / "dimensions.png", note)
         plots["dimensions"] = "dimensions.png"
-        if P.judge_scatter(a.slots, agg.score_bounds(run)[agg.TOTAL], out / "judge_scatter.png"):
+        if P.judge_scatter(a.slots, agg.score_bounds(run)[agg.TOTAL], out / "judge_scatter.png", note):
             plots["judge_scatter"] = "judge_scatter.png"
     if retest is not None:
         total_floor = retest[1].set_index("dimension").loc[agg.TOTAL, "floor"]
-        P.retest_shifts(retest[0], float(total_floor), out / "retest_shifts.png")
+        P.retest_shifts(retest[0], float(total_floor), out / "retest_shifts.png", note)
         plots["retest"] = "retest_shifts.png"
 
     inputs = ReportInputs(
@@ -343,7 +357,7 @@ def run_report(
         retest_floors=floors_by_dim, retest_run=str(retest_run) if retest_run else None,
         retest_score_files=dict(sorted(retest_files.items())),
     )
-    atomic_write_text(out / "report.md", render_markdown(a, plots=plots, floors=floors, retest=retest, inputs=inputs))
+    atomic_write_text(out / "report.md", render_markdown(a, plots=plots, floors=floors, retest=retest, inputs=inputs, simulated=simulated))
     # Optional outputs of an earlier report with other options would otherwise sit beside this one.
     optional = {
         "floors.csv": floors is not None, "test_retest.csv": retest is not None, "test_retest_ranges.csv": retest is not None,
@@ -355,6 +369,8 @@ def run_report(
             (out / name).unlink(missing_ok=True)
     write_model(out / "report_inputs.json", inputs)
     _print_summary(console, a, out)
+    if simulated:
+        console.print(SIMULATED_BANNER, highlight=False)
     return a
 
 
