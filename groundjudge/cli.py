@@ -50,6 +50,7 @@ COMMANDS = {
     "report": "validation.cli_analysis",
     "retest": "validation.cli_analysis",
     "blind": "validation.cli_analysis",
+    "show": "validation.cli_show",
     "agreement": "validation.cli_agreement",
     "demo": "groundjudge.demo",
 }

@@ -1,0 +1,212 @@
+"""``groundjudge show``: one answer of a run with its question, grounding verdicts and judges' scores.
+
+Everything read from the run (answers, claims, reasons, rationales, errors) is untrusted text: it is
+escaped before rich sees it, so an answer holding ``[bold]`` prints those characters, not bold.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from grounding.models import GroundingReport
+    from judging.models import Judgement, RubricRef
+    from questions import Question
+
+_KINDS = ("answers", "grounding", "scores")
+_SUFFIX = {"answers": ".md", "grounding": ".json", "scores": ".json"}
+_VERDICT_STYLE = {
+    "SUPPORTED": "green",
+    "PARTIALLY_SUPPORTED": "yellow",
+    "UNSUPPORTED": "red",
+    "UNABLE_TO_VERIFY": "dim",
+}
+# Wide enough for a claim and its reason side by side when the output goes to a file or a pipe.
+_PIPED_WIDTH = 160
+
+
+def _cells(run_dir: Path) -> list[str]:
+    return sorted(p.name for p in run_dir.iterdir() if p.is_dir() and any((p / kind).is_dir() for kind in _KINDS))
+
+
+def _qids(cell_dir: Path) -> set[str]:
+    return {p.stem for kind in _KINDS if (cell_dir / kind).is_dir() for p in (cell_dir / kind).glob(f"*{_SUFFIX[kind]}")}
+
+
+def _question_set(run_dir: Path, questions: Path | None) -> tuple[list[Question] | None, Path | None, str | None]:
+    """(questions, their file, a note to print): from --questions, else the set the run manifest records."""
+    from groundjudge.errors import UserError
+    from groundjudge.hashing import sha256_file
+    from groundjudge.storage import read_model
+    from judging.manifest import MANIFEST, RunManifest
+    from questions import load_questions
+
+    if questions is not None:
+        return load_questions(questions), questions, None
+    manifest_path = run_dir / MANIFEST
+    if not manifest_path.is_file():
+        return None, None, f"question not shown: no {MANIFEST} in {run_dir} (give --questions FILE)"
+    try:
+        manifest = read_model(manifest_path, RunManifest)
+    except UserError as exc:
+        return None, None, f"question not shown: {exc} (give --questions FILE)"
+    # `score` records the path as given, relative to where it ran: try the run directory, then here.
+    path = Path(manifest.questions_path)
+    if not path.is_absolute() and (run_dir / path).is_file():
+        path = run_dir / path
+    if not path.is_file():
+        return None, None, f"question not shown: {path}, named in {manifest_path}, not found (give --questions FILE)"
+    note = None
+    if sha256_file(path) != manifest.questions_sha256:
+        note = f"{path} changed since the run was scored; the question is shown as it is now"
+    return load_questions(path), path, note
+
+
+def _show_question(out: Console, qid: str, qs: list[Question] | None, path: Path | None) -> None:
+    from rich.markup import escape
+
+    if qs is None:
+        return
+    q = next((q for q in qs if q.id == qid), None)
+    if q is None:
+        out.print(f"question {escape(qid)} is not in {escape(str(path))}")
+        return
+    out.print(f"[bold]{escape(q.text)}[/bold]")
+    out.print(f"category: {escape(q.category)}   difficulty: {escape(q.difficulty)}")
+    if q.must_touch:
+        out.print("must touch: " + ", ".join(escape(m) for m in q.must_touch))
+
+
+def _show_answer(out: Console, answer: Path, report: GroundingReport | None) -> None:
+    from rich.markup import escape
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from groundjudge.hashing import sha256_file
+
+    if answer.is_file():
+        out.print(Panel(escape(answer.read_text(encoding="utf-8", errors="replace").rstrip()), title="answer", title_align="left"))
+    else:
+        out.print(f"no answer file: {escape(str(answer))}")
+    if report is None:
+        return
+    if answer.is_file() and sha256_file(answer) != report.answer.sha256:
+        out.print("the answer changed since it was grounded: the verdicts below are for the earlier text")
+    if not report.claims:
+        out.print(f"no claims: {escape(report.note or 'the answer has no claim units')}")
+        return
+    table = Table(title=f"claims ({escape(report.extractor)}, corpus {escape(report.corpus.name)})", title_justify="left", show_lines=True)
+    for column in ("id", "verdict", "claim", "reason"):
+        table.add_column(column, overflow="fold")
+    for c in report.claims:
+        style = _VERDICT_STYLE.get(c.verdict.value, "")
+        table.add_row(escape(c.id), f"[{style}]{c.verdict.value}[/{style}]" if style else c.verdict.value, escape(c.text), escape(c.reason))
+    out.print(table)
+    out.print("  ".join(f"{v.value} {n}" for v, n in report.counts.items()))
+
+
+def _score(value: float | None) -> str:
+    return "–" if value is None else f"{value:g}"
+
+
+def _show_judgement(out: Console, j: Judgement, rubric: RubricRef) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    head = f"[bold]{escape(j.judge)}[/bold] ({escape(j.model)})"
+    if j.error is not None:
+        kind = f" ({j.error_kind.value})" if j.error_kind is not None else ""
+        out.print(f"{head}: [red]failed{kind}[/red], no score (missing data): {escape(j.error)}")
+        return
+    table = Table(title=head, title_justify="left")
+    table.add_column("dimension")
+    table.add_column("score", justify="right")
+    table.add_column("max", justify="right")
+    scores = j.scores or {}
+    for dim, top in rubric.dimensions.items():
+        table.add_row(escape(dim), _score(scores.get(dim)), _score(top))
+    table.add_row("[bold]total[/bold]", f"[bold]{_score(j.total)}[/bold]", _score(sum(rubric.dimensions.values())))
+    out.print(table)
+    missing = [d for d in rubric.dimensions if scores.get(d) is None]
+    if missing:
+        out.print("no score given for " + ", ".join(escape(d) for d in missing) + " (missing data, not 0)")
+    if j.rationale:
+        out.print(f"rationale: {escape(j.rationale)}")
+
+
+def show(
+    run_dir: Path = typer.Argument(..., help="Run directory holding <cell>/answers, <cell>/grounding and <cell>/scores."),
+    cell: str = typer.Argument(..., help="The cell, e.g. tools-src."),
+    qid: str = typer.Argument(..., help="The question id, e.g. q01."),
+    questions: Optional[Path] = typer.Option(None, "--questions", help="Question set (JSONL); default: the one RUN_DIR/manifest.json records."),
+) -> None:
+    """Show one answer: its question, each claim's grounding verdict and reason, and each judge's
+    scores per dimension against the maximum, total and rationale (or its error: a failed judgement
+    has no score, never 0). Files not written yet are named in one line each."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.rule import Rule
+
+    from groundjudge.errors import UserError
+    from groundjudge.hashing import sha256_file
+    from groundjudge.storage import read_model
+    from grounding.models import GroundingReport
+    from judging.models import ScoreFile
+
+    if not run_dir.is_dir():
+        raise UserError("not a run directory", run_dir)
+    cells = _cells(run_dir)
+    if cell not in cells:
+        raise UserError(f"no cell {cell!r}; cells: {', '.join(cells) or 'none (no <cell>/answers, grounding or scores)'}", run_dir)
+    qs, qs_path, note = _question_set(run_dir, questions)
+    cell_dir = run_dir / cell
+    known = _qids(cell_dir)
+    if qid not in known and not (qs and any(q.id == qid for q in qs)):
+        raise UserError(f"no question {qid!r} in cell {cell!r}; questions there: {', '.join(sorted(known)) or 'none'}", run_dir)
+
+    out = Console(highlight=False)
+    if not out.is_terminal:
+        out.width = _PIPED_WIDTH
+    out.print(Rule(f"{escape(run_dir.name)} / {escape(cell)} / {escape(qid)}"))
+    if note:
+        out.print(escape(note))
+    _show_question(out, qid, qs, qs_path)
+
+    out.print(Rule("answer and grounding"))
+    answer = cell_dir / "answers" / f"{qid}.md"
+    grounding_path = cell_dir / "grounding" / f"{qid}.json"
+    report = None
+    if grounding_path.is_file():
+        try:
+            report = read_model(grounding_path, GroundingReport)
+        except UserError as exc:
+            out.print(f"unreadable grounding report: {escape(str(exc))}")
+    else:
+        out.print("not grounded yet: run groundjudge score")
+    _show_answer(out, answer, report)
+
+    out.print(Rule("judges"))
+    scores_path = cell_dir / "scores" / f"{qid}.json"
+    if not scores_path.is_file():
+        out.print("not scored yet: run groundjudge score")
+        return
+    try:
+        scores = read_model(scores_path, ScoreFile)
+    except UserError as exc:
+        out.print(f"unreadable score file: {escape(str(exc))}")
+        return
+    if answer.is_file() and scores.answer_sha256 is not None and sha256_file(answer) != scores.answer_sha256:
+        out.print("the answer changed since it was scored: the scores below are for the earlier text")
+    if not scores.judgements:
+        out.print("no judgement recorded")
+    for j in scores.judgements:
+        _show_judgement(out, j, scores.rubric)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("show")(show)
