@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from groundjudge.errors import UserError, first_problem
+from judging.capabilities import capabilities, temperature_problem
 from groundjudge.storage import read_input_text
 from groundjudge.hashing import sha256_json
 
@@ -98,11 +99,13 @@ class JudgeConfig(_Strict):
         return f"{self.provider}@{self.base_url or 'default'}"
 
     def sampling_params(self) -> dict[str, Any]:
-        """The parameters actually sent. The Anthropic SDK 2.x Messages API takes no temperature or seed."""
-        if self.provider == "anthropic":
-            return {"max_tokens": self.max_tokens}
-        params: dict[str, Any] = {"max_tokens": self.max_tokens, "temperature": self.temperature}
-        if self.seed is not None:
+        """The parameters actually sent, in the form the model's family takes (``judging/capabilities.py``):
+        a reasoning model gets ``max_completion_tokens`` and no temperature, Anthropic no seed."""
+        caps = capabilities(self.provider, self.model)
+        params: dict[str, Any] = {caps.token_param.value: self.max_tokens}
+        if caps.temperature_range is not None:
+            params["temperature"] = self.temperature
+        if caps.seed and self.seed is not None:
             params["seed"] = self.seed
         return params
 
@@ -123,8 +126,18 @@ class JudgingConfig(_Strict):
     prices: dict[str, Price] = {}
     source: list[str] = []  # files read, for the run manifest
 
-    def resolve(self, entry: JudgeEntry) -> JudgeConfig:
+    def resolve(self, entry: JudgeEntry, origin: str | None = None) -> JudgeConfig:
+        """The judge with defaults filled in. A temperature its model would refuse is an error now, not
+        after every call of the run failed: one set on the judge always, the default one only where the
+        model takes a temperature at all (a reasoning model just gets none)."""
         d = self.defaults
+        caps = capabilities(entry.provider, entry.model)
+        explicit = entry.temperature is not None
+        if explicit or caps.temperature_range is not None:
+            problem = temperature_problem(caps, d.temperature if entry.temperature is None else entry.temperature)
+            if problem:
+                where = "its temperature" if explicit else "the default temperature in [defaults]"
+                raise UserError(f"judge {entry.name!r} ({entry.model}): {where} would be refused: {problem}", origin)
         return JudgeConfig(
             name=entry.name,
             provider=entry.provider,
@@ -191,6 +204,8 @@ def parse_judge_spec(spec: str) -> JudgeEntry:
         problem = f"unknown provider {provider!r} (one of: {', '.join(PROVIDERS)})"
     elif provider == "openai-compatible" and not base_url:
         problem = "openai-compatible needs @BASE_URL, e.g. @http://127.0.0.1:8000/v1"
+    elif "@" in base_url:
+        problem = f"base URL {base_url!r} holds '@' (one @BASE_URL at most; the model may not contain '@')"
     elif base_url and not base_url.startswith(("http://", "https://")):
         problem = f"base URL {base_url!r} must start with http:// or https://"
     if problem:
@@ -206,4 +221,5 @@ def select_judges(config: JudgingConfig, specs: list[str] | None) -> list[JudgeC
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise UserError(f"judge name used twice: {dupes[0]}")
-    return [config.resolve(e) for e in entries]
+    origin = "--judge" if specs else (config.source[-1] if config.source else None)
+    return [config.resolve(e, origin) for e in entries]

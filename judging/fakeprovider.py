@@ -2,11 +2,14 @@
 
 Speaks enough of the OpenAI chat-completions protocol (``POST /v1/chat/completions``) and the
 Anthropic messages protocol (``POST /v1/messages``) for the real SDKs and instructor to talk to it
-by base URL. Replies are built from the JSON schema the client sends (the tool's parameters or
-``input_schema``), so a structured-output request gets a structurally valid answer unless a fault
-is scripted. Faults cover what real providers do to a judge run: 5xx, 429 with Retry-After,
-responses slower than the client timeout, broken JSON, truncated output, schema violations,
-out-of-range scores and refusals.
+by base URL. Before answering, every request is checked against the rules the real services enforce
+(``judging/fakeprovider_rules.py``): a broken rule is answered with HTTP 400 in that provider's error
+shape, as the service would, so a request the real API refuses never passes a test here.
+Replies are built from the JSON schema the client sends (the tool's parameters or ``input_schema``),
+so a structured-output request gets a structurally valid answer unless a fault is scripted. Faults
+cover what real providers do to a judge run: 5xx, 429 with Retry-After, responses slower than the
+client timeout or trickling in byte by byte, broken JSON, truncated output, schema violations,
+out-of-range scores, refusals, and replies with no tool call, two tool calls or another tool's call.
 
 The server is a minimal HTTP/1.1 implementation on asyncio (keep-alive, Content-Length bodies)
 running in a daemon thread, so it serves many concurrent requests and a test can start one in
@@ -22,6 +25,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
+from judging.fakeprovider_rules import check_anthropic, check_openai
+
 FaultKind = Literal[
     "ok",
     "status",  # an HTTP error status (500 by default, 429 with retry_after)
@@ -31,6 +36,10 @@ FaultKind = Literal[
     "schema_violation",  # a score field holds a string
     "out_of_range",  # a score one above its maximum
     "refusal",  # the model declines: OpenAI ``refusal``, Anthropic stop_reason "refusal"
+    "no_tool_call",  # plain text where a tool call was forced
+    "two_tool_calls",  # the tool called twice in one reply (different scores in each call)
+    "wrong_tool",  # a call to a tool the request did not send
+    "trickle",  # a valid reply written one byte at a time, ``byte_interval`` seconds apart
 ]
 
 Responder = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
@@ -43,6 +52,7 @@ class Fault:
     retry_after: float | None = None
     delay: float = 0.0  # extra seconds before replying, e.g. past the client timeout
     arguments: dict[str, Any] | None = None  # the structured reply for kind "ok"
+    byte_interval: float = 0.05  # kind "trickle": seconds between the bytes of the body
 
 
 @dataclass
@@ -98,6 +108,7 @@ class FakeProvider:
         self.latency = latency
         self.responder = responder
         self.counts: Counter[str] = Counter()
+        self.refused: list[str] = []  # the 400 messages sent for requests that broke a service's rule
         self.requests: list[dict[str, Any]] = []
         self.keep_requests = True
         self._rules: list[_Rule] = []
@@ -119,6 +130,7 @@ class FakeProvider:
             self._rules.clear()
             self.counts.clear()
             self.requests.clear()
+            self.refused.clear()
 
     @property
     def total_requests(self) -> int:
@@ -199,20 +211,28 @@ class FakeProvider:
                     key, _, value = line.decode("latin-1").partition(":")
                     headers[key.strip().lower()] = value.strip()
                 body = await reader.readexactly(int(headers.get("content-length", "0")))
-                status, extra, payload = await self._respond(method, path.split("?", 1)[0], body)
+                status, extra, payload, interval = await self._respond(method, path.split("?", 1)[0], headers, body)
                 head = [f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}", "content-type: application/json",
                         f"content-length: {len(payload)}", "connection: keep-alive"]
                 head += [f"{k}: {v}" for k, v in extra.items()]
-                writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload)
+                writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1"))
+                if interval:
+                    for i in range(len(payload)):
+                        writer.write(payload[i:i + 1])
+                        await writer.drain()
+                        await asyncio.sleep(interval)
+                else:
+                    writer.write(payload)
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError, ValueError, asyncio.CancelledError):
             pass  # the client went away (e.g. its timeout fired); nothing to answer
         finally:
             writer.close()
 
-    async def _respond(self, method: str, path: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
+    async def _respond(self, method: str, path: str, headers: dict[str, str],
+                       body: bytes) -> tuple[int, dict[str, str], bytes, float]:
         if method != "POST" or path not in ("/v1/chat/completions", "/v1/messages"):
-            return 404, {}, b'{"error": {"message": "not found"}}'
+            return 404, {}, b'{"error": {"message": "not found"}}', 0.0
         raw = body.decode("utf-8")
         with self._lock:
             self.counts[path] += 1
@@ -220,6 +240,12 @@ class FakeProvider:
         if self.keep_requests:
             with self._lock:
                 self.requests.append(request)
+        anthropic = path == "/v1/messages"
+        refusal = check_anthropic(request, headers) if anthropic else check_openai(request, headers)
+        if refusal is not None:
+            with self._lock:
+                self.refused.append(refusal.body["error"]["message"])
+            return refusal.status, {}, json.dumps(refusal.body).encode(), 0.0
         fault = self._pick(raw, request.get("model"))
         if self.latency or fault.delay:
             await asyncio.sleep(self.latency + fault.delay)
@@ -227,12 +253,11 @@ class FakeProvider:
             extra = {"retry-after": f"{fault.retry_after:g}"} if fault.retry_after is not None else {}
             kind = "rate_limit_error" if fault.status == 429 else "api_error"
             err = {"type": "error", "error": {"type": kind, "message": f"scripted {fault.status}"}}
-            return fault.status, extra, json.dumps(err).encode()
+            return fault.status, extra, json.dumps(err).encode(), 0.0
         if fault.kind == "malformed_body":
-            return 200, {}, b'{"id": "broken", "choices": [ {"message": '
-        anthropic = path == "/v1/messages"
+            return 200, {}, b'{"id": "broken", "choices": [ {"message": ', 0.0
         reply = self._anthropic_reply(request, raw, fault) if anthropic else self._openai_reply(request, raw, fault)
-        return 200, {}, json.dumps(reply).encode()
+        return 200, {}, json.dumps(reply).encode(), fault.byte_interval if fault.kind == "trickle" else 0.0
 
     # -- replies ---------------------------------------------------------------------------
     def _arguments(self, request: dict[str, Any], schema: dict[str, Any], fault: Fault) -> dict[str, Any]:
@@ -246,6 +271,15 @@ class FakeProvider:
             name, prop = _first_int_field(schema)
             args[name] = int(prop.get("maximum", 10**6)) + 1
         return args
+
+    @staticmethod
+    def _second_call(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+        """The same call with every score at its minimum, so a client that scores either call is caught."""
+        out = dict(args)
+        for name, prop in schema.get("properties", {}).items():
+            if prop.get("type") == "integer":
+                out[name] = int(prop.get("minimum", 0))
+        return out
 
     def _openai_reply(self, request: dict[str, Any], raw: str, fault: Fault) -> dict[str, Any]:
         tools = request.get("tools") or []
@@ -261,6 +295,9 @@ class FakeProvider:
             message.update(content="I can't help with that.", refusal="I can't help with that.")
             finish = "stop"
             text = message["content"]
+        elif fault.kind == "no_tool_call":
+            text = "The answer looks accurate to me; I would give it full marks."
+            message["content"], finish = text, "stop"
         else:
             text = json.dumps(self._arguments(request, schema, fault))
             if fault.kind == "malformed_args":
@@ -268,7 +305,12 @@ class FakeProvider:
             elif fault.kind == "truncated":
                 text, finish = text[: len(text) // 2], "length"
             if tools:
-                message["tool_calls"] = [{"id": "call_fake", "type": "function", "function": {"name": name, "arguments": text}}]
+                called = "another_tool" if fault.kind == "wrong_tool" else name
+                message["tool_calls"] = [{"id": "call_fake", "type": "function", "function": {"name": called, "arguments": text}}]
+                if fault.kind == "two_tool_calls":
+                    second = json.dumps(self._second_call(schema, json.loads(text)))
+                    message["tool_calls"].append({"id": "call_fake2", "type": "function",
+                                                  "function": {"name": name, "arguments": second}})
             else:
                 message["content"] = text
         prompt_tokens, completion_tokens = len(raw) // 4, max(1, len(text) // 4)
@@ -288,6 +330,9 @@ class FakeProvider:
         if fault.kind == "refusal":
             content: list[dict[str, Any]] = [{"type": "text", "text": "I can't help with that."}]
             stop, text = "refusal", content[0]["text"]
+        elif fault.kind == "no_tool_call":
+            text = "The answer looks accurate to me; I would give it full marks."
+            content, stop = [{"type": "text", "text": text}], "end_turn"
         else:
             args = self._arguments(request, schema, fault)
             text = json.dumps(args)
@@ -296,7 +341,10 @@ class FakeProvider:
                 # Anthropic sends tool input as an object; a cut-off reply is partial and stops at max_tokens.
                 args = dict(list(args.items())[: max(1, len(args) // 2)])
                 stop = "max_tokens"
-            content = [{"type": "tool_use", "id": "toolu_fake", "name": name, "input": args}]
+            called = "another_tool" if fault.kind == "wrong_tool" else name
+            content = [{"type": "tool_use", "id": "toolu_fake", "name": called, "input": args}]
+            if fault.kind == "two_tool_calls":
+                content.append({"type": "tool_use", "id": "toolu_fake2", "name": name, "input": self._second_call(schema, args)})
         return {
             "id": "msg_fake",
             "type": "message",
@@ -310,7 +358,7 @@ class FakeProvider:
 
 
 def parse_fault(spec: str) -> tuple[Fault, dict[str, Any]]:
-    """``KIND[,status=N][,retry_after=S][,delay=S][,match=TEXT][,model=M][,times=N|inf]`` for ``--fault``."""
+    """``KIND[,status=N][,retry_after=S][,delay=S][,byte_interval=S][,match=TEXT][,model=M][,times=N|inf]`` for ``--fault``."""
     kind, *pairs = spec.split(",")
     if kind not in FaultKind.__args__:  # type: ignore[attr-defined]
         raise ValueError(f"unknown fault kind {kind!r} (one of: {', '.join(FaultKind.__args__)})")  # type: ignore[attr-defined]
@@ -321,7 +369,7 @@ def parse_fault(spec: str) -> tuple[Fault, dict[str, Any]]:
             raise ValueError(f"expected key=value, got {pair!r}")
         if key == "status":
             fault.status = int(value)
-        elif key in ("retry_after", "delay"):
+        elif key in ("retry_after", "delay", "byte_interval"):
             setattr(fault, key, float(value))
         elif key in ("match", "model"):
             rule[key] = value
@@ -346,7 +394,7 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
     ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
     ap.add_argument("--fault", action="append", default=[], metavar="KIND[,key=value...]",
-                    help="inject a fault; keys: status, retry_after, delay (s), match (text in the request body), "
+                    help="inject a fault; keys: status, retry_after, delay (s), byte_interval (s, for trickle), match (text in the request body), "
                          "model, times (default: every matching request; 'inf' also means every)")
     ap.add_argument("--stats", action="store_true", help="print the request counts per path when stopped")
     args = ap.parse_args()

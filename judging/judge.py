@@ -18,12 +18,15 @@ from pydantic import BaseModel, ValidationError
 from judging.cache import ResponseCache, cache_key
 from judging.config import JudgeConfig, Price, RetryPolicy
 from judging.limits import RateLimiter
-from judging.models import Judgement, Usage
-from judging.providers import CallResult, JudgeError, ProviderClient, validation_message
+from judging.models import FailureKind, Judgement, Usage
+from judging.providers import JUDGEMENT_TOOL, CallResult, JudgeError, ProviderClient, RetryableError, tool_model, validation_error
 from judging.retry import with_retries
 
 BUDGET_REACHED = "budget reached: not submitted"
 BUDGET_STOPPED_RETRY = "budget reached: not retried after a transient error"
+# A judge whose first calls are all refused with the same 4xx is stopped: the request itself is wrong
+# (a model name, a parameter), and every later call would be refused, and maybe billed, the same way.
+STOP_AFTER_REFUSALS = 3
 
 
 def estimate_tokens(text: str) -> int:
@@ -32,13 +35,15 @@ def estimate_tokens(text: str) -> int:
 
 
 @lru_cache(maxsize=32)
-def _schema_json(schema: type[BaseModel]) -> dict[str, Any]:
-    return schema.model_json_schema()  # ~1 ms each time: worth computing once per schema, not per call
+def _schema_json(schema: type[BaseModel], tool: str) -> dict[str, Any]:
+    # The tool as sent (its name and description included): ~1 ms each time, worth doing once per schema.
+    return tool_model(schema, tool).model_json_schema()
 
 
-def request_key(config: JudgeConfig, system: str, user: str, schema: type[BaseModel]) -> str:
+def request_key(config: JudgeConfig, system: str, user: str, schema: type[BaseModel], tool: str = JUDGEMENT_TOOL) -> str:
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    return cache_key(config.provider, config.base_url, config.model, messages, config.sampling_params(), _schema_json(schema))
+    return cache_key(config.provider, config.base_url, config.model, messages, config.sampling_params(),
+                     _schema_json(schema, tool))
 
 
 @dataclass
@@ -66,6 +71,29 @@ class Endpoint:
 class Counters:
     calls: int = 0  # HTTP attempts made, retries included
     cache_hits: int = 0
+    stale_cache: int = 0  # cached replies that fail today's validation, called again instead
+
+
+@dataclass
+class Health:
+    """The judge's first finished calls; once STOP_AFTER_REFUSALS of them in a row were refused with
+    one and the same 4xx, ``stopped`` holds that error and no further call is sent."""
+
+    refusals: list[str] = field(default_factory=list)
+    settled: bool = False  # a first call succeeded, or failed otherwise: the judge works
+    stopped: str | None = None
+
+    def record(self, error: JudgeError | None) -> None:
+        if self.settled or self.stopped:
+            return
+        if error is None or error.kind is not FailureKind.REFUSED_REQUEST:
+            self.settled = True
+            return
+        self.refusals.append(str(error))
+        if len(set(self.refusals)) > 1:
+            self.settled = True
+        elif len(self.refusals) >= STOP_AFTER_REFUSALS:
+            self.stopped = self.refusals[0]
 
 
 @dataclass
@@ -79,6 +107,7 @@ class Judge:
     offline: bool = False
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     counters: Counters = field(default_factory=Counters)
+    health: Health = field(default_factory=Health)
     _client: ProviderClient | None = None
 
     def missing_credentials(self) -> str | None:
@@ -93,16 +122,12 @@ class Judge:
     def cost(self, input_tokens: int, output_tokens: int) -> float | None:
         return self.price.cost(input_tokens, output_tokens) if self.price else None
 
-    def _failed(self, prompt_sha256: str, error: str, **extra: Any) -> Judgement:
-        return Judgement(judge=self.config.name, model=self.config.model, error=error, prompt_sha256=prompt_sha256,
-                         params_sha256=self.config.params_sha256, **extra)
+    def _failed(self, prompt_sha256: str, error: str, kind: FailureKind, **extra: Any) -> Judgement:
+        return Judgement(judge=self.config.name, model=self.config.model, error=error, error_kind=kind,
+                         prompt_sha256=prompt_sha256, params_sha256=self.config.params_sha256, **extra)
 
-    def _scored(self, prompt_sha256: str, data: dict[str, Any], schema: type[BaseModel], dimensions: list[str],
-                usage: Usage, cached: bool, latency_s: float | None) -> Judgement:
-        try:
-            parsed = schema.model_validate(data)  # a cached reply is re-checked against today's schema
-        except ValidationError as exc:
-            return self._failed(prompt_sha256, validation_message(exc), usage=usage, cached=cached)
+    def _scored(self, prompt_sha256: str, parsed: BaseModel, dimensions: list[str], usage: Usage, cached: bool,
+                latency_s: float | None) -> Judgement:
         values = parsed.model_dump()
         scores = {d: float(values[d]) for d in dimensions}
         return Judgement(
@@ -115,19 +140,30 @@ class Judge:
         key = self.key(system, user, schema)
         hit = self.cache.get(key) if self.cache is not None else None
         if hit is not None:
-            self.counters.cache_hits += 1
-            return self._scored(prompt_sha256, hit.data, schema, dimensions, Usage(input_tokens=hit.input_tokens, output_tokens=hit.output_tokens), True, None)
+            try:
+                parsed = schema.model_validate(hit.data)
+            except ValidationError:
+                # Stored when it passed an older schema: today it is no answer, so it is asked again (and
+                # replaced), never replayed as the same failure on every run.
+                self.counters.stale_cache += 1
+            else:
+                self.counters.cache_hits += 1
+                usage = Usage(input_tokens=hit.input_tokens, output_tokens=hit.output_tokens)
+                return self._scored(prompt_sha256, parsed, dimensions, usage, True, None)
         if self.offline:
-            return self._failed(prompt_sha256, f"offline: no cached response (cache key {key[:16]})")
+            return self._failed(prompt_sha256, f"offline: no cached response (cache key {key[:16]})", FailureKind.OFFLINE)
         missing = self.missing_credentials()
         if missing:
-            return self._failed(prompt_sha256, f"missing credentials: set {missing}")
+            return self._failed(prompt_sha256, f"missing credentials: set {missing}", FailureKind.CREDENTIALS)
+        if self.health.stopped:
+            return self._stopped(prompt_sha256)
 
         if self._client is None:
             self._client = ProviderClient(self.config, self.config.api_key())
         client = self._client
         tokens = estimate_tokens(system) + estimate_tokens(user) + self.config.max_tokens
         submitted = False
+        started = time.perf_counter()
 
         async def attempt() -> CallResult:
             nonlocal submitted
@@ -138,30 +174,50 @@ class Judge:
                 # at most one per concurrency slot.
                 if self.budget.reached:
                     if submitted:
-                        raise JudgeError(BUDGET_STOPPED_RETRY)
+                        raise JudgeError(BUDGET_STOPPED_RETRY, FailureKind.BUDGET)
                     self.budget.refused += 1
-                    raise JudgeError(BUDGET_REACHED)
+                    raise JudgeError(BUDGET_REACHED, FailureKind.BUDGET)
+                if self.health.stopped:
+                    raise JudgeError(self._stopped_message(), FailureKind.JUDGE_STOPPED)
+                # The retry policy's total cap bounds the attempt in flight too, not only the waits.
+                left = self.policy.max_total_s - (time.perf_counter() - started)
+                if left <= 0:
+                    raise RetryableError("timeout")
                 submitted = True
                 await self.endpoint.limiter.acquire(tokens)
                 self.counters.calls += 1
-                return await client.complete(system, user, schema)
+                return await client.complete(system, user, schema, deadline_s=min(self.config.timeout_s, left))
 
-        started = time.perf_counter()
         try:
             result, _ = await with_retries(attempt, self.policy, self.rng)
         except JudgeError as exc:
+            if exc.kind is not FailureKind.JUDGE_STOPPED:
+                self.health.record(exc)
             usage = Usage(input_tokens=exc.input_tokens, output_tokens=exc.output_tokens)
             cost = self.cost(exc.input_tokens, exc.output_tokens) if (exc.input_tokens or exc.output_tokens) else None
             self.budget.spent_usd += cost or 0.0
-            return self._failed(prompt_sha256, str(exc), usage=usage, cost_usd=cost, latency_s=round(time.perf_counter() - started, 4))
+            return self._failed(prompt_sha256, str(exc), exc.kind, usage=usage, cost_usd=cost,
+                                latency_s=round(time.perf_counter() - started, 4))
+        self.health.record(None)
         latency = round(time.perf_counter() - started, 4)
         usage = Usage(input_tokens=result.input_tokens, output_tokens=result.output_tokens)
         cost = self.cost(result.input_tokens, result.output_tokens)
         self.budget.spent_usd += cost or 0.0
-        judgement = self._scored(prompt_sha256, result.data, schema, dimensions, usage, False, latency)
-        if judgement.valid and self.cache is not None:
+        try:
+            parsed = schema.model_validate(result.data)
+        except ValidationError as exc:
+            error = validation_error(exc)
+            return self._failed(prompt_sha256, str(error), error.kind, usage=usage, cost_usd=cost, latency_s=latency)
+        if self.cache is not None:
             self.cache.put(key, self.config.provider, self.config.model, result.data, result.input_tokens, result.output_tokens)
-        return judgement
+        return self._scored(prompt_sha256, parsed, dimensions, usage, False, latency)
+
+    def _stopped_message(self) -> str:
+        return (f"not submitted: judge stopped after its first {STOP_AFTER_REFUSALS} calls were all refused with "
+                f"{self.health.stopped}")
+
+    def _stopped(self, prompt_sha256: str) -> Judgement:
+        return self._failed(prompt_sha256, self._stopped_message(), FailureKind.JUDGE_STOPPED)
 
     async def aclose(self) -> None:
         if self._client is not None:

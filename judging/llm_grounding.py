@@ -12,7 +12,7 @@ import asyncio
 import random
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
 from grounding.models import Claim, Evidence, Verdict, VerifiedClaim
@@ -20,7 +20,7 @@ from grounding.snapshot import Snapshot
 from judging.cache import ResponseCache
 from judging.config import JudgeConfig, Price, RetryPolicy
 from judging.judge import BUDGET_REACHED, Budget, request_key
-from judging.models import LLMUsage, Usage
+from judging.models import FailureKind, LLMUsage, Usage
 from judging.providers import JudgeError, ProviderClient
 from judging.retry import with_retries
 
@@ -28,6 +28,9 @@ MAX_CLAIMS = 60
 FAILED = "(failed)"  # suffix of the verifier name on a claim the LLM verifier could not judge
 SNIPPETS = 3
 SNIPPET_RADIUS = 4
+# The tools the helpers' replies are sent as: fixed names valid on every provider (^[a-zA-Z0-9_-]{1,64}$).
+CLAIMS_TOOL = "submit_claims"
+VERDICT_TOOL = "submit_verdict"
 
 
 class StructuredCaller:
@@ -66,18 +69,23 @@ class StructuredCaller:
             t.cost_usd = (t.cost_usd or 0.0) + cost
             self.budget.spent_usd += cost
 
-    def call(self, system: str, user: str, schema: type[BaseModel]) -> BaseModel:
+    def call(self, system: str, user: str, schema: type[BaseModel], tool: str) -> BaseModel:
         """The validated reply; raises JudgeError on any failure."""
-        key = request_key(self.judge, system, user, schema)
+        key = request_key(self.judge, system, user, schema, tool)
         hit = self.cache.get(key) if self.cache is not None else None
         if hit is not None:
-            self.tally.cache_hits += 1
-            return schema.model_validate(hit.data)
+            try:
+                reply = schema.model_validate(hit.data)
+            except ValidationError:
+                pass  # cached under an older schema: asked again and replaced
+            else:
+                self.tally.cache_hits += 1
+                return reply
         if self.offline:
-            raise JudgeError(f"offline: no cached response (cache key {key[:16]})")
+            raise JudgeError(f"offline: no cached response (cache key {key[:16]})", FailureKind.OFFLINE)
         if self.budget.reached:
             self.budget.refused += 1
-            raise JudgeError(BUDGET_REACHED)
+            raise JudgeError(BUDGET_REACHED, FailureKind.BUDGET)
 
         async def run() -> Any:
             client = ProviderClient(self.judge, self.judge.api_key())
@@ -85,7 +93,7 @@ class StructuredCaller:
             async def attempt() -> Any:
                 self.calls += 1
                 self.tally.calls += 1
-                return await client.complete(system, user, schema)
+                return await client.complete(system, user, schema, tool)
 
             try:
                 return (await with_retries(attempt, self.policy, self.rng))[0]
@@ -148,7 +156,7 @@ class LLMClaimExtractor:
         numbered = "\n".join(f"{i:4d} | {line}" for i, line in enumerate(lines, start=1))
         self.failure = None
         try:
-            reply = self.caller.call(EXTRACT_SYSTEM, f"<answer>\n{numbered}\n</answer>", ExtractedClaims)
+            reply = self.caller.call(EXTRACT_SYSTEM, f"<answer>\n{numbered}\n</answer>", ExtractedClaims, CLAIMS_TOOL)
         except JudgeError as exc:
             self.failure = str(exc)
             return MarkdownClaimExtractor().extract(answer_text)
@@ -213,7 +221,7 @@ class LLMVerifier:
         shown = "\n\n".join(f"Excerpt {i} ({e.path}:{e.start_line}-{e.end_line}):\n{e.snippet}" for i, e in enumerate(excerpts, start=1))
         user = f"<claim>\n{claim.text}\n</claim>\n\n{shown}"
         try:
-            reply = self.caller.call(VERIFY_SYSTEM, user, _VerifierReply)
+            reply = self.caller.call(VERIFY_SYSTEM, user, _VerifierReply, VERDICT_TOOL)
         except JudgeError as exc:
             # Named as failed, so the runner asks again next run (errors are never kept, as for judges).
             return VerifiedClaim(**claim.model_dump(), verdict=Verdict.UNABLE_TO_VERIFY,

@@ -9,6 +9,7 @@ treats it as malformed instead of averaging it.
 from __future__ import annotations
 
 import math
+from enum import Enum
 from pathlib import Path
 from typing import Literal
 
@@ -19,6 +20,32 @@ from groundjudge.storage import VersionedModel, read_model
 
 # A total is a sum of floats written as JSON and read back: allow for rounding, not for a wrong sum.
 TOTAL_TOLERANCE = 1e-6
+
+
+class FailureKind(str, Enum):
+    """Why a judgement has no scores. Recorded beside the message, so nothing parses error text."""
+
+    REFUSED_REQUEST = "refused_request"  # the provider answered 4xx (other than 429): the request itself is wrong
+    TRANSIENT = "transient"  # 429, 5xx, timeouts, connection errors, still failing after the last retry
+    REFUSAL = "refusal"  # the model declined to answer
+    TRUNCATED = "truncated"  # the reply hit the max-tokens limit
+    MALFORMED = "malformed"  # not JSON, no tool call, two calls, another tool
+    SCHEMA_VIOLATION = "schema_violation"
+    OUT_OF_RANGE = "out_of_range"
+    BUDGET = "budget"  # not submitted, or not retried, once --budget was reached
+    OFFLINE = "offline"  # --offline and no cached reply
+    CREDENTIALS = "credentials"  # no API key in the environment
+    JUDGE_STOPPED = "judge_stopped"  # not submitted: the judge's first calls all failed the same way
+    OTHER = "other"
+
+    @property
+    def recurs(self) -> bool:
+        """A rerun with the same prompt will most likely meet the same failure (and pay for it again)."""
+        return self in _RECURRING
+
+
+_RECURRING = frozenset({FailureKind.REFUSED_REQUEST, FailureKind.REFUSAL, FailureKind.TRUNCATED, FailureKind.MALFORMED,
+                        FailureKind.SCHEMA_VIOLATION, FailureKind.OUT_OF_RANGE})
 
 
 class Usage(BaseModel):
@@ -33,6 +60,7 @@ class Judgement(BaseModel):
     total: float | None = None
     rationale: str | None = None
     error: str | None = None
+    error_kind: FailureKind | None = None  # set with error (absent from files written before it existed)
     usage: Usage = Usage()
     cost_usd: float | None = None
     prompt_sha256: str

@@ -4,22 +4,30 @@ The SDK clients get ``max_retries=0`` and instructor gets ``max_retries=0``: ret
 ``judging.retry`` alone, so attempt counts are exact and a reply that fails validation is recorded
 as an error instead of being re-asked with a changed prompt (a re-ask would cost money silently and
 make the cached prompt differ from the one recorded in the score file).
+
+The request follows the services' contract: one tool with a fixed, valid name, a ``tool_choice``
+naming that tool, parallel calls turned off where the model takes the switch, and parameters in the
+form the model's family takes (``judging/capabilities.py``). A reply with no call, two calls or a
+call to another tool is an error, never a score.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from judging.capabilities import capabilities
 from judging.config import JudgeConfig
+from judging.models import FailureKind
 
-# instructor logs every failed attempt at ERROR level; the runner reports failures itself.
-logging.getLogger("instructor").setLevel(logging.CRITICAL)
+# Tool names must match ^[a-zA-Z0-9_-]{1,64}$ on both services: fixed names, never built from a rubric.
+JUDGEMENT_TOOL = "submit_judgement"
+MAX_ERROR_CHARS = 240
 
 
 class RetryableError(Exception):
@@ -31,13 +39,23 @@ class RetryableError(Exception):
 
 
 class JudgeError(Exception):
-    """A failure another attempt with the same prompt will not fix; the message is recorded, with the
-    tokens the failed reply used when the provider sent one (a refusal or a bad reply is still billed)."""
+    """A failure another attempt with the same prompt will not fix; the message is recorded with its
+    kind, and with the tokens the failed reply used when the provider sent one (a refusal or a bad
+    reply is still billed). ``status`` is the HTTP status of a refused request."""
 
-    def __init__(self, message: str, input_tokens: int = 0, output_tokens: int = 0):
-        super().__init__(message)
+    def __init__(self, message: str, kind: FailureKind = FailureKind.OTHER, input_tokens: int = 0,
+                 output_tokens: int = 0, status: int | None = None):
+        super().__init__(one_line(message))
+        self.kind = kind
         self.input_tokens = input_tokens
         self.output_tokens = output_tokens
+        self.status = status
+
+
+def one_line(message: str) -> str:
+    """Errors are recorded and printed as one line: SDK and instructor messages span several."""
+    flat = " ".join(message.split())
+    return flat if len(flat) <= MAX_ERROR_CHARS else flat[: MAX_ERROR_CHARS - 3] + "..."
 
 
 @dataclass
@@ -83,18 +101,29 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return out
 
 
-def validation_message(err: ValidationError) -> str:
+def validation_error(err: ValidationError) -> JudgeError:
     first = err.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ())) or "<root>"
     if first.get("type") in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
-        return f"out-of-range score: {where}: {first.get('msg')} (got {first.get('input')!r})"
+        return JudgeError(f"out-of-range score: {where}: {first.get('msg')} (got {first.get('input')!r})",
+                          FailureKind.OUT_OF_RANGE)
     if first.get("type") == "json_invalid":
-        return f"malformed output: {first.get('msg')}"
-    return f"schema violation: {where}: {first.get('msg')}"
+        return JudgeError(f"malformed output: {first.get('msg')}", FailureKind.MALFORMED)
+    return JudgeError(f"schema violation: {where}: {first.get('msg')}", FailureKind.SCHEMA_VIOLATION)
+
+
+def _provider_message(e: Any) -> str:
+    """The service's own error message from its error body, else the SDK's summary."""
+    body = getattr(e, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return inner["message"]
+    return str(getattr(e, "message", e))
 
 
 def classify(exc: BaseException) -> Exception:
-    """Map an SDK or instructor exception to RetryableError or JudgeError."""
+    """Map an SDK or instructor exception to RetryableError or a classified JudgeError."""
     import anthropic
     import openai
     from instructor.core.exceptions import IncompleteOutputException, InstructorRetryException
@@ -109,31 +138,67 @@ def classify(exc: BaseException) -> Exception:
             status = e.status_code
             if status == 429 or status >= 500:
                 return RetryableError(f"HTTP {status}", _retry_after(e.response))
-            return JudgeError(f"HTTP {status}: {e.message}"[:300])
+            return JudgeError(f"HTTP {status}: {_provider_message(e)}", FailureKind.REFUSED_REQUEST, status=status)
         if isinstance(e, IncompleteOutputException):
-            return JudgeError("truncated output: the reply hit the max-tokens limit")
+            return JudgeError("truncated output: the reply hit the max-tokens limit", FailureKind.TRUNCATED)
     for e in chain:
         if isinstance(e, AssertionError) and "Unable to generate a response" in str(e):
-            return JudgeError(f"refusal: {str(e).split('due to', 1)[-1].strip()}"[:300])
+            return JudgeError(f"refusal: {str(e).split('due to', 1)[-1].strip()}", FailureKind.REFUSAL)
         if isinstance(e, InstructorRetryException):
             last = e.last_completion
             if getattr(last, "stop_reason", None) == "refusal":
-                return JudgeError("refusal: the model declined to answer")
+                return JudgeError("refusal: the model declined to answer", FailureKind.REFUSAL)
+            if last is not None:
+                shape = reply_shape_problem(last, None)
+                if shape:
+                    return JudgeError(shape, FailureKind.MALFORMED)
     for e in chain:
         if isinstance(e, ValidationError):
-            return JudgeError(validation_message(e))
+            return validation_error(e)
         if isinstance(e, json.JSONDecodeError):
-            return JudgeError(f"malformed output: {e.msg}")
-    return JudgeError(f"{type(exc).__name__}: {exc}"[:300])
+            return JudgeError(f"malformed output: {e.msg}", FailureKind.MALFORMED)
+    return JudgeError(f"{type(exc).__name__}: {exc}")
+
+
+def _tool_calls(raw: Any) -> tuple[list[str], str | None] | None:
+    """The names of the tool calls in a reply, and its stop reason; None for a reply of unknown shape."""
+    choices = getattr(raw, "choices", None)
+    if choices:  # OpenAI chat completion
+        message = choices[0].message
+        return [c.function.name for c in (message.tool_calls or [])], choices[0].finish_reason
+    content = getattr(raw, "content", None)
+    if isinstance(content, list):  # Anthropic message
+        return [b.name for b in content if getattr(b, "type", None) == "tool_use"], getattr(raw, "stop_reason", None)
+    return None
+
+
+def reply_shape_problem(raw: Any, tool: str | None) -> str | None:
+    """Why a reply is not exactly one call of ``tool`` (any tool when None), or None when it is."""
+    found = _tool_calls(raw)
+    if found is None:
+        return None
+    names, stop = found
+    if not names:
+        return f"malformed output: the reply has no tool call (stop reason {stop})"
+    if len(names) > 1:
+        return f"malformed output: the reply has {len(names)} tool calls, not one"
+    if tool is not None and names[0] != tool:
+        return f"malformed output: the reply calls tool {names[0]!r}, not {tool!r}"
+    return None
 
 
 @lru_cache(maxsize=32)
-def _tool_model(schema: type[BaseModel]) -> type[BaseModel]:
-    """The schema wrapped for instructor once, not on every call: handed a plain model, instructor builds
-    a new wrapper class per call, which also defeats its cache of the generated tool schema (~1-2 ms)."""
+def tool_model(schema: type[BaseModel], tool: str) -> type[BaseModel]:
+    """The schema as the tool that is sent: named ``tool`` (instructor names the tool after the model's
+    title and Anthropic's tool_choice after its class name, so both are set), described by the schema's
+    title and docstring. Built once per schema: handed a plain model, instructor builds a new wrapper
+    class per call, which also defeats its cache of the generated tool schema."""
     import instructor
 
-    return instructor.openai_schema(schema)
+    described = " ".join(part for part in (schema.model_config.get("title"), schema.__doc__) if part)
+    named = type(tool, (schema,), {"__doc__": described or None, "__module__": schema.__module__,
+                                   "model_config": ConfigDict(**{**schema.model_config, "title": tool})})
+    return instructor.openai_schema(named)
 
 
 class ProviderClient:
@@ -156,22 +221,37 @@ class ProviderClient:
             self._client = instructor.from_openai(sdk, mode=instructor.Mode.TOOLS)
         self._sdk = sdk
 
-    async def complete(self, system: str, user: str, schema: type[BaseModel]) -> CallResult:
-        """One attempt. Raises RetryableError or JudgeError."""
+    def request_kwargs(self, system: str, user: str, schema: type[BaseModel], tool: str) -> dict[str, Any]:
+        """What instructor is handed for one call (it adds the tool and the tool_choice naming it)."""
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        kwargs = dict(model=self.judge.model, messages=messages, response_model=_tool_model(schema), max_retries=0,
-                      **self.judge.sampling_params())
+        kwargs: dict[str, Any] = dict(model=self.judge.model, messages=messages, response_model=tool_model(schema, tool),
+                                      max_retries=0, **self.judge.sampling_params())
+        if self.judge.provider != "anthropic" and capabilities(self.judge.provider, self.judge.model).parallel_tool_calls:
+            kwargs["parallel_tool_calls"] = False  # one judgement per reply; Anthropic's switch is in tool_choice
+        return kwargs
+
+    async def complete(self, system: str, user: str, schema: type[BaseModel], tool: str = JUDGEMENT_TOOL,
+                       deadline_s: float | None = None) -> CallResult:
+        """One attempt, ended after ``deadline_s`` seconds of wall-clock time (default: the judge's timeout)
+        however the reply trickles in: the SDK's timeout bounds each read, not the whole reply.
+        Raises RetryableError or JudgeError."""
+        kwargs = self.request_kwargs(system, user, schema, tool)
+        create = (self._client.messages.create_with_completion if self.judge.provider == "anthropic"
+                  else self._client.chat.completions.create_with_completion)
         try:
-            if self.judge.provider == "anthropic":
-                parsed, raw = await self._client.messages.create_with_completion(**kwargs)
-            else:
-                parsed, raw = await self._client.chat.completions.create_with_completion(**kwargs)
+            async with asyncio.timeout(self.judge.timeout_s if deadline_s is None else deadline_s):
+                parsed, raw = await create(**kwargs)
+        except TimeoutError:
+            raise RetryableError("timeout") from None
         except Exception as exc:  # every SDK/instructor failure is classified, none escapes unrecorded
             error = classify(exc)
             if isinstance(error, JudgeError):
                 error.input_tokens, error.output_tokens = _billed(exc)
             raise error from exc
         tokens_in, tokens_out = usage_tokens(getattr(raw, "usage", None))
+        problem = reply_shape_problem(raw, tool)
+        if problem:
+            raise JudgeError(problem, FailureKind.MALFORMED, tokens_in, tokens_out)
         return CallResult(data=parsed.model_dump(mode="json"), input_tokens=tokens_in, output_tokens=tokens_out)
 
     async def aclose(self) -> None:

@@ -10,6 +10,7 @@ import random
 from typing import Awaitable, Callable, TypeVar
 
 from judging.config import RetryPolicy
+from judging.models import FailureKind
 from judging.providers import JudgeError, RetryableError
 
 T = TypeVar("T")
@@ -51,5 +52,6 @@ async def with_retries(
                 return await attempt_fn(), attempts
     except RetryError as exc:
         last = exc.last_attempt.exception()
-        raise JudgeError(f"{last} (gave up after {attempts} attempt{'s' if attempts != 1 else ''})") from last
+        raise JudgeError(f"{last} (gave up after {attempts} attempt{'s' if attempts != 1 else ''})",
+                         FailureKind.TRANSIENT) from last
     raise AssertionError("unreachable: tenacity either returns a result or raises")  # pragma: no cover

@@ -43,7 +43,7 @@ def test_bundled_defaults(tmp_path):
     judges = select_judges(config, None)
     assert [(j.name, j.provider) for j in judges] == [("judge-claude", "anthropic"), ("judge-gpt", "openai")]
     assert judges[0].sampling_params() == {"max_tokens": 1024}
-    assert judges[1].sampling_params() == {"max_tokens": 1024, "temperature": 0.0, "seed": 20240601}
+    assert judges[1].sampling_params() == {"max_completion_tokens": 1024, "temperature": 0.0, "seed": 20240601}
     assert judges[0].api_key_env == "ANTHROPIC_API_KEY" and judges[1].api_key_env == "OPENAI_API_KEY"
 
 

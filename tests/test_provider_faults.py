@@ -41,8 +41,10 @@ def test_valid_reply_is_scored(fake, api_keys, provider):
 def test_openai_request_carries_schema_and_sampling_params(fake, api_keys):
     run_judge(make_judge(judge_config(fake, "openai")))
     req = fake.requests[0]
-    assert req["temperature"] == 0 and req["seed"] == 7 and req["max_tokens"] == 512
-    assert req["tool_choice"]["function"]["name"] == req["tools"][0]["function"]["name"]
+    # max_completion_tokens: OpenAI's current name for the cap (max_tokens is refused by reasoning models).
+    assert req["temperature"] == 0 and req["seed"] == 7 and req["max_completion_tokens"] == 512 and "max_tokens" not in req
+    assert req["tool_choice"]["function"]["name"] == req["tools"][0]["function"]["name"] == "submit_judgement"
+    assert req["parallel_tool_calls"] is False
     props = req["tools"][0]["function"]["parameters"]["properties"]
     assert props["accuracy"]["maximum"] == 30 and props["usefulness"]["maximum"] == 20
 
@@ -52,7 +54,8 @@ def test_anthropic_request_has_no_temperature(fake, api_keys):
     run_judge(make_judge(judge_config(fake, "anthropic")))
     req = fake.requests[0]
     assert req["max_tokens"] == 512 and "temperature" not in req and "seed" not in req
-    assert req["tool_choice"]["type"] == "tool"
+    assert req["tool_choice"] == {"type": "tool", "name": "submit_judgement", "disable_parallel_tool_use": True}
+    assert req["tools"][0]["name"] == "submit_judgement"
     assert req["tools"][0]["input_schema"]["properties"]["traceability"]["maximum"] == 25
 
 

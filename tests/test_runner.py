@@ -76,7 +76,7 @@ def test_full_run_writes_grounding_scores_and_manifest(project, fake, api_keys):
     assert manifest.rubric.name == "reference-free" and manifest.template_name == "judge-dimensions-v1"
     assert [(j.name, j.provider, j.model) for j in manifest.judges] == [
         ("judge-claude", "anthropic", "fake-claude"), ("judge-gpt", "openai", "fake-gpt")]
-    assert manifest.judges[1].params == {"max_tokens": 1024, "temperature": 0.0, "seed": 20240601}
+    assert manifest.judges[1].params == {"max_completion_tokens": 1024, "temperature": 0.0, "seed": 20240601}
     assert manifest.cells == ["cell-a", "cell-b"] and len(manifest.questions_sha256) == 64
     assert manifest.run_json_sha256 is None  # this run directory has no run.json
     assert manifest.config_sha256 == [sha256_file(p) for p in manifest.config_files]
