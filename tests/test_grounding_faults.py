@@ -239,3 +239,136 @@ def test_a_name_is_repointed_to_another_tree_only_with_replace(tmp_path):
     replaced = runner.invoke(app, ["corpus", "snapshot", str(second), "--name", "bank", "--replace"])
     assert replaced.exit_code == 0, replaced.output
     assert load_snapshot("bank").tree_hash == replaced.output.splitlines()[-1] != tree
+
+
+# 4. killed index builds -------------------------------------------------------------------------------
+
+BUILD_SCRIPT = """
+import os, sys
+from grounding.index.build import build_index
+from grounding.snapshot import snapshot_directory
+
+def hang(path, language, text):
+    # a parse that never ends and never reads its pipe, as the COBOL grammar's loop in C code does
+    open(os.path.join(sys.argv[2], str(os.getpid())), "w").close()
+    while True:
+        pass
+
+build_index(snapshot_directory(sys.argv[1]), workers=2, time_limit=lambda size: 600.0, parse=hang)
+"""
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or a zombie (dead, waiting to be reaped by whoever adopted it)."""
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return stat_line.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def _wait_for(condition, seconds: float) -> bool:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def _start_hanging_build(tmp_path: Path):
+    """A real `build_index` in a child process, its two workers busy forever; (process, worker pids, store)."""
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ("a", "b", "c"):
+        (corpus / f"{name}.py").write_text(f"def {name}():\n    return 1\n")
+    pids, home = tmp_path / "pids", tmp_path / "home"
+    pids.mkdir()
+    script = tmp_path / "build.py"
+    script.write_text(BUILD_SCRIPT)
+    env = {**os.environ, "GROUNDJUDGE_HOME": str(home), "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    proc = subprocess.Popen([sys.executable, str(script), str(corpus), str(pids)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if not _wait_for(lambda: len(list(pids.iterdir())) == 2 or proc.poll() is not None, 60):
+        proc.kill()
+    workers = [int(p.name) for p in pids.iterdir()]
+    if len(workers) != 2:
+        proc.kill()
+        pytest.fail(f"the build did not start its workers: {proc.communicate()[1].decode()[-2000:]}")
+    return proc, workers, home
+
+
+def _kill_leftovers(proc, workers: list[int]) -> None:
+    import signal
+
+    proc.kill()
+    proc.wait()
+    for pid in workers:  # a regression must not leave processes spinning after the test
+        if not _gone(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _temps(home: Path) -> list[str]:
+    return sorted(p.name for p in (home / "indexes").iterdir() if p.name.endswith(".tmp"))
+
+
+needs_linux = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+
+
+@needs_linux
+def test_sigkill_of_a_build_kills_its_workers_and_the_next_build_removes_its_temp_file(tmp_path, monkeypatch):
+    from grounding.index import load_index
+    from grounding.snapshot import snapshot_directory
+
+    proc, workers, home = _start_hanging_build(tmp_path)
+    try:
+        assert len(_temps(home)) == 1
+        proc.kill()
+        proc.wait(timeout=30)
+        assert _wait_for(lambda: all(_gone(pid) for pid in workers), 10), "parse workers outlived their parent"
+        assert len(_temps(home)) == 1  # nothing could clean up after SIGKILL ...
+        monkeypatch.setenv("GROUNDJUDGE_HOME", str(home))
+        (tmp_path / "other").mkdir()
+        (tmp_path / "other" / "x.py").write_text("def x():\n    return 2\n")
+        load_index(snapshot_directory(tmp_path / "other")).close()
+        assert _temps(home) == []  # ... so the next build does
+    finally:
+        _kill_leftovers(proc, workers)
+
+
+@needs_linux
+def test_sigterm_of_a_build_stops_its_workers_and_deletes_its_temp_file(tmp_path):
+    import signal
+
+    proc, workers, home = _start_hanging_build(tmp_path)
+    try:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+        assert _wait_for(lambda: all(_gone(pid) for pid in workers), 10), "parse workers outlived their parent"
+        assert _temps(home) == []
+        assert [p.name for p in (home / "indexes").iterdir()] == []  # and no index: the build did not finish
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        _kill_leftovers(proc, workers)
+
+
+def test_a_live_builds_temp_file_is_kept_and_an_old_one_removed(tmp_path):
+    import time
+
+    from grounding.index.build import STALE_TEMP_SECONDS, _HOST, remove_stale_temporaries
+
+    live = tmp_path / f".{'a' * 64}.sqlite.{_HOST}-{os.getppid()}.tmp"  # pytest's parent: running
+    other_host = tmp_path / f".{'b' * 64}.sqlite.elsewhere-{os.getpid()}.tmp"
+    old = tmp_path / f".{'c' * 64}.sqlite.elsewhere-1.tmp"
+    unrelated = tmp_path / ".notes.tmp"
+    for p in (live, other_host, old, unrelated):
+        p.write_bytes(b"")
+    long_ago = time.time() - STALE_TEMP_SECONDS - 60
+    os.utime(old, (long_ago, long_ago))
+    assert remove_stale_temporaries(tmp_path) == [old]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in (live, other_host, unrelated))

@@ -7,10 +7,15 @@ tree-sitter load when a build actually starts.
 from __future__ import annotations
 
 import os
+import re
+import signal
+import socket
 import sqlite3
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache, partial
 from pathlib import Path
 
@@ -83,26 +88,87 @@ def build_index(
     """
     target = index_path(snapshot.tree_hash)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    remove_stale_temporaries(target.parent)
+    tmp = target.with_name(f".{target.name}.{_HOST}-{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     writer = None
     try:
-        writer = IndexWriter(tmp)
-        with _progress(progress, len(snapshot.files)) as advance:
-            _index_files(snapshot, writer, advance, workers or default_workers(), time_limit, parse, verify)
-        writer.finish({
-            "schema_version": str(SCHEMA_VERSION),
-            "tree_hash": snapshot.tree_hash,
-            "extractor": extractor_fingerprint(),
-            "tool_version": __version__,
-        })
-        os.replace(tmp, target)
+        with _terminate_cleanly():
+            writer = IndexWriter(tmp)
+            with _progress(progress, len(snapshot.files)) as advance:
+                _index_files(snapshot, writer, advance, workers or default_workers(), time_limit, parse, verify)
+            writer.finish({
+                "schema_version": str(SCHEMA_VERSION),
+                "tree_hash": snapshot.tree_hash,
+                "extractor": extractor_fingerprint(),
+                "tool_version": __version__,
+            })
+            os.replace(tmp, target)
     except BaseException:
         if writer is not None:
             writer.abandon()
         tmp.unlink(missing_ok=True)
         raise
     return target
+
+
+# A build's temp file is named for its host and pid, so a later build can tell one whose builder is dead.
+_HOST = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname())[:64] or "host"
+_TEMP_RE = re.compile(r"^\.[0-9a-f]{64}\.sqlite\.([A-Za-z0-9-]+)-(\d+)\.tmp$")
+# A temp file untouched this long is abandoned whoever holds its pid now (a reused pid, another host's
+# build): a live build writes to its file all the time it runs.
+STALE_TEMP_SECONDS = 24 * 3600
+
+
+def remove_stale_temporaries(folder: Path) -> list[Path]:
+    """Delete the temp files of index builds that died without cleaning up (SIGKILL, a power cut): those of
+    this host whose pid is not running, and any untouched for STALE_TEMP_SECONDS. Returns what it deleted."""
+    removed = []
+    now = time.time()
+    for path in folder.iterdir():
+        m = _TEMP_RE.match(path.name)
+        if m is None:
+            continue
+        host, pid = m.group(1), int(m.group(2))
+        try:
+            idle = now - path.stat().st_mtime
+        except FileNotFoundError:  # its build just finished or cleaned up
+            continue
+        if (host == _HOST and pid != os.getpid() and not _running(pid)) or idle > STALE_TEMP_SECONDS:
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+@contextmanager
+def _terminate_cleanly() -> Iterator[None]:
+    """SIGTERM (and SIGHUP) during a build unwind it like an exception, so the workers are stopped and the
+    temp file deleted, then exit 128 + the signal. Signal handlers can only be set from the main thread;
+    a build in another thread relies on the next build's remove_stale_temporaries instead."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame) -> None:
+        raise SystemExit(128 + signum)
+
+    caught = [sig for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if sig is not None]
+    previous = {sig: signal.signal(sig, stop) for sig in caught}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _parse_stored(parse: Callable, snapshot: Snapshot, path: str, language: str):

@@ -6,9 +6,13 @@ where no Python-level timeout reaches; killing the process is the only reliable 
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import multiprocessing as mp
+import os
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -26,12 +30,44 @@ class Failed:
     error: str
 
 
-def _serve(conn: Connection, fn: Callable[..., Any]) -> None:
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+_WATCHDOG_SECONDS = 1.0
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when its parent dies, however it dies (SIGKILL included). A busy worker never
+    reads the pipe, so it would not notice, and the COBOL grammar can keep one busy forever."""
+    if sys.platform.startswith("linux"):
+        try:
+            if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent died before the request was made
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # no usable libc: fall back to watching
+            pass
+
+    def watch() -> None:
+        # needs the GIL, which a parse inside C code may hold: the fallback where prctl does not exist
+        while os.getppid() == parent:
+            time.sleep(_WATCHDOG_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _serve(conn: Connection, fn: Callable[..., Any], parent: int) -> None:
+    _die_with_parent(parent)
     # Ctrl-C reaches the whole process group; the parent stops its workers itself, and a worker
     # that took the interrupt would print a traceback under the CLI's one-line message.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a handler the parent installed (the index build's, which cleans up its temp file) is inherited
+    # by the fork, and is not the worker's to run
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
-        msg = conn.recv()
+        try:
+            msg = conn.recv()
+        except EOFError:  # the parent is gone
+            return
         if msg is None:
             return
         key, args = msg
@@ -45,7 +81,7 @@ def _serve(conn: Connection, fn: Callable[..., Any]) -> None:
 class _Worker:
     def __init__(self, ctx, fn: Callable[..., Any]):
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_serve, args=(child, fn), daemon=True)
+        self.proc = ctx.Process(target=_serve, args=(child, fn, os.getpid()), daemon=True)
         self.proc.start()
         child.close()
         self.task: tuple[Any, float, float] | None = None  # (key, deadline, limit)
