@@ -3,6 +3,7 @@ exact inputs (sha256 of every score file, the blind check, the manifest, the que
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -29,7 +30,8 @@ class ReportInputs(VersionedModel):
     blind_sha256: str | None
     manifest_sha256: str | None
     questions_sha256: str | None
-    expected_questions: int
+    expected_questions: int | None  # None: the manifest's question set is missing or changed, so not known
+    questions_problem: str | None = None  # why the manifest's question set could not be used
     ignored_questions: list[str] = []  # in the run's files but not in the question set
     seed: int
     n_resamples: int
@@ -63,10 +65,11 @@ class Expectations:
     judges: frozenset[str]  # the manifest's judges (a judge that never wrote a judgement still counts)
     questions_sha256: str | None
     manifest_sha256: str | None
+    problem: str | None = None  # the manifest names a question set that is missing or changed: qids is None
 
 
 def _expectations(run_dir: Path, questions: Path | None) -> Expectations:
-    from judging.manifest import RunManifest
+    from judging.manifest import RunManifest, find_questions
     from questions import load_questions
 
     manifest_path = run_dir / "manifest.json"
@@ -76,12 +79,10 @@ def _expectations(run_dir: Path, questions: Path | None) -> Expectations:
     if questions is not None:
         return Expectations([q.id for q in load_questions(questions)], judges, sha256_file(questions), manifest_sha)
     if manifest is not None:
-        # The manifest records the question set as given to `score`; it is used only if unchanged.
-        qpath = Path(manifest.questions_path)
-        if not qpath.is_absolute() and (run_dir / qpath).exists():
-            qpath = run_dir / qpath
-        if qpath.is_file() and sha256_file(qpath) == manifest.questions_sha256:
-            return Expectations([q.id for q in load_questions(qpath)], judges, manifest.questions_sha256, manifest_sha)
+        found = find_questions(manifest, run_dir)
+        if found.path is None:
+            return Expectations(None, judges, None, manifest_sha, found.problem)
+        return Expectations([q.id for q in load_questions(found.path)], judges, manifest.questions_sha256, manifest_sha)
     return Expectations(None, judges, None, manifest_sha)
 
 
@@ -137,7 +138,9 @@ def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame 
     out += [
         f"Run `{a.run.run_dir}`, {len(a.run.cells)} cells, judges: {', '.join(a.run.judges) or 'none'}, "
         f"rubric: {rubric.name + ' (' + rubric.sha256[:12] + ')' if rubric else 'none'}, "
-        f"{inputs.expected_questions} expected questions. groundjudge {__version__}. "
+        + (f"{inputs.expected_questions} expected questions" if inputs.expected_questions is not None
+           else "expected questions unknown (the run's question set is missing or changed)")
+        + f". groundjudge {__version__}. "
         f"Every input is listed by sha256 in `report_inputs.json`.",
         "",
         "Missing judgements are missing data, never zeros: every mean is over valid judgements only. "
@@ -240,6 +243,15 @@ def _inputs_section(a: Analysis, inputs: ReportInputs) -> list[str]:
     rubric = a.run.rubric
     trees = sorted(a.run.corpus_tree_hashes())
     ex = a.exclusions
+    if inputs.questions_problem:
+        question_set = (f"- Question set: could not be used: {inputs.questions_problem}; the expected questions are not "
+                        f"known, so the tables cover only the {len(a.run.qids())} questions seen in the run")
+        expected = f"- Judgements expected: could not be computed (no question set); over the questions seen in the run: {int(ex['expected'].sum())}"
+    else:
+        question_set = (f"- Question set: {sha(inputs.questions_sha256, 'none given; the expected questions are every question seen in the run')} "
+                        f"({inputs.expected_questions} expected questions"
+                        + (f"; ignored, not in the set: {', '.join(inputs.ignored_questions)})" if inputs.ignored_questions else ")"))
+        expected = f"- Judgements expected: {int(ex['expected'].sum())}"
     lines = [
         "## Inputs, settings and exclusions", "",
         f"- Score files: {len(inputs.score_files)} (malformed, excluded: {len(a.run.malformed_files())}), each listed with its sha256 in `report_inputs.json`; "
@@ -247,9 +259,7 @@ def _inputs_section(a: Analysis, inputs: ReportInputs) -> list[str]:
         f"- Rubric: {rubric.name} `{rubric.sha256}`" if rubric else "- Rubric: none",
         f"- Corpus tree hash: {', '.join(f'`{t}`' for t in trees) or 'not recorded in the score files'}",
         f"- Run manifest (`manifest.json`): {sha(inputs.manifest_sha256, 'none')}",
-        f"- Question set: {sha(inputs.questions_sha256, 'none given; the expected questions are every question seen in the run')} "
-        f"({inputs.expected_questions} expected questions"
-        + (f"; ignored, not in the set: {', '.join(inputs.ignored_questions)})" if inputs.ignored_questions else ")"),
+        question_set,
         f"- Blind check (`blind.json`): {sha(inputs.blind_sha256, 'none; `groundjudge blind` was not run')}",
     ]
     if inputs.retest_run is not None:
@@ -260,7 +270,7 @@ def _inputs_section(a: Analysis, inputs: ReportInputs) -> list[str]:
     lines += [
         f"- Bootstrap: question-level (cluster) percentile intervals, {inputs.n_resamples} resamples, seed {inputs.seed}, "
         f"confidence {inputs.confidence:.0%}",
-        f"- Judgements expected: {int(ex['expected'].sum())}; excluded: {int(ex['excluded'].sum())} = "
+        f"{expected}; excluded: {int(ex['excluded'].sum())} = "
         f"{int(ex[list(agg.JUDGE_FAILURES[:2])].sum().sum())} judge failures + "
         f"{int(ex[list(agg.INFRASTRUCTURE_FAILURES)].sum().sum())} infrastructure failures + "
         f"{int(ex[agg.VOID].sum())} of void blind-cell answers (details below and in `exclusions.csv`)",
@@ -295,6 +305,9 @@ def run_report(
         raise UserError("no score file names a judge: nothing to aggregate (run `groundjudge score` first)", run_dir)
     exp = _expectations(run_dir, questions)
     expected, questions_sha, manifest_sha = exp.qids, exp.questions_sha256, exp.manifest_sha256
+    if exp.problem:
+        print(f"warning: {exp.problem}: the expected judgements cannot be computed; the report covers only the questions "
+              "seen in the run (give the question set with --questions)", file=sys.stderr)
     run = replace(run, judges=tuple(sorted(set(run.judges) | exp.judges)))
     unexpected = sorted(set(run.qids()) - set(expected)) if expected is not None else []
     if unexpected:
@@ -352,7 +365,8 @@ def run_report(
     inputs = ReportInputs(
         tool_version=__version__, run_dir=str(run_dir), score_files=dict(sorted(run.input_hashes.items())),
         blind_sha256=blind_sha, manifest_sha256=manifest_sha, questions_sha256=questions_sha,
-        expected_questions=len(expected) if expected is not None else len(run.qids()), ignored_questions=unexpected,
+        expected_questions=len(expected) if expected is not None else None if exp.problem else len(run.qids()),
+        questions_problem=exp.problem, ignored_questions=unexpected,
         seed=seed, n_resamples=n_resamples, confidence=confidence, floor_cell=floor_cell, baseline_cell=baseline_cell,
         retest_floors=floors_by_dim, retest_run=str(retest_run) if retest_run else None,
         retest_score_files=dict(sorted(retest_files.items())),
