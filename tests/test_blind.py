@@ -31,7 +31,7 @@ def test_tools_are_classified_by_name(name, category):
 def test_claude_stream_counts_tool_use_blocks_and_honours_denials():
     s = parse_events(EVENTS / "claude_void.jsonl")
     assert s.format == "claude-code" and s.problems == [] and s.complete
-    assert [(c.name, c.category, c.line, c.denied) for c in s.calls] == [
+    assert [(c.name, c.kind, c.line, c.denied) for c in s.calls] == [
         ("Grep", "search", 2, False), ("Read", "file", 4, False), ("Bash", "shell", 4, True), ("TodoWrite", "other", 6, False),
     ]
     check = check_answer("nosrc", "Q1", s, blind=True)
@@ -55,17 +55,18 @@ def test_corrupt_and_unknown_lines_are_reported_with_file_and_line():
     s = parse_events(path)
     assert s.problems == [
         f"{path}:3: not JSON (Unterminated string starting at)",
-        f"{path}:4: unknown event (type 'progress')",
-        f"{path}: stream ends before the agent finished (no final result event)",
+        f"{path}:1: the turn starting here has no result event (the agent stopped before finishing)",
     ]
+    # An event type nobody knows is a warning: it is not what makes this stream unverified.
+    assert s.warnings == [f"{path}:4: event type 'progress' ignored (not known to this parser)"]
     check = check_answer("nosrc", "Q1", s, blind=True)
-    assert check.status == "unverified" and "3 problems" in check.reason
+    assert check.status == "unverified" and "2 problems" in check.reason
 
 
 def test_codex_stream_counts_each_item_once():
     s = parse_events(EVENTS / "codex_void.jsonl")
     assert s.format == "codex" and s.problems == []
-    assert [(c.name, c.category, c.line) for c in s.calls] == [
+    assert [(c.name, c.kind, c.line) for c in s.calls] == [
         ("command_execution", "shell", 4), ("mcp:docs/lookup_glossary", "other", 6), ("web_search", "web", 7),
     ]
     check = check_answer("nosrc", "Q2", s, blind=True)
@@ -130,7 +131,7 @@ def test_blind_command_writes_csv_and_void_list_and_report_refuses_stale_streams
     assert result.exit_code == 0, result.output
     assert "nosrc" in result.output
     lines = (run / "blind.csv").read_text().splitlines()
-    assert lines[0] == "cell,qid,blind,format,status,tool_calls,forbidden_calls,denied_calls,tools,violations,problems,reason"
+    assert lines[0] == "cell,qid,blind,format,status,tool_calls,forbidden_calls,denied_calls,tools,violations,problems,reason,warnings"
     assert lines[1].startswith("nosrc,Q1,True,claude-code,void,4,3,1,Bash=1;Grep=1;Read=1;TodoWrite=1,")
     cells = (run / "blind_cells.csv").read_text().splitlines()
     assert cells == [

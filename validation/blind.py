@@ -12,6 +12,7 @@ from __future__ import annotations
 import fnmatch
 from collections import Counter
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
@@ -27,7 +28,7 @@ from validation.scores_io import cell_dirs
 BLIND_FILE = "blind.json"
 ANSWER_COLUMNS = [
     "cell", "qid", "blind", "format", "status", "tool_calls", "forbidden_calls", "denied_calls", "tools",
-    "violations", "problems", "reason",
+    "violations", "problems", "reason", "warnings",
 ]
 CELL_COLUMNS = ["cell", "blind", "answers", "with_stream", "tool_calls", "violations", "void", "unverified", "clean", "tools"]
 
@@ -54,13 +55,23 @@ class BlindFile(VersionedModel):
         return [(v.cell, v.qid) for v in self.void]
 
 
+class AnswerStatus(StrEnum):
+    CLEAN = "clean"
+    VOID = "void"
+    UNVERIFIED = "unverified"
+    NOT_BLIND = "not_blind"
+
+
+NO_STREAM = "none"  # the format column of an answer without an event stream
+
+
 @dataclass(frozen=True)
 class AnswerCheck:
     cell: str
     qid: str
     blind: bool
-    format: str
-    status: Literal["clean", "void", "unverified", "not_blind"]
+    format: str  # a StreamFormat, or NO_STREAM
+    status: AnswerStatus
     tool_calls: int
     forbidden_calls: int
     denied_calls: int
@@ -68,6 +79,7 @@ class AnswerCheck:
     violations: str
     problems: str
     reason: str  # why void or unverified
+    warnings: str  # events the parser did not know and skipped: they do not change the status
 
 
 def _violations(stream: EventStream) -> list[str]:
@@ -77,45 +89,50 @@ def _violations(stream: EventStream) -> list[str]:
         found.append(f"working directory not empty ({len(stream.workdir_entries)} entries: {shown})")
     if stream.denied_tools is not None:
         covered = {classify_tool(t) for t in stream.denied_tools}
-        for category in FORBIDDEN:
-            if category not in covered:
-                found.append(f"denied-tool list has no {category} tool")
+        for kind in FORBIDDEN:
+            if kind not in covered:
+                found.append(f"denied-tool list has no {kind} tool")
     if stream.available_tools is not None:
         for tool in sorted(stream.available_tools):
-            if classify_tool(tool) in FORBIDDEN:
-                found.append(f"{tool} ({classify_tool(tool)}) was available, not denied")
+            kind = classify_tool(tool)
+            if kind in FORBIDDEN:
+                found.append(f"{tool} ({kind}) was available, not denied")
     return found
 
 
 def check_answer(cell: str, qid: str, stream: EventStream | None, blind: bool) -> AnswerCheck:
     """The verdict on one answer (pure: the stream is already parsed)."""
     if stream is None:
-        status = "unverified" if blind else "not_blind"
-        return AnswerCheck(cell, qid, blind, "none", status, 0, 0, 0, "", "", "", "no event stream" if blind else "")
+        status = AnswerStatus.UNVERIFIED if blind else AnswerStatus.NOT_BLIND
+        return AnswerCheck(cell, qid, blind, NO_STREAM, status, 0, 0, 0, "", "", "", "no event stream" if blind else "", "")
     counts = Counter(c.name for c in stream.calls)
-    ran_forbidden = [c for c in stream.calls if c.category in FORBIDDEN and not c.denied]
+    ran_forbidden = [c for c in stream.calls if c.kind in FORBIDDEN and not c.denied]
     violations = _violations(stream) if blind else []
     reason = ""
     if not blind:
-        status = "not_blind"
+        status = AnswerStatus.NOT_BLIND
     elif ran_forbidden:
-        status = "void"
-        by_tool = Counter(f"{c.name} ({c.category})" for c in ran_forbidden)
+        status = AnswerStatus.VOID
+        by_tool = Counter(f"{c.name} ({c.kind})" for c in ran_forbidden)
         reason = "tool calls: " + ", ".join(f"{k} x{v}" for k, v in sorted(by_tool.items()))
-    elif stream.problems:
-        status = "unverified"
-        reason = f"event stream not fully readable ({len(stream.problems)} problems)"
+    elif stream.problem_count:
+        status = AnswerStatus.UNVERIFIED
+        reason = f"event stream not fully readable ({stream.problem_count} problems)"
     else:
-        status = "clean"
+        status = AnswerStatus.CLEAN
+    problems = stream.problems + (
+        [f"{stream.problem_count - len(stream.problems)} more problems not listed"] if stream.problem_count > len(stream.problems) else []
+    )
     return AnswerCheck(
         cell=cell, qid=qid, blind=blind, format=stream.format, status=status,
         tool_calls=len(stream.calls),
-        forbidden_calls=sum(1 for c in stream.calls if c.category in FORBIDDEN),
+        forbidden_calls=sum(1 for c in stream.calls if c.kind in FORBIDDEN),
         denied_calls=sum(1 for c in stream.calls if c.denied),
         tools=";".join(f"{k}={v}" for k, v in sorted(counts.items())),
         violations="; ".join(violations),
-        problems="; ".join(stream.problems),
+        problems="; ".join(problems),
         reason=reason,
+        warnings="; ".join(stream.warnings),
     )
 
 
@@ -147,9 +164,9 @@ def verify_run(run_dir: str | Path, patterns: list[str], progress=None) -> tuple
         qids, streams = _cell_answers(d)
         for qid in qids:
             path = streams.get(qid)
-            if path is not None:
-                hashes[path.relative_to(run_dir).as_posix()] = sha256_file(path)
             stream = parse_events(path) if path is not None else None
+            if stream is not None:
+                hashes[path.relative_to(run_dir).as_posix()] = stream.sha256 or sha256_file(path)
             checks.append(check_answer(d.name, qid, stream, d.name in blind_cells))
             if progress is not None:
                 progress()
@@ -157,8 +174,8 @@ def verify_run(run_dir: str | Path, patterns: list[str], progress=None) -> tuple
         tool_version=__version__,
         patterns=list(patterns),
         blind_cells=blind_cells,
-        void=[BlindEntry(cell=c.cell, qid=c.qid, reason=c.reason) for c in checks if c.status == "void"],
-        unverified=[BlindEntry(cell=c.cell, qid=c.qid, reason=c.reason) for c in checks if c.status == "unverified"],
+        void=[BlindEntry(cell=c.cell, qid=c.qid, reason=c.reason) for c in checks if c.status is AnswerStatus.VOID],
+        unverified=[BlindEntry(cell=c.cell, qid=c.qid, reason=c.reason) for c in checks if c.status is AnswerStatus.UNVERIFIED],
         event_files=dict(sorted(hashes.items())),
     )
     return checks, blind_file
@@ -173,12 +190,12 @@ def cell_summary(checks: list[AnswerCheck]) -> list[dict]:
             name, count = part.rsplit("=", 1)
             tools.setdefault(c.cell, Counter())[name] += int(count)
         r["answers"] += 1
-        r["with_stream"] += c.format != "none"
+        r["with_stream"] += c.format != NO_STREAM
         r["tool_calls"] += c.tool_calls
         r["violations"] += bool(c.violations)
-        r["void"] += c.status == "void"
-        r["unverified"] += c.status == "unverified"
-        r["clean"] += c.status == "clean"
+        r["void"] += c.status is AnswerStatus.VOID
+        r["unverified"] += c.status is AnswerStatus.UNVERIFIED
+        r["clean"] += c.status is AnswerStatus.CLEAN
     for cell, r in rows.items():
         r["tools"] = ";".join(f"{k}={v}" for k, v in sorted(tools.get(cell, Counter()).items()))
     return [rows[k] for k in sorted(rows)]
@@ -226,6 +243,8 @@ def run_blind(run_dir: str | Path, patterns: list[str]) -> None:
     for c in checks:
         for problem in filter(None, c.problems.split("; ")):
             out.print(f"[yellow]problem[/]: {problem}", highlight=False)
+        for warning in filter(None, c.warnings.split("; ")):
+            out.print(f"[dim]warning[/]: {warning}", highlight=False)
     out.print(
         f"{len(blind_file.void)} void (left out by `groundjudge report`, `retest` and `agreement judges`), "
         f"{len(blind_file.unverified)} unverified (kept); wrote {run_dir / 'blind.csv'}, {run_dir / 'blind_cells.csv'}, "
