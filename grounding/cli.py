@@ -55,7 +55,7 @@ def index_cmd(
     typer.echo(
         f"index {snap.name} ({state}): {counts['files']} files, {counts['definitions']} definitions, "
         f"{counts['references']} references, {counts['timeouts']} timeouts, {counts['lexical_only']} lexical only, "
-        f"{seconds:.2f} s"
+        f"{counts['too_large']} too large (skipped), {seconds:.2f} s"
     )
     idx.close()
 

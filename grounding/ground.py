@@ -17,7 +17,7 @@ from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_bytes
 from grounding.claims import ClaimExtractor, MarkdownClaimExtractor
 from grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
-from grounding.snapshot import Snapshot
+from grounding.snapshot import Snapshot, env_byte_limit
 from grounding.verify import DeterministicVerifier, Verifier
 
 NO_CLAIMS_NOTE = "the answer has no claim units (only headings, code blocks or rules)"
@@ -30,16 +30,7 @@ MAX_ANSWER_ENV = "GROUNDJUDGE_MAX_ANSWER_BYTES"
 def max_answer_bytes() -> int:
     """The answer size limit: GROUNDJUDGE_MAX_ANSWER_BYTES, else MAX_ANSWER_BYTES. Grounding takes about
     200 times an answer's size in memory, so a stray log or dump given as an answer is refused up front."""
-    raw = os.environ.get(MAX_ANSWER_ENV)
-    if raw is None or not raw.strip():
-        return MAX_ANSWER_BYTES
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise UserError(f"{MAX_ANSWER_ENV}={raw!r} is not a positive number of bytes")
-    return value
+    return env_byte_limit(MAX_ANSWER_ENV, MAX_ANSWER_BYTES)
 
 
 def _not_regular(mode: int) -> str:

@@ -48,6 +48,20 @@ class Manifest(VersionedModel):
     skipped: list[SkippedEntry] = []
 
 
+def env_byte_limit(var: str, default: int) -> int:
+    """A size limit in bytes from the environment variable var (default when unset or blank)."""
+    raw = os.environ.get(var)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise UserError(f"{var}={raw!r} is not a positive number of bytes")
+    return value
+
+
 def tree_hash(entries: list[FileEntry]) -> str:
     """sha256 over the sorted (relative path, file sha256) pairs: independent of mtimes and location."""
     body = "".join(f"{e.path}\0{e.sha256}\n" for e in sorted(entries, key=lambda e: e.path))

@@ -372,3 +372,42 @@ def test_a_live_builds_temp_file_is_kept_and_an_old_one_removed(tmp_path):
     os.utime(old, (long_ago, long_ago))
     assert remove_stale_temporaries(tmp_path) == [old]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in (live, other_host, unrelated))
+
+
+# 5. oversized corpus files ----------------------------------------------------------------------------
+
+def test_a_corpus_file_over_the_limit_is_listed_as_skipped_not_read(tmp_path, monkeypatch):
+    from grounding.index import load_index
+    from grounding.index.build import index_path
+    from grounding.snapshot import snapshot_directory
+
+    root = tmp_path / "corpus"
+    root.mkdir()
+    (root / "small.py").write_text("def small():\n    return 1\n")
+    (root / "huge.py").write_text("".join(f"def huge_{i}():\n    return 2\n" for i in range(10_000)))  # ~290 kB
+    size = (root / "huge.py").stat().st_size
+    monkeypatch.setenv("GROUNDJUDGE_MAX_FILE_BYTES", "100000")
+    snap = snapshot_directory(root)
+    result = runner.invoke(app, ["corpus", "index", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "2 files, 1 definitions, 0 references, 0 timeouts, 0 lexical only, 1 too large (skipped), " in result.output
+    with load_index(snap) as idx:
+        assert idx.cached
+        info = idx.file_info("huge.py")
+        assert (info.status, info.lines) == ("skipped", 0)
+        assert info.note == f"too large to index: {size} bytes, over the limit of 100000 (GROUNDJUDGE_MAX_FILE_BYTES)"
+        assert idx.definitions(path="huge.py") == [] and idx.search("huge_") == []
+        assert [s.name for s in idx.definitions(path="small.py")] == ["small"]
+    # a limit that changes nothing reuses the index; one that lets the file in rebuilds it, reading the file
+    monkeypatch.setenv("GROUNDJUDGE_MAX_FILE_BYTES", str(size - 1))
+    with load_index(snap) as idx:
+        assert idx.cached
+    monkeypatch.setenv("GROUNDJUDGE_MAX_FILE_BYTES", str(size))
+    with load_index(snap) as idx:
+        assert not idx.cached and idx.file_info("huge.py").status == "ok"
+        assert len(idx.definitions(path="huge.py")) == 10_000
+    assert index_path(snap.tree_hash).exists()
+    monkeypatch.setenv("GROUNDJUDGE_MAX_FILE_BYTES", "ten")
+    result = runner.invoke(app, ["corpus", "index", str(root)])
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: GROUNDJUDGE_MAX_FILE_BYTES='ten' is not a positive number of bytes"

@@ -25,8 +25,8 @@ from groundjudge.hashing import sha256_text
 from groundjudge.storage import home
 from grounding.index.languages import EXTENSIONS, extension, language_for, needs_parser
 from grounding.index.model import FileInfo
-from grounding.index.store import SCHEMA_VERSION, Index, IndexWriter
-from grounding.snapshot import Snapshot
+from grounding.index.store import SCHEMA_VERSION, TOO_LARGE, Index, IndexWriter
+from grounding.snapshot import Snapshot, env_byte_limit
 
 _PACKAGE = Path(__file__).parent
 
@@ -56,6 +56,27 @@ def parse_time_limit(size: int) -> float:
     return 5.0 + size / 200_000
 
 
+MAX_FILE_BYTES = 10_000_000
+MAX_FILE_ENV = "GROUNDJUDGE_MAX_FILE_BYTES"
+
+
+def max_file_bytes() -> int:
+    """The largest corpus text file the index reads: GROUNDJUDGE_MAX_FILE_BYTES, else MAX_FILE_BYTES.
+    Indexing takes about 40 times a file's size in memory (a 50 MB file took 1.9 GB); a larger file is
+    listed in the index as skipped, with a note saying why, and counted in the `corpus index` summary."""
+    return env_byte_limit(MAX_FILE_ENV, MAX_FILE_BYTES)
+
+
+def _same_size_limit(meta: dict[str, str], limit: int) -> bool:
+    """Whether the index would come out the same under limit: every file it read is within it, and every
+    file it left out as too large is still over it (a changed limit rebuilds only when it matters)."""
+    try:
+        largest, smallest = int(meta["largest_read"]), meta["smallest_too_large"]
+    except (KeyError, ValueError):
+        return False
+    return largest <= limit and (smallest == "" or int(smallest) > limit)
+
+
 def open_cached(tree_hash: str) -> Index | None:
     path = index_path(tree_hash)
     if not path.exists():
@@ -64,7 +85,8 @@ def open_cached(tree_hash: str) -> Index | None:
         idx = Index(path)
     except (sqlite3.DatabaseError, KeyError):
         return None
-    if idx.meta.get("schema_version") == str(SCHEMA_VERSION) and idx.meta.get("extractor") == extractor_fingerprint():
+    if (idx.meta.get("schema_version") == str(SCHEMA_VERSION) and idx.meta.get("extractor") == extractor_fingerprint()
+            and _same_size_limit(idx.meta, max_file_bytes())):
         return idx
     idx.close()
     return None
@@ -84,8 +106,11 @@ def build_index(
     parse(path, language, text) runs in the workers (default: extract.extract_file); tests substitute one
     that hangs to prove the time limit holds. time_limit(size in bytes) is each file's limit in seconds.
     verify re-hashes the snapshot's stored files as the main process reads them while the workers parse,
-    refusing a moved corpus.
+    refusing a moved corpus. Text files larger than max_file_bytes() are listed as skipped, never read.
     """
+    limit = max_file_bytes()
+    read_sizes = [e.size for e in snapshot.files if e.kind == "text" and e.size <= limit]
+    too_large_sizes = [e.size for e in snapshot.files if e.kind == "text" and e.size > limit]
     target = index_path(snapshot.tree_hash)
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(target.parent)
@@ -96,12 +121,14 @@ def build_index(
         with _terminate_cleanly():
             writer = IndexWriter(tmp)
             with _progress(progress, len(snapshot.files)) as advance:
-                _index_files(snapshot, writer, advance, workers or default_workers(), time_limit, parse, verify)
+                _index_files(snapshot, writer, advance, workers or default_workers(), time_limit, parse, verify, limit)
             writer.finish({
                 "schema_version": str(SCHEMA_VERSION),
                 "tree_hash": snapshot.tree_hash,
                 "extractor": extractor_fingerprint(),
                 "tool_version": __version__,
+                "largest_read": str(max(read_sizes, default=0)),
+                "smallest_too_large": str(min(too_large_sizes)) if too_large_sizes else "",
             })
             os.replace(tmp, target)
     except BaseException:
@@ -176,16 +203,17 @@ def _parse_stored(parse: Callable, snapshot: Snapshot, path: str, language: str)
     return parse(path, language, snapshot.read_text(path))
 
 
-def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int, time_limit, parse, verify: bool) -> None:
+def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int, time_limit, parse, verify: bool, limit: int) -> None:
     from grounding.index.cobol_source import is_free_format, searchable
     from grounding.index.extract import extract_file, extract_lexical, warm_up
     from grounding.index.pool import Failed, TimedOut, run_timed
 
-    text_entries = [e for e in snapshot.files if e.kind == "text"]
+    text_entries = [e for e in snapshot.files if e.kind == "text" and e.size <= limit]
+    read = {e.path for e in text_entries}
     # Line rows are numbered from the manifest's line counts (checked as each file is read), so nothing
     # need be read before the workers start; every parsed language is known from the file name alone.
     for entry in snapshot.files:
-        writer.reserve(entry.path, entry.lines if entry.kind == "text" else 0)
+        writer.reserve(entry.path, entry.lines if entry.path in read else 0)
     parsed = sorted(
         (e for e in text_entries if needs_parser(EXTENSIONS.get(extension(e.path), "text"))),
         key=lambda e: (-e.size, e.path),  # longest first balances the workers
@@ -198,10 +226,12 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
         With verify, each stored file is re-hashed as it is read here, in manifest order like
         Snapshot.verify, so the first changed file is the one named."""
         for entry in snapshot.files:
-            if entry.kind != "text":
+            if entry.path not in read:
                 if verify:
                     snapshot.read_bytes(entry.path, verify=True)
-                info = FileInfo(path=entry.path, language=language_for(entry.path, ""), lines=0, status="skipped", note=f"{entry.kind} file")
+                note = (f"{entry.kind} file" if entry.kind != "text"
+                        else f"{TOO_LARGE}: {entry.size} bytes, over the limit of {limit} ({MAX_FILE_ENV})")
+                info = FileInfo(path=entry.path, language=language_for(entry.path, ""), lines=0, status="skipped", note=note)
                 writer.add_file(info, [], [])
                 advance()
                 continue

@@ -12,6 +12,9 @@ from grounding.index.languages import CASE_INSENSITIVE
 from grounding.index.model import FileInfo, Ref, Source, Symbol
 from grounding.snapshot import normalize_relpath
 
+# the note of a text file over the size limit (build.max_file_bytes): listed as skipped, never read
+TOO_LARGE = "too large to index"
+
 SCHEMA_VERSION = 2  # 2: file_text and a contentless lines_fts replace line_text
 
 SCHEMA = """
@@ -273,4 +276,5 @@ class Index:
             "timeouts": one("SELECT count(*) FROM files WHERE status = 'timeout'"),
             "parse_errors": one("SELECT count(*) FROM files WHERE status = 'errors'"),
             "skipped": one("SELECT count(*) FROM files WHERE status = 'skipped'"),
+            "too_large": one(f"SELECT count(*) FROM files WHERE status = 'skipped' AND note LIKE '{TOO_LARGE}%'"),
         }
