@@ -43,6 +43,7 @@ COMMANDS = {
     "corpus": "grounding.cli",
     "ground": "grounding.cli_ground",
     "score": "judging.cli",
+    "judges": "judging.cli",
     "rubric": "rubrics.cli",
     "rename": "rename.cli",
     "rename-questions": "rename.cli",

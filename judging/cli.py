@@ -27,12 +27,14 @@ def score_cmd(
     llm_claims: str = typer.Option(None, "--llm-claims", help="Extract claims with this model (NAME=PROVIDER:MODEL\\[@BASE_URL]) instead of the Markdown extractor. Off by default."),
     llm_verify: str = typer.Option(None, "--llm-verify", help="Ask this model (NAME=PROVIDER:MODEL\\[@BASE_URL]) about claims the deterministic checker leaves UNABLE_TO_VERIFY. Off by default."),
     no_progress: bool = typer.Option(False, "--no-progress", help="Do not draw progress bars."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 3 when any judgement failed (default: only when every judgement this run attempted failed)."),
 ) -> None:
     """Ground every answer once, score it with every judge, and write score files and a run manifest.
 
     Resumable: a rerun keeps every valid judgement made with the same inputs and redoes the rest, failed
     ones included (errors are never cached). Keys: ANTHROPIC_API_KEY, OPENAI_API_KEY. Exit codes: 0 done
-    (failures are listed), 2 bad input, 130 interrupted. See docs/judging.md.
+    (failures are listed), 2 bad input, 3 every judgement attempted failed (with --strict: any failed),
+    130 interrupted. See docs/judging.md.
     """
     from rich import box
     from rich.console import Console
@@ -40,6 +42,10 @@ def score_cmd(
 
     from judging.runner import Runner, ScoreOptions
 
+    import logging
+
+    # instructor logs every failed attempt at ERROR level; the summary below reports failures itself.
+    logging.getLogger("instructor").setLevel(logging.CRITICAL)
     options = ScoreOptions(
         run_dir=run_dir, corpus=corpus, questions=questions, rubric=rubric, template=template, judges=judge or None,
         cells=[c.strip() for c in cells.split(",") if c.strip()] if cells else None, force=force, offline=offline,
@@ -81,19 +87,88 @@ def score_cmd(
                    "not sent (those claims fell back to the deterministic extractor/verifier; a rerun retries them)")
     if summary.budget_refused:
         typer.echo(f"budget of ${budget:g} reached: {summary.budget_refused} judgements not submitted (recorded as errors; rerun with a higher --budget to finish)")
+    if summary.malformed_rewritten:
+        typer.echo(f"{len(summary.malformed_rewritten)} score files could not be used and were treated as missing "
+                   "(rewritten where scored again):")
+        for problem in summary.malformed_rewritten:
+            typer.echo(f"  {problem}")
+    if summary.stale_cache:
+        typer.echo(f"{summary.stale_cache} cached replies failed today's validation and were asked again")
+    if summary.cells_held:
+        typer.echo(f"skipped cells another score process is scoring: {', '.join(summary.cells_held)} "
+                   "(run the same command again once it has finished)")
+    for judge_name, reason in sorted(summary.stopped.items()):
+        typer.echo(f"judge {judge_name} stopped: its first calls were all refused with {reason}; the rest of its "
+                   "judgements were not submitted (check it with: groundjudge judges check --judge ...)")
     if summary.failed:
-        from judging.runner import recurring
-
         typer.echo(f"{summary.failed} failed judgements are recorded with their error and no scores (never as 0):")
-        for (judge_name, message), count in sorted(summary.errors.items()):
-            typer.echo(f"  {judge_name}: {count} x {message}" + ("  [will recur: same prompt, same reply]" if recurring(message) else ""))
-        if any(recurring(message) for _, message in summary.errors):
+        for (judge_name, kind, message), count in sorted(summary.errors.items()):
+            typer.echo(f"  {judge_name}: {count} x {message}" + ("  [will recur: same prompt, same reply]" if kind.recurs else ""))
+        if any(kind.recurs for _, kind, _ in summary.errors):
             typer.echo("errors are never cached: every rerun calls these judges again for these judgements and pays for "
                        "them again, and a [will recur] failure is expected to fail again; replace or drop such a judge "
                        "(--judge) to stop paying for it")
         else:
             typer.echo("a rerun of the same command retries exactly the failed judgements (errors are never cached)")
+        if strict or summary.done == 0:
+            typer.echo(f"exit 3: {'a judgement' if strict else 'every judgement'} failed", err=True)
+            raise typer.Exit(3)
+
+
+judges_app = typer.Typer(help="Check the configured judges.", no_args_is_help=True)
+
+CHECK_SYSTEM = "You are checking that a judge is reachable. Score the answer on the rubric with the tool."
+CHECK_ANSWER = "The program BKACT01C reads the account file and writes a report."
+
+
+@judges_app.command("check")
+def judges_check_cmd(
+    judge: list[str] = typer.Option(None, "--judge", metavar="NAME=PROVIDER:MODEL[@BASE_URL]", help="A judge to check; repeatable. Default: the judges in groundjudge.toml."),
+    config: Path = typer.Option(None, "--config", metavar="FILE", help="Config file (default: ./groundjudge.toml when present, over the bundled defaults)."),
+    rubric: str = typer.Option("reference-free", "--rubric", metavar="NAME|FILE", help="The rubric whose judgement schema is sent."),
+) -> None:
+    """Send one minimal judgement to each judge, uncached, exactly as `score` would send it, and print OK or
+    the provider's own error in one line. Exit 0 when every judge answered with a valid judgement, 1 otherwise.
+    Each check is a real, billed call of a few hundred tokens."""
+    import asyncio
+    import logging
+    import random
+
+    from judging.config import load_config, select_judges
+    from judging.judge import Budget, Endpoint, Judge
+    from judging.limits import RateLimiter
+    from judging.prompts import judgement_schema
+    from rubrics import load_rubric
+
+    logging.getLogger("instructor").setLevel(logging.CRITICAL)
+    settings = load_config(config)
+    judges = select_judges(settings, judge or None)
+    loaded = load_rubric(rubric)
+    schema = judgement_schema(loaded)
+    dims = [d.name for d in loaded.dimensions]
+    user = f"Rubric dimensions: {', '.join(dims)}.\n<answer>\n{CHECK_ANSWER}\n</answer>"
+
+    async def check_all() -> list[tuple[str, str]]:
+        out = []
+        for config_ in judges:
+            one = Judge(config=config_, price=settings.price(config_.model), policy=settings.retry, cache=None,
+                        endpoint=Endpoint(asyncio.Semaphore(1), RateLimiter()), budget=Budget(), rng=random.Random(0))
+            try:
+                j = await one.judge(CHECK_SYSTEM, user, "judges-check", schema, dims)
+            finally:
+                await one.aclose()
+            label = f"{config_.name} ({config_.provider} {config_.model})"
+            out.append((label, f"OK (total {j.total:g}, {j.usage.input_tokens} tokens in, {j.usage.output_tokens} out)"
+                        if j.valid else f"FAILED: {j.error}"))
+        return out
+
+    results = asyncio.run(check_all())
+    for label, outcome in results:
+        typer.echo(f"{label}: {outcome}")
+    if any(outcome.startswith("FAILED") for _, outcome in results):
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
     app.command("score")(score_cmd)
+    app.add_typer(judges_app, name="judges")

@@ -13,8 +13,10 @@ is written atomically, so an interrupted run leaves only complete files behind.
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
 import random
-import re
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -32,7 +34,7 @@ from judging.config import JudgeConfig, JudgingConfig, load_config, select_judge
 from judging.judge import Budget, Endpoint, Judge, estimate_tokens, request_key
 from judging.limits import RateLimiter
 from judging.manifest import JudgeRecord, RunManifest, write_manifest
-from judging.models import GroundingSummary, Judgement, LLMUsage, ScoreFile
+from judging.models import FailureKind, GroundingSummary, Judgement, LLMUsage, ScoreFile
 from judging.prompts import RenderedPrompt
 from questions import Question
 
@@ -75,6 +77,7 @@ class AnswerItem:
     kept: dict[str, Judgement] = field(default_factory=dict)
     todo: list[str] = field(default_factory=list)  # judge names to call
     rewrite: bool = False
+    malformed: str | None = None  # why the score file on disk could not be used (it is rewritten)
 
 
 @dataclass
@@ -104,23 +107,20 @@ class RunSummary:
     llm_grounding_spent_usd: float = 0.0  # included in spent_usd
     llm_grounding_refused: int = 0  # grounding calls not sent for the budget
     score_files_written: int = 0
+    stale_cache: int = 0  # cached replies that failed today's validation and were asked again
+    malformed_rewritten: list[str] = field(default_factory=list)  # score files that could not be read: "path: reason"
+    cells_held: list[str] = field(default_factory=list)  # cells another score process was scoring: skipped
+    stopped: dict[str, str] = field(default_factory=dict)  # judge -> why no more calls were sent to it
     warnings: list[str] = field(default_factory=list)
     estimates: list[JudgeEstimate] = field(default_factory=list)
-    errors: dict[tuple[str, str], int] = field(default_factory=dict)  # (judge, error kind) -> count
+    errors: dict[tuple[str, FailureKind, str], int] = field(default_factory=dict)  # (judge, kind, message) -> count
 
 
-_CACHE_KEY = re.compile(r" \(cache key [0-9a-f]+\)")
-# Failures a rerun with the same prompt will most likely meet again: they cost a call on every run.
-_RECURRING = re.compile(r"^(refusal|schema violation|out-of-range score|malformed output|truncated output|HTTP 4\d\d:)")
-
-
-def error_kind(error: str) -> str:
-    """An error message without what is unique to one judgement, so the summary can count alike failures."""
-    return _CACHE_KEY.sub("", error)
-
-
-def recurring(error: str) -> bool:
-    return bool(_RECURRING.match(error))
+def error_message(judgement: Judgement) -> str:
+    """A failed judgement's error without what is unique to it (the cache key of an offline miss), so the
+    summary can count alike failures."""
+    error = judgement.error or ""
+    return "offline: no cached response" if judgement.error_kind is FailureKind.OFFLINE else error
 
 
 def discover_answers(run_dir: Path, cells: list[str] | None, questions: dict[str, Question], questions_path: Path) -> list[AnswerItem]:
@@ -228,8 +228,17 @@ def _inputs(score: ScoreFile) -> tuple[str | None, ...]:
 
 
 def plan(item: AnswerItem, judges: list[JudgeConfig], score_path: Path, force: bool, inputs: tuple[str | None, ...]) -> None:
-    """Decide which judges must (re)score this answer and which judgements are kept."""
-    existing = None if force else _try_read(score_path, ScoreFile)
+    """Decide which judges must (re)score this answer and which judgements are kept. A score file that
+    cannot be used (unreadable, or holding impossible values) is treated as missing and rewritten."""
+    item.kept, item.todo, item.malformed = {}, [], None
+    existing = None
+    if score_path.is_file():
+        try:
+            existing = read_model(score_path, ScoreFile)
+        except UserError as exc:
+            item.malformed = str(exc)
+    if force:
+        existing = None
     by_judge = {j.judge: j for j in existing.judgements} if existing is not None and _inputs(existing) == inputs else {}
     assert item.prompt is not None
     for judge in judges:
@@ -252,6 +261,7 @@ class Runner:
     def __init__(self, options: ScoreOptions, echo: Callable[[str], None] = print):
         self.o = options
         self.echo = echo
+        self.budget = Budget(limit_usd=options.budget_usd)  # LLM grounding helpers spend from it before the judges do
 
     def _setup(self) -> None:
         from grounding.snapshot import open_corpus
@@ -366,7 +376,6 @@ class Runner:
         summary = RunSummary(answers=len(self.items))
         self._warnings(summary)
         index = load_index(self.snapshot, progress=o.progress)
-        self.budget = Budget(limit_usd=o.budget_usd)  # LLM grounding helpers spend from it before the judges do
         extractor, verifier, grounding_cache, callers = self._llm_grounders()
         try:
             ground_all(self.items, o.run_dir, self.snapshot, index, write=not o.dry_run, progress=o.progress,
@@ -379,16 +388,46 @@ class Runner:
         summary.llm_grounding_refused = self.budget.refused
         for item in self.items:
             item.prompt = render_judge_prompt(self.template, item.question, item.text, self.rubric, item.grounding)
-            inputs = (item.sha256, self.snapshot.tree_hash, self.template.sha256, self.rubric.sha256)
-            plan(item, self.judges, self._score_path(item), o.force, inputs)
-            summary.judgements_planned += len(item.todo)
-            summary.judgements_kept += len(item.kept)
-        summary.answers_skipped = sum(1 for i in self.items if not i.rewrite)
+        self._plan(self.items, summary)
         return summary
 
+    def _plan(self, items: list[AnswerItem], summary: RunSummary) -> None:
+        summary.judgements_planned = summary.judgements_kept = 0
+        summary.malformed_rewritten = []
+        for item in items:
+            inputs = (item.sha256, self.snapshot.tree_hash, self.template.sha256, self.rubric.sha256)
+            plan(item, self.judges, self._score_path(item), self.o.force, inputs)
+            summary.judgements_planned += len(item.todo)
+            summary.judgements_kept += len(item.kept)
+            if item.malformed:
+                summary.malformed_rewritten.append(item.malformed)
+        summary.answers_skipped = sum(1 for i in items if not i.rewrite)
+
+    def _lock_cells(self, locks: ExitStack, summary: RunSummary) -> None:
+        """Hold each cell this run scores, so that a second ``score`` process on the same cells skips them
+        instead of calling (and paying for) every judgement a second time. A cell another process holds is
+        left out and listed; the cells this run holds are planned again, since the other process may have
+        finished them between this run's first plan and its lock."""
+        held: list[str] = []
+        for cell in sorted({i.cell for i in self.items}):
+            fd = os.open(self.o.run_dir / cell, os.O_RDONLY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                held.append(cell)
+                continue
+            locks.callback(os.close, fd)  # closing the descriptor releases the lock
+        if held:
+            summary.cells_held = held
+            self.items = [i for i in self.items if i.cell not in held]
+        self._plan(self.items, summary)
+
     def execute(self, summary: RunSummary) -> RunSummary:
-        cache = ResponseCache(self.o.cache)
-        try:
+        with ExitStack() as locks:
+            self._lock_cells(locks, summary)
+            cache = ResponseCache(self.o.cache)
+            locks.callback(cache.close)
             write_manifest(self.o.run_dir, self._manifest(), self.echo)
             budget = self.budget
             judges = self._make_judges(cache, budget)
@@ -398,9 +437,10 @@ class Runner:
             for judge in judges.values():
                 summary.calls += judge.counters.calls
                 summary.cache_hits += judge.counters.cache_hits
+                summary.stale_cache += judge.counters.stale_cache
+                if judge.health.stopped:
+                    summary.stopped[judge.config.name] = judge.health.stopped
             return summary
-        finally:
-            cache.close()
 
     def _score_path(self, item: AnswerItem) -> Path:
         return self.o.run_dir / item.cell / "scores" / f"{item.qid}.json"
@@ -466,7 +506,7 @@ class Runner:
                     summary.done += 1
                 else:
                     summary.failed += 1
-                    kind = (name, error_kind(judgement.error or ""))
+                    kind = (name, judgement.error_kind or FailureKind.OTHER, error_message(judgement))
                     summary.errors[kind] = summary.errors.get(kind, 0) + 1
                 bar.update(bar_task, advance=1, done=summary.done, failed=summary.failed, spend=budget.spent_usd)
                 pending[id(item)] -= 1

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import pytest
 from typer.testing import CliRunner
 
@@ -30,6 +35,7 @@ def test_score_then_rerun(project, fake, api_keys):
     result = invoke(project, fake)
     assert result.exit_code == 0, result.output
     assert "3 answers (0 already complete): 6 judged, 0 failed, 0 kept; 6 provider calls, 0 cache hits" in result.stdout
+    assert not fake.refused  # both requests met the services' rules, as the stand-in enforces them
     again = invoke(project, fake)
     assert "3 answers (3 already complete): 0 judged, 0 failed, 6 kept; 0 provider calls" in again.stdout
     assert fake.total_requests == 6
@@ -70,7 +76,9 @@ def test_budget_message(project, fake, api_keys):
 
 def test_offline_misses_are_counted_together(project, fake, api_keys):
     result = invoke(project, fake, "--offline")
-    assert result.exit_code == 0 and fake.total_requests == 0
+    # Every judgement failed: exit 3, so a script does not take a run that scored nothing for a success.
+    assert result.exit_code == 3 and fake.total_requests == 0
+    assert "exit 3: every judgement failed" in result.stderr
     # Each judgement's error names its own cache key; the summary counts them as one kind per judge.
     assert "  judge-claude: 3 x offline: no cached response\n  judge-gpt: 3 x offline: no cached response\n" in result.stdout
 
@@ -137,3 +145,46 @@ def test_ctrl_c_then_resume(project, fake, api_keys):
     again = invoke(project, fake)
     assert again.exit_code == 0 and f"3 answers ({len(written)} already complete)" in again.stdout
     assert len(list(scores.rglob("scores/*.json"))) == 3
+
+
+def test_strict_exits_3_when_any_judgement_failed(project, fake, api_keys):
+    fake.add(Fault("refusal"), model="fake-gpt", times=1)
+    assert invoke(project, fake).exit_code == 0  # some judgements failed, not all
+    fake.add(Fault("refusal"), model="fake-gpt", times=1)
+    result = invoke(project, fake, "--strict")
+    assert result.exit_code == 3 and "exit 3: a judgement failed" in result.stderr
+
+
+def test_a_judge_whose_calls_are_all_refused_is_stopped_and_said(project, fake, api_keys):
+    fake.add(Fault("status", status=400), model="fake-gpt", times=None)
+    result = invoke(project, fake, "--concurrency", "1")
+    # Three answers: three refused calls stop the judge; with more answers the rest are not submitted.
+    assert fake.counts["/v1/chat/completions"] == 3
+    assert "judge judge-gpt stopped: its first calls were all refused with HTTP 400: scripted 400" in result.stdout
+    assert "  judge-gpt: 3 x HTTP 400: scripted 400  [will recur: same prompt, same reply]" in result.stdout
+
+
+def test_malformed_score_files_are_rewritten_and_said(project, fake, api_keys):
+    assert invoke(project, fake).exit_code == 0
+    path = next((project / "run").glob("*/scores/*.json"))
+    data = json.loads(path.read_text())
+    data["judgements"][0]["scores"]["accuracy"] = 500.0
+    path.write_text(json.dumps(data))
+    result = invoke(project, fake)
+    assert "1 score files could not be used and were treated as missing" in result.stdout
+    assert str(path) in result.stdout
+    assert "1 judged" in result.stdout or "2 judged" in result.stdout  # only that answer is judged again
+    again = invoke(project, fake)
+    assert "could not be used" not in again.stdout and "0 provider calls" in again.stdout
+
+
+def test_two_score_processes_call_each_judgement_once(project, fake, api_keys, tmp_path):
+    # Two real processes started together on the same cells: whichever locks a cell first scores it, the
+    # other skips it (or finds it scored): 6 judgements, 6 calls, never 12.
+    fake.latency = 0.2
+    env = {**os.environ, "COLUMNS": "200", "GROUNDJUDGE_HOME": str(tmp_path / "home")}
+    args = [sys.executable, "-m", "groundjudge", *_args(project, fake)]
+    procs = [subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert fake.total_requests == 6
