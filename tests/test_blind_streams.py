@@ -314,3 +314,12 @@ def test_a_large_stream_is_read_without_holding_it(tmp_path):
     tracemalloc.stop()
     assert s.problems == [] and size > 20_000_000
     assert peak < size / 20
+
+
+def test_blank_lines_leading_blanks_and_trailing_garbage(tmp_path):
+    lines = (EVENTS / "claude_clean.jsonl").read_text().splitlines()
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(["", "  " + lines[0], "   ", lines[1] + " {}", lines[2]]) + "\n")
+    s = parse_events(path)
+    assert s.problems == [f"{path}:4: not JSON (Extra data)"]
+    assert s.complete
