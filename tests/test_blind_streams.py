@@ -323,3 +323,12 @@ def test_blank_lines_leading_blanks_and_trailing_garbage(tmp_path):
     s = parse_events(path)
     assert s.problems == [f"{path}:4: not JSON (Extra data)"]
     assert s.complete
+
+
+def test_an_escaped_lone_surrogate_is_json(tmp_path):
+    # Node's JSON.stringify escapes a lone surrogate (broken UTF-16 in a tool's output) as \udc80.
+    lines = (EVENTS / "claude_clean.jsonl").read_text().splitlines()
+    lines[1] = lines[1].replace("CBACT01C reads", "CBACT01C \\udc80 reads", 1)
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert parse_events(path).problems == []
