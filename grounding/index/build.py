@@ -189,7 +189,10 @@ def _terminate_cleanly() -> Iterator[None]:
     def stop(signum: int, _frame) -> None:
         raise SystemExit(128 + signum)
 
-    caught = [sig for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if sig is not None]
+    # only where the signal would kill the process outright: an ignored SIGHUP (nohup) stays ignored, and
+    # a handler of the caller's own stays in charge
+    caught = [sig for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None))
+              if sig is not None and signal.getsignal(sig) == signal.SIG_DFL]
     previous = {sig: signal.signal(sig, stop) for sig in caught}
     try:
         yield
