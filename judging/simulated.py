@@ -83,8 +83,9 @@ def prompt_text(request: dict[str, Any]) -> str:
 
 
 def features(prompt: str) -> Features:
-    counts_match = _COUNTS.search(prompt)
-    counts = {v: int(counts_match.group(i + 1)) if counts_match else 0 for i, v in enumerate(Verdict)}
+    # The last Counts line: the grounding report follows the answer, which could hold a line like it.
+    counts_found = _COUNTS.findall(prompt)
+    counts = {v: int(counts_found[-1][i]) if counts_found else 0 for i, v in enumerate(Verdict)}
     answer_match = _ANSWER.search(prompt)
     answer = answer_match.group(1) if answer_match else ""
     must_match = _MUST_TOUCH.search(prompt)
