@@ -15,7 +15,7 @@ def score_cmd(
     template: str = typer.Option("judge-dimensions-v1", "--template", help="Bundled prompt template name or path."),
     judge: list[str] = typer.Option(None, "--judge", help="NAME=PROVIDER:MODEL\\[@BASE_URL]; repeatable. Providers: anthropic, openai, openai-compatible. Default: the judges in groundjudge.toml."),
     cells: str = typer.Option(None, "--cells", help="Comma-separated cells to score (default: every cell with an answers/ directory)."),
-    force: bool = typer.Option(False, "--force", help="Redo every judgement, even ones already scored with the same inputs (through the response cache: use a new --cache to call the providers again)."),
+    force: bool = typer.Option(False, "--force", help="Redo every judgement, even ones already scored with the same inputs (through the response cache: use a new --cache to call the providers again); also score against a corpus or question set other than the one run.json or an earlier score recorded."),
     offline: bool = typer.Option(False, "--offline", help="Replay from the response cache only; a miss is a recorded error, never a call."),
     budget: float = typer.Option(None, "--budget", help="Stop sending new calls and retries (judges and --llm-* helpers) once this run's spend reaches this many USD; unsent judgements are recorded as errors. Calls in flight finish: at most --concurrency per endpoint over."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Render every prompt and print token estimates and projected cost; call no one, write nothing."),
@@ -79,6 +79,8 @@ def score_cmd(
         f"{summary.failed} failed, {summary.judgements_kept} kept; {summary.calls} provider calls, "
         f"{summary.cache_hits} cache hits, spent ${summary.spent_usd:.4f}"
     )
+    if summary.verdicts:
+        typer.echo("grounding: " + ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.verdicts.items())) + " claims")
     if summary.llm_grounding_calls or summary.llm_grounding_spent_usd:
         typer.echo(f"LLM grounding: {summary.llm_grounding_calls} provider calls, ${summary.llm_grounding_spent_usd:.4f} "
                    "(included in the spend above)")

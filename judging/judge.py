@@ -172,7 +172,8 @@ class Judge:
                 # tasks, a check at creation would let every one of them through. Checked again before
                 # a retry, so the only spend past the budget is the replies in flight when it was reached:
                 # at most one per concurrency slot.
-                if self.budget.reached:
+                # An unpriced model's calls cost the run nothing it can count, so the budget never holds them.
+                if self.price is not None and self.budget.reached:
                     if submitted:
                         raise JudgeError(BUDGET_STOPPED_RETRY, FailureKind.BUDGET)
                     self.budget.refused += 1

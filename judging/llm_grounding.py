@@ -83,7 +83,7 @@ class StructuredCaller:
                 return reply
         if self.offline:
             raise JudgeError(f"offline: no cached response (cache key {key[:16]})", FailureKind.OFFLINE)
-        if self.budget.reached:
+        if self.price is not None and self.budget.reached:  # unpriced calls do not count toward --budget
             self.budget.refused += 1
             raise JudgeError(BUDGET_REACHED, FailureKind.BUDGET)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import json
 import os
 import random
 from contextlib import ExitStack
@@ -33,7 +34,7 @@ from judging.cache import ResponseCache
 from judging.config import JudgeConfig, JudgingConfig, load_config, select_judges
 from judging.judge import Budget, Endpoint, Judge, estimate_tokens, request_key
 from judging.limits import RateLimiter
-from judging.manifest import JudgeRecord, RunManifest, write_manifest
+from judging.manifest import MANIFEST, JudgeRecord, RunManifest, questions_location, write_manifest
 from judging.models import FailureKind, GroundingSummary, Judgement, LLMUsage, ScoreFile
 from judging.prompts import RenderedPrompt
 from questions import Question
@@ -110,6 +111,7 @@ class RunSummary:
     stale_cache: int = 0  # cached replies that failed today's validation and were asked again
     malformed_rewritten: list[str] = field(default_factory=list)  # score files that could not be read: "path: reason"
     cells_held: list[str] = field(default_factory=list)  # cells another score process was scoring: skipped
+    verdicts: dict[str, int] = field(default_factory=dict)  # grounding verdict -> claims, over every answer
     stopped: dict[str, str] = field(default_factory=dict)  # judge -> why no more calls were sent to it
     warnings: list[str] = field(default_factory=list)
     estimates: list[JudgeEstimate] = field(default_factory=list)
@@ -283,6 +285,35 @@ class Runner:
         for item in self.items:
             item.text, item.sha256 = read_answer(item.path)
         self.snapshot = open_corpus(o.corpus)
+        if not o.force:
+            self._check_run_inputs()
+
+    def _check_run_inputs(self) -> None:
+        """Refuse a corpus or question set other than the one the run records (its run.json, or the
+        manifest of an earlier score): every claim would be checked against the wrong code, or every
+        answer judged against the wrong question, and the judges paid for it."""
+        o = self.o
+        recorded: list[tuple[Path, str, str | None, str | None]] = []  # (file, what, tree hash, questions sha256)
+        provenance = o.run_dir / "run.json"
+        if provenance.is_file():
+            try:
+                data = json.loads(provenance.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise UserError(f"not valid JSON ({exc})", provenance) from None
+            if isinstance(data, dict):
+                corpus, questions = data.get("corpus") or {}, data.get("questions") or {}
+                recorded.append((provenance, "run.json", corpus.get("tree_hash"), questions.get("sha256")))
+        manifest = _try_read(o.run_dir / MANIFEST, RunManifest)
+        if manifest is not None:
+            recorded.append((o.run_dir / MANIFEST, "an earlier score", manifest.corpus_tree_hash, manifest.questions_sha256))
+        for path, what, tree, questions in recorded:
+            if tree and tree != self.snapshot.tree_hash:
+                raise UserError(f"{what} records corpus tree {tree[:12]}, but --corpus {o.corpus} is tree "
+                                f"{self.snapshot.tree_hash[:12]}: the answers are about other code (--force scores "
+                                "against it anyway)", path)
+            if questions and questions != self.questions_sha256:
+                raise UserError(f"{what} records a question set with sha256 {questions[:12]}, but --questions "
+                                f"{o.questions} has {self.questions_sha256[:12]} (--force scores against it anyway)", path)
 
     def _llm_grounders(self):  # type: ignore[no-untyped-def]
         """The optional LLM claim extractor and fallback verifier. A dry run only replays them from the cache."""
@@ -329,7 +360,7 @@ class Runner:
             tool_version=__version__,
             corpus_name=self.snapshot.name,
             corpus_tree_hash=self.snapshot.tree_hash,
-            questions_path=str(self.o.questions),
+            **questions_location(self.o.questions, self.o.run_dir),
             questions_sha256=self.questions_sha256,
             rubric=self.rubric.ref(),
             template_name=self.template.name,
@@ -388,6 +419,9 @@ class Runner:
         summary.llm_grounding_refused = self.budget.refused
         for item in self.items:
             item.prompt = render_judge_prompt(self.template, item.question, item.text, self.rubric, item.grounding)
+            for verdict, n in (item.grounding.counts if item.grounding else {}).items():
+                name = str(getattr(verdict, "value", verdict))
+                summary.verdicts[name] = summary.verdicts.get(name, 0) + n
         self._plan(self.items, summary)
         return summary
 

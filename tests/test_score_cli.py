@@ -188,3 +188,40 @@ def test_two_score_processes_call_each_judgement_once(project, fake, api_keys, t
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
     assert fake.total_requests == 6
+
+
+def test_a_corpus_other_than_the_runs_is_refused_unless_forced(project, fake, api_keys, tmp_path):
+    assert invoke(project, fake).exit_code == 0
+    other = tmp_path / "other"
+    (other / "cbl").mkdir(parents=True)
+    (other / "cbl" / "ZZ.cbl").write_text("       IDENTIFICATION DIVISION.\n       PROGRAM-ID. ZZ.\n")
+    args = _args(project, fake)
+    args[args.index("--corpus") + 1] = str(other)
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and fake.total_requests == 6
+    assert "manifest.json: an earlier score records corpus tree" in result.stderr and "--force" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert CliRunner().invoke(app, [*args, "--force"]).exit_code == 0
+
+
+def test_a_question_set_other_than_run_json_records_is_refused(project, fake, api_keys):
+    (project / "run" / "run.json").write_text(json.dumps({"questions": {"sha256": "0" * 64}}))
+    result = invoke(project, fake)
+    assert result.exit_code == 2 and fake.total_requests == 0
+    assert "run.json: run.json records a question set with sha256 000000000000" in result.stderr
+
+
+def test_the_summary_totals_the_grounding_verdicts(project, fake, api_keys):
+    result = invoke(project, fake)
+    line = next(x for x in result.stdout.splitlines() if x.startswith("grounding: "))
+    assert line.endswith(" claims") and "SUPPORTED" in line
+
+
+def test_budget_0_does_not_hold_a_model_without_a_price(project, fake, api_keys):
+    # The warning says unpriced calls do not count toward --budget: so --budget 0 must not stop them.
+    args = _args(project, fake, "--budget", "0")
+    args = [a.replace("fake-gpt", "unpriced-model") for a in args]
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, args)
+    assert "no price for model 'unpriced-model'" in result.stderr
+    assert "  judge-gpt:" not in result.stdout  # none of judge-gpt's judgements failed
+    assert "3 x budget reached: not submitted" in result.stdout  # the priced judge is held at 0
