@@ -131,7 +131,8 @@ _CODEX_EVENTS = ("thread.started", "turn.started", "turn.completed", "turn.faile
 
 @cache
 def tables() -> _Tables:
-    raw = resources.files("validation").joinpath("streams.toml").read_bytes()
+    # Beside this module, whatever the package is installed as.
+    raw = resources.files(__package__).joinpath("streams.toml").read_bytes()
     return _Tables(StreamTables.model_validate(tomllib.loads(raw.decode("utf-8"))))
 
 

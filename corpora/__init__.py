@@ -1,1 +1,0 @@
-"""Sample corpora written for this project."""
