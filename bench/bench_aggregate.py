@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from judging.models import Judgement, RubricRef, ScoreFile
-from validation import aggregate as agg
-from validation.scores_io import CellFiles, RunScores
+from groundjudge.judging.models import Judgement, RubricRef, ScoreFile
+from groundjudge.validation import aggregate as agg
+from groundjudge.validation.scores_io import CellFiles, RunScores
 
 N_CELLS, N_QUESTIONS, JUDGES = 20, 2_500, ("judge-claude", "judge-gpt")
 RUBRIC = RubricRef(

@@ -26,7 +26,7 @@ TARGET_S, TARGET_MB = 3.0, 100.0
 
 PARSE = """
 import resource, sys, time
-from validation.events import parse_events
+from groundjudge.validation.events import parse_events
 t0, c0 = time.perf_counter(), time.process_time()
 s = parse_events(sys.argv[1])
 wall, cpu = time.perf_counter() - t0, time.process_time() - c0

@@ -130,7 +130,7 @@ def main() -> None:
               f"{size / 1e6:.2f} MB ({every} files in all); median of {args.repeat} runs each")
         compile_project()
         print("project modules compiled to bytecode first (as a normal install has them)")
-        from grounding.index.build import default_workers
+        from groundjudge.grounding.index.build import default_workers
 
         workers = args.workers or default_workers()
         print(f"the index build runs {workers} parse workers{'' if args.workers else ' (one per CPU)'}; the bare parse, one process")

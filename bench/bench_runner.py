@@ -27,8 +27,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from judging.fakeprovider import FakeProvider  # noqa: E402
-from judging.runner import Runner, ScoreOptions  # noqa: E402
+from groundjudge.judging.fakeprovider import FakeProvider  # noqa: E402
+from groundjudge.judging.runner import Runner, ScoreOptions  # noqa: E402
 
 CONFIG = """\
 [retry]
@@ -114,7 +114,7 @@ def direct_sdk_calls(fp: FakeProvider, runner: Runner, n: int) -> float:
     """Seconds per sequential call of the same judge prompt through instructor + the OpenAI SDK alone."""
     import asyncio
 
-    from judging.providers import ProviderClient
+    from groundjudge.judging.providers import ProviderClient
 
     judge = runner.judges[0]
     item = runner.items[0]

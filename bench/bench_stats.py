@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from validation.stats import cluster_bootstrap_ci
+from groundjudge.validation.stats import cluster_bootstrap_ci
 
 ROWS, RESAMPLES, REPEATS = 1_800, 10_000, 3
 

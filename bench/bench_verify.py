@@ -86,10 +86,10 @@ def main() -> None:
             corpus = Path(tmp) / "corpus"
             subprocess.run([sys.executable, str(HERE / "make_cobol_corpus.py"), str(corpus), "--lines", "60000"], check=True)
 
-        from grounding.claims import MarkdownClaimExtractor
-        from grounding.index import load_index
-        from grounding.snapshot import snapshot_directory
-        from grounding.verify import DeterministicVerifier
+        from groundjudge.grounding.claims import MarkdownClaimExtractor
+        from groundjudge.grounding.index import load_index
+        from groundjudge.grounding.snapshot import snapshot_directory
+        from groundjudge.grounding.verify import DeterministicVerifier
 
         snapshot = snapshot_directory(corpus)
         t0 = time.perf_counter()

@@ -21,7 +21,7 @@ def main() -> None:
         os.environ["GROUNDJUDGE_HOME"] = home  # a throw-away store: hashing only
         from groundjudge.hashing import sha256_file
         from groundjudge.storage import atomic_write_text
-        from grounding.snapshot import snapshot_directory
+        from groundjudge.grounding.snapshot import snapshot_directory
 
         for run in RUNS:
             path = run / "run.json"

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from grounding.models import Claim, ClaimRef, Relation
-from grounding.snapshot import normalize_relpath
+from groundjudge.grounding.models import Claim, ClaimRef, Relation
+from groundjudge.grounding.snapshot import normalize_relpath
 
 
 @runtime_checkable

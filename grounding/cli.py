@@ -16,7 +16,7 @@ def snapshot_cmd(
     replace: bool = typer.Option(False, "--replace", help="Repoint NAME if it already holds another tree."),
 ) -> None:
     """Record every regular file under SRC in the content-addressed store and print the tree hash."""
-    from grounding.snapshot import snapshot_directory
+    from groundjudge.grounding.snapshot import snapshot_directory
 
     snap = snapshot_directory(src, name, replace=replace)
     m = snap.manifest
@@ -28,7 +28,7 @@ def snapshot_cmd(
 @corpus_app.command("list")
 def list_cmd() -> None:
     """List stored snapshots."""
-    from grounding.snapshot import list_snapshots
+    from groundjudge.grounding.snapshot import list_snapshots
 
     for m in list_snapshots():
         typer.echo(f"{m.name}\t{m.tree_hash}\t{len(m.files)} files\t{m.source}")
@@ -42,8 +42,8 @@ def index_cmd(
     """Build (or reuse) the index of CORPUS and print its files, definitions, references and seconds."""
     import time
 
-    from grounding.index import load_index
-    from grounding.snapshot import open_corpus
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import open_corpus
 
     started = time.perf_counter()
     # a stored snapshot is re-verified inside load_index, overlapping the parse workers on a build

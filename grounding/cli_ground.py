@@ -21,8 +21,8 @@ def ground_cmd(
     ),
 ) -> None:
     """Extract each claim of an answer, check it against the corpus snapshot, and emit a JSON GroundingReport."""
-    from grounding.ground import ground_text, read_answer
-    from grounding.models import AnswerRef
+    from groundjudge.grounding.ground import ground_text, read_answer
+    from groundjudge.grounding.models import AnswerRef
 
     if answer.is_dir():
         if out_dir is None:
@@ -57,7 +57,7 @@ def ground_cmd(
 
     from rich.progress import Progress
 
-    from grounding.verify import DeterministicVerifier
+    from groundjudge.grounding.verify import DeterministicVerifier
 
     verifier = DeterministicVerifier()
     totals: dict[str, int] = {}
@@ -98,8 +98,8 @@ def _write(path: Path, report) -> None:
 
 
 def _open(corpus: str):
-    from grounding.index import load_index
-    from grounding.snapshot import open_corpus
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import open_corpus
 
     snapshot = open_corpus(corpus)
     return snapshot, load_index(snapshot, progress=sys.stderr.isatty())

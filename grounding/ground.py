@@ -15,10 +15,10 @@ from typing import Any
 from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_bytes
-from grounding.claims import ClaimExtractor, MarkdownClaimExtractor
-from grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
-from grounding.snapshot import Snapshot, env_byte_limit
-from grounding.verify import DeterministicVerifier, Verifier
+from groundjudge.grounding.claims import ClaimExtractor, MarkdownClaimExtractor
+from groundjudge.grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
+from groundjudge.grounding.snapshot import Snapshot, env_byte_limit
+from groundjudge.grounding.verify import DeterministicVerifier, Verifier
 
 NO_CLAIMS_NOTE = "the answer has no claim units (only headings, code blocks or rules)"
 

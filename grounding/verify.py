@@ -34,11 +34,11 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from grounding.claims import in_code_fragment, normalize_pic, relation_cues
-from grounding.index.cobol_source import is_free_format
-from grounding.index.model import Ref, Symbol
-from grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
-from grounding.snapshot import Snapshot, normalize_relpath
+from groundjudge.grounding.claims import in_code_fragment, normalize_pic, relation_cues
+from groundjudge.grounding.index.cobol_source import is_free_format
+from groundjudge.grounding.index.model import Ref, Symbol
+from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
+from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 
 SNIPPET_LINES = 15
 MAX_EVIDENCE = 5

@@ -40,19 +40,19 @@ class _OneLineErrors(TyperGroup):
 # The module that registers each top-level command. `main` imports only the one the command line names
 # (a test checks this table against what every module registers).
 COMMANDS = {
-    "corpus": "grounding.cli",
-    "ground": "grounding.cli_ground",
-    "score": "judging.cli",
-    "judges": "judging.cli",
-    "rubric": "rubrics.cli",
-    "rename": "rename.cli",
-    "rename-questions": "rename.cli",
-    "rename-verify": "rename.cli",
-    "report": "validation.cli_analysis",
-    "retest": "validation.cli_analysis",
-    "blind": "validation.cli_analysis",
-    "show": "validation.cli_show",
-    "agreement": "validation.cli_agreement",
+    "corpus": "groundjudge.grounding.cli",
+    "ground": "groundjudge.grounding.cli_ground",
+    "score": "groundjudge.judging.cli",
+    "judges": "groundjudge.judging.cli",
+    "rubric": "groundjudge.rubrics.cli",
+    "rename": "groundjudge.rename.cli",
+    "rename-questions": "groundjudge.rename.cli",
+    "rename-verify": "groundjudge.rename.cli",
+    "report": "groundjudge.validation.cli_analysis",
+    "retest": "groundjudge.validation.cli_analysis",
+    "blind": "groundjudge.validation.cli_analysis",
+    "show": "groundjudge.validation.cli_show",
+    "agreement": "groundjudge.validation.cli_agreement",
     "demo": "groundjudge.demo",
 }
 

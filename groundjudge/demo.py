@@ -55,7 +55,7 @@ come from judging/simulated.py, not from any model. They show what the analysis 
 or point a judge at a local OpenAI-compatible server (vLLM, llama.cpp server, Ollama):
   groundjudge demo --judge local=openai-compatible:qwen2.5-7b-instruct@http://127.0.0.1:8080/v1
 or, to try the plumbing offline, at the loopback provider the tests use (it scores every answer alike):
-  python -m judging.fakeprovider   # prints its URL; then --judge fake=openai-compatible:any@URL/v1
+  python -m groundjudge.judging.fakeprovider   # prints its URL; then --judge fake=openai-compatible:any@URL/v1
 then run `groundjudge demo` again: grounding is reused and only the judgements are new."""
 
 
@@ -73,7 +73,7 @@ def _copy_run(src: Path, dst: Path) -> None:
 
 
 def _usable(judge_specs: list[str] | None) -> bool:
-    from judging.config import load_config, select_judges
+    from groundjudge.judging.config import load_config, select_judges
 
     judges = select_judges(load_config(None), judge_specs)
     return any(j.provider == "openai-compatible" or j.api_key() for j in judges)
@@ -81,7 +81,7 @@ def _usable(judge_specs: list[str] | None) -> bool:
 
 @contextmanager
 def _dummy_keys() -> Iterator[None]:
-    from judging.config import KEY_ENV
+    from groundjudge.judging.config import KEY_ENV
 
     saved = {var: os.environ.get(var) for var in sorted(set(KEY_ENV.values()))}
     os.environ.update({var: DUMMY_KEY for var in saved})
@@ -99,7 +99,7 @@ def _forget_simulated_manifest(run_dir: Path) -> None:
     """A simulated judge's base URL holds the loopback server's port, new in every demo: the manifest
     of an earlier simulated demo would be reported as another run's and replaced with a warning."""
     from groundjudge.storage import read_model
-    from judging.manifest import MANIFEST, RunManifest
+    from groundjudge.judging.manifest import MANIFEST, RunManifest
 
     path = run_dir / MANIFEST
     if path.is_file() and all(j.simulated for j in read_model(path, RunManifest).judges):
@@ -110,7 +110,7 @@ def _simulated_config(out: Path) -> Path:
     """The simulated judges' config, recorded in their runs' manifests: their models priced at zero
     (a model without a price is warned about on every run)."""
     from groundjudge.storage import atomic_write_text
-    from judging.simulated import JUDGES
+    from groundjudge.judging.simulated import JUDGES
 
     path = out / "simulated-judges.toml"
     atomic_write_text(path, "# Written by `groundjudge demo`: the simulated judges (judging/simulated.py) cost nothing.\n"
@@ -122,9 +122,9 @@ def _score_simulated(sample: Sample, run_dir: Path, replicate: int, config: Path
     """Score the run with the simulated judges, on a loopback provider of their own (its responder
     holds the replicate's seed). ``cache``: a response cache of this demo only, since the server's
     port, part of every cache key, is new in every demo."""
-    from judging.fakeprovider import FakeProvider
-    from judging.runner import Runner, ScoreOptions
-    from judging.simulated import JUDGES, simulated_reply
+    from groundjudge.judging.fakeprovider import FakeProvider
+    from groundjudge.judging.runner import Runner, ScoreOptions
+    from groundjudge.judging.simulated import JUDGES, simulated_reply
 
     _forget_simulated_manifest(run_dir)
     with FakeProvider(responder=partial(simulated_reply, replicate=replicate)) as fp, _dummy_keys():
@@ -155,7 +155,7 @@ def _verdict_table(sample: Sample, run_dir: Path):  # type: ignore[no-untyped-de
     from rich.table import Table
 
     from groundjudge.storage import read_model
-    from grounding.models import GroundingReport, Verdict
+    from groundjudge.grounding.models import GroundingReport, Verdict
 
     table = Table(title=f"grounding: {sample.name} (reports in {run_dir}/<cell>/grounding/)")
     table.add_column("cell", no_wrap=True)
@@ -181,12 +181,12 @@ def demo_cmd(
     from rich.console import Console
 
     from groundjudge.storage import write_model
-    from judging.runner import Runner, ScoreOptions, grounding_path
-    from rubrics.cli import score_cmd as score_criteria
-    from validation.blind import run_blind
-    from validation.cli_agreement import judges_cmd as agreement_judges
-    from validation.report import run_report
-    from validation.retest import run_retest
+    from groundjudge.judging.runner import Runner, ScoreOptions, grounding_path
+    from groundjudge.rubrics.cli import score_cmd as score_criteria
+    from groundjudge.validation.blind import run_blind
+    from groundjudge.validation.cli_agreement import judges_cmd as agreement_judges
+    from groundjudge.validation.report import run_report
+    from groundjudge.validation.retest import run_retest
 
     if out.exists() and not out.is_dir():
         raise UserError("--out is a file, not a directory", out)

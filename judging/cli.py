@@ -40,7 +40,7 @@ def score_cmd(
     from rich.console import Console
     from rich.table import Table
 
-    from judging.runner import Runner, ScoreOptions
+    from groundjudge.judging.runner import Runner, ScoreOptions
 
     import logging
 
@@ -136,11 +136,11 @@ def judges_check_cmd(
     import logging
     import random
 
-    from judging.config import load_config, select_judges
-    from judging.judge import Budget, Endpoint, Judge
-    from judging.limits import RateLimiter
-    from judging.prompts import judgement_schema
-    from rubrics import load_rubric
+    from groundjudge.judging.config import load_config, select_judges
+    from groundjudge.judging.judge import Budget, Endpoint, Judge
+    from groundjudge.judging.limits import RateLimiter
+    from groundjudge.judging.prompts import judgement_schema
+    from groundjudge.rubrics import load_rubric
 
     logging.getLogger("instructor").setLevel(logging.CRITICAL)
     settings = load_config(config)

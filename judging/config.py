@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from groundjudge.errors import UserError, first_problem
-from judging.capabilities import capabilities, temperature_problem
+from groundjudge.judging.capabilities import capabilities, temperature_problem
 from groundjudge.storage import read_input_text
 from groundjudge.hashing import sha256_json
 

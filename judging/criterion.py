@@ -23,7 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from groundjudge.storage import VersionedModel
-from rubrics.criteria import CriterionItem, CriterionRubric
+from groundjudge.rubrics.criteria import CriterionItem, CriterionRubric
 
 P0_CAP = 60.0
 

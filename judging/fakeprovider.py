@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
-from judging.fakeprovider_rules import check_anthropic, check_openai
+from groundjudge.judging.fakeprovider_rules import check_anthropic, check_openai
 
 FaultKind = Literal[
     "ok",
@@ -381,7 +381,7 @@ def parse_fault(spec: str) -> tuple[Fault, dict[str, Any]]:
 
 
 def main() -> None:
-    """``python -m judging.fakeprovider``: serve until interrupted, e.g. to try ``groundjudge score`` offline."""
+    """``python -m groundjudge.judging.fakeprovider``: serve until interrupted, e.g. to try ``groundjudge score`` offline."""
     import argparse
     import signal
     import time

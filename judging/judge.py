@@ -15,12 +15,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from judging.cache import ResponseCache, cache_key
-from judging.config import JudgeConfig, Price, RetryPolicy
-from judging.limits import RateLimiter
-from judging.models import FailureKind, Judgement, Usage
-from judging.providers import JUDGEMENT_TOOL, CallResult, JudgeError, ProviderClient, RetryableError, tool_model, validation_error
-from judging.retry import with_retries
+from groundjudge.judging.cache import ResponseCache, cache_key
+from groundjudge.judging.config import JudgeConfig, Price, RetryPolicy
+from groundjudge.judging.limits import RateLimiter
+from groundjudge.judging.models import FailureKind, Judgement, Usage
+from groundjudge.judging.providers import JUDGEMENT_TOOL, CallResult, JudgeError, ProviderClient, RetryableError, tool_model, validation_error
+from groundjudge.judging.retry import with_retries
 
 BUDGET_REACHED = "budget reached: not submitted"
 BUDGET_STOPPED_RETRY = "budget reached: not retried after a transient error"

@@ -14,15 +14,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
-from grounding.models import Claim, Evidence, Verdict, VerifiedClaim
-from grounding.snapshot import Snapshot
-from judging.cache import ResponseCache
-from judging.config import JudgeConfig, Price, RetryPolicy
-from judging.judge import BUDGET_REACHED, Budget, request_key
-from judging.models import FailureKind, LLMUsage, Usage
-from judging.providers import JudgeError, ProviderClient
-from judging.retry import with_retries
+from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
+from groundjudge.grounding.models import Claim, Evidence, Verdict, VerifiedClaim
+from groundjudge.grounding.snapshot import Snapshot
+from groundjudge.judging.cache import ResponseCache
+from groundjudge.judging.config import JudgeConfig, Price, RetryPolicy
+from groundjudge.judging.judge import BUDGET_REACHED, Budget, request_key
+from groundjudge.judging.models import FailureKind, LLMUsage, Usage
+from groundjudge.judging.providers import JudgeError, ProviderClient
+from groundjudge.judging.retry import with_retries
 
 MAX_CLAIMS = 60
 FAILED = "(failed)"  # suffix of the verifier name on a claim the LLM verifier could not judge

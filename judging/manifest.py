@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import VersionedModel, read_model, write_model
-from judging.models import RubricRef
+from groundjudge.judging.models import RubricRef
 
 MANIFEST = "manifest.json"
 

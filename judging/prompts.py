@@ -17,9 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_bytes, sha256_json
-from grounding.models import GroundingReport, Verdict, VerifiedClaim
-from questions import Question
-from rubrics import Rubric
+from groundjudge.grounding.models import GroundingReport, Verdict, VerifiedClaim
+from groundjudge.questions import Question
+from groundjudge.rubrics import Rubric
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 DEFAULT_TEMPLATE = "judge-dimensions-v1"

@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from judging.capabilities import capabilities
-from judging.config import JudgeConfig
-from judging.models import FailureKind
+from groundjudge.judging.capabilities import capabilities
+from groundjudge.judging.config import JudgeConfig
+from groundjudge.judging.models import FailureKind
 
 # Tool names must match ^[a-zA-Z0-9_-]{1,64}$ on both services: fixed names, never built from a rubric.
 JUDGEMENT_TOOL = "submit_judgement"

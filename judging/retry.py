@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import Awaitable, Callable, TypeVar
 
-from judging.config import RetryPolicy
-from judging.models import FailureKind
-from judging.providers import JudgeError, RetryableError
+from groundjudge.judging.config import RetryPolicy
+from groundjudge.judging.models import FailureKind
+from groundjudge.judging.providers import JudgeError, RetryableError
 
 T = TypeVar("T")
 

@@ -28,16 +28,16 @@ from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file, sha256_json
 from groundjudge.storage import read_model, write_model
-from grounding.ground import read_answer
-from grounding.models import AnswerRef, GroundingReport
-from judging.cache import ResponseCache
-from judging.config import JudgeConfig, JudgingConfig, load_config, select_judges
-from judging.judge import Budget, Endpoint, Judge, estimate_tokens, request_key
-from judging.limits import RateLimiter
-from judging.manifest import MANIFEST, JudgeRecord, RunManifest, questions_location, write_manifest
-from judging.models import FailureKind, GroundingSummary, Judgement, LLMUsage, ScoreFile
-from judging.prompts import RenderedPrompt
-from questions import Question
+from groundjudge.grounding.ground import read_answer
+from groundjudge.grounding.models import AnswerRef, GroundingReport
+from groundjudge.judging.cache import ResponseCache
+from groundjudge.judging.config import JudgeConfig, JudgingConfig, load_config, select_judges
+from groundjudge.judging.judge import Budget, Endpoint, Judge, estimate_tokens, request_key
+from groundjudge.judging.limits import RateLimiter
+from groundjudge.judging.manifest import MANIFEST, JudgeRecord, RunManifest, questions_location, write_manifest
+from groundjudge.judging.models import FailureKind, GroundingSummary, Judgement, LLMUsage, ScoreFile
+from groundjudge.judging.prompts import RenderedPrompt
+from groundjudge.questions import Question
 
 
 @dataclass
@@ -167,7 +167,7 @@ def _matches_grounders(report: GroundingReport, extractor_name: str, llm_verify:
     """Was this report made the way this run would make it: same extractor, LLM verifier or not."""
     if report.extractor != extractor_name:
         return False
-    from judging.llm_grounding import FAILED
+    from groundjudge.judging.llm_grounding import FAILED
 
     left_to_llm = any(c.verdict.value == "UNABLE_TO_VERIFY" and (c.verifier == "deterministic" or c.verifier.endswith(FAILED))
                       for c in report.claims)
@@ -192,8 +192,8 @@ def ground_all(items: list[AnswerItem], run_dir: Path, snapshot, index, write: b
     from rich.console import Console
     from rich.progress import Progress
 
-    from grounding.claims import MarkdownClaimExtractor
-    from grounding.ground import ground_text
+    from groundjudge.grounding.claims import MarkdownClaimExtractor
+    from groundjudge.grounding.ground import ground_text
 
     # An LLM extractor that failed names itself after its fallback, so such a report is redone next run.
     extractor_name = getattr(extractor, "intended_name", None) or MarkdownClaimExtractor().name
@@ -266,10 +266,10 @@ class Runner:
         self.budget = Budget(limit_usd=options.budget_usd)  # LLM grounding helpers spend from it before the judges do
 
     def _setup(self) -> None:
-        from grounding.snapshot import open_corpus
-        from judging.prompts import judgement_schema, load_template
-        from questions import load_questions
-        from rubrics import load_rubric
+        from groundjudge.grounding.snapshot import open_corpus
+        from groundjudge.judging.prompts import judgement_schema, load_template
+        from groundjudge.questions import load_questions
+        from groundjudge.rubrics import load_rubric
 
         o = self.o
         if o.budget_usd is not None and o.budget_usd < 0:
@@ -320,8 +320,8 @@ class Runner:
         o = self.o
         if not (o.llm_claims or o.llm_verify):
             return None, None, None, []
-        from grounding.verify import DeterministicVerifier, FallbackVerifier
-        from judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
+        from groundjudge.grounding.verify import DeterministicVerifier, FallbackVerifier
+        from groundjudge.judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
 
         cache = ResponseCache(o.cache)
         callers = []
@@ -376,7 +376,7 @@ class Runner:
         )
 
     def _llm_judge(self, spec: str) -> JudgeConfig:
-        from judging.config import parse_judge_spec
+        from groundjudge.judging.config import parse_judge_spec
 
         return self.config.resolve(parse_judge_spec(spec))
 
@@ -399,8 +399,8 @@ class Runner:
 
     def prepare(self) -> RunSummary:
         """Everything before the first provider call: inputs, grounding, prompts, the plan."""
-        from grounding.index import load_index
-        from judging.prompts import render_judge_prompt
+        from groundjudge.grounding.index import load_index
+        from groundjudge.judging.prompts import render_judge_prompt
 
         self._setup()
         o = self.o

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from grounding.models import Verdict
+from groundjudge.grounding.models import Verdict
 
 RATIONALE_PREFIX = "SIMULATED judgement (no model was called)"
 NOISE = 0.08  # the noise is uniform in [-NOISE, NOISE) of a dimension's range

@@ -9,11 +9,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grounding.snapshot import FileEntry, Snapshot, classify, tree_hash
+from groundjudge.grounding.snapshot import FileEntry, Snapshot, classify, tree_hash
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_bytes
-from rename.lexer import sniff, substitute
-from rename.mapping import Lookup
+from groundjudge.rename.lexer import sniff, substitute
+from groundjudge.rename.mapping import Lookup
 
 
 @dataclass

@@ -44,9 +44,9 @@ def rename_cmd(
     from rich.console import Console
     from rich.table import Table
 
-    from grounding.snapshot import open_corpus
-    from rename.mapping import parse_classes
-    from rename.run import rename_corpus
+    from groundjudge.grounding.snapshot import open_corpus
+    from groundjudge.rename.mapping import parse_classes
+    from groundjudge.rename.run import rename_corpus
 
     seed_list = _seeds(seed, seeds)
     chosen = parse_classes(classes)
@@ -80,9 +80,9 @@ def rename_questions_cmd(
 ) -> None:
     """Apply a rename map to a question set: text and must_touch renamed; ids and labels unchanged."""
     from groundjudge.storage import read_model
-    from rename.mapping import Lookup
-    from rename.models import RenameMap
-    from rename.questions import rename_questions
+    from groundjudge.rename.mapping import Lookup
+    from groundjudge.rename.models import RenameMap
+    from groundjudge.rename.questions import rename_questions
 
     rmap = read_model(map_path, RenameMap)
     n = rename_questions(questions, Lookup(rmap.identifiers, rmap.classes), out)
@@ -97,11 +97,11 @@ def rename_verify_cmd(
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the JSON report to this file."),
 ) -> None:
     """Check that two trees are structurally equivalent under the map; JSON on stdout, summary on stderr, exit 1 on any failure."""
-    from grounding.snapshot import open_corpus
+    from groundjudge.grounding.snapshot import open_corpus
     from groundjudge.storage import read_model, write_model
-    from rename.apply import ensure_parent
-    from rename.models import RenameMap
-    from rename.verify import report_json, summary, verify_trees
+    from groundjudge.rename.apply import ensure_parent
+    from groundjudge.rename.models import RenameMap
+    from groundjudge.rename.verify import report_json, summary, verify_trees
 
     rmap = read_model(map_path, RenameMap)
     if report:

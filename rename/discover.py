@@ -11,11 +11,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from grounding.index.cobol_source import is_free_format
-from grounding.snapshot import Snapshot
-from rename.lexer import language_of, sniff, tokens
-from rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
-from rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS, reserved_words
+from groundjudge.grounding.index.cobol_source import is_free_format
+from groundjudge.grounding.snapshot import Snapshot
+from groundjudge.rename.lexer import language_of, sniff, tokens
+from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
+from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS, reserved_words
 
 MIN_LENGTH = 3  # shorter names are too often ordinary words in comments and prose
 
@@ -333,7 +333,7 @@ def _python_vocabulary() -> frozenset[str]:
 def _from_index(snapshot: Snapshot, wanted: set[str]) -> list[tuple[str, str]]:
     """Python/Java/JS/Go/C names the repository defines, from the grounding index. Dunder names are
     protocol, not repository vocabulary, and are never candidates."""
-    from grounding.index import load_index
+    from groundjudge.grounding.index import load_index
 
     idx = load_index(snapshot, progress=False)
     found: list[tuple[str, str]] = []

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from groundjudge.errors import UserError
-from rename.vocabulary import SYSTEM_PREFIXES
+from groundjudge.rename.vocabulary import SYSTEM_PREFIXES
 
 MAX_ATTEMPTS = 5000
 DIGITS = string.digits

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from grounding.index.cobol_source import is_free_format  # one reading of the format directives, as the index has
+from groundjudge.grounding.index.cobol_source import is_free_format  # one reading of the format directives, as the index has
 
 COBOL_EXT = {".cbl", ".cob", ".cpy", ".cobol", ".ccp", ".cbk", ".copy"}
 JCL_EXT = {".jcl", ".proc", ".prc", ".cntl"}

@@ -7,11 +7,11 @@ import re
 from dataclasses import dataclass
 
 from groundjudge.errors import UserError
-from rename.discover import Discovery
-from rename.generate import Rejection, TokenRules, generate, ordered
-from rename.lexer import recase
-from rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES
-from rename.vocabulary import english_words, reserved_words
+from groundjudge.rename.discover import Discovery
+from groundjudge.rename.generate import Rejection, TokenRules, generate, ordered
+from groundjudge.rename.lexer import recase
+from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES
+from groundjudge.rename.vocabulary import english_words, reserved_words
 
 ASSIGN_DERIVED_RE = re.compile(r"^((?:UT-|DA-)?(?:S|AS|D|R|I|U|V)-)(.+)$")
 

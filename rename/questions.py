@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 
 from groundjudge.storage import atomic_write_text
-from questions import load_questions
-from rename.apply import ensure_parent
-from rename.lexer import substitute
-from rename.mapping import Lookup
+from groundjudge.questions import load_questions
+from groundjudge.rename.apply import ensure_parent
+from groundjudge.rename.lexer import substitute
+from groundjudge.rename.mapping import Lookup
 
 RENAMED_FIELDS = ("text", "must_touch")
 
@@ -50,7 +50,7 @@ def rename_questions(src: Path, lookup: Lookup, out: Path) -> int:
 
 
 def compare_questions(original: Path, renamed: Path, lookup: Lookup, checks, tally) -> None:
-    from rename.verify import compare_text
+    from groundjudge.rename.verify import compare_text
 
     a, b = load_questions(original), load_questions(renamed)
     if [q.id for q in a] != [q.id for q in b]:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grounding.snapshot import Snapshot
+from groundjudge.grounding.snapshot import Snapshot
 from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import write_model
-from rename.apply import build, ensure_parent, write_tree
-from rename.discover import discover
-from rename.mapping import plan_map
-from rename.models import CASE_SENSITIVE_CLASSES, RenameMap
-from rename.vocabulary import read_word_file
+from groundjudge.rename.apply import build, ensure_parent, write_tree
+from groundjudge.rename.discover import discover
+from groundjudge.rename.mapping import plan_map
+from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, RenameMap
+from groundjudge.rename.vocabulary import read_word_file
 
 
 def rename_corpus(

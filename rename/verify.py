@@ -8,13 +8,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grounding.snapshot import Snapshot
+from groundjudge.grounding.snapshot import Snapshot
 from groundjudge import __version__
 from groundjudge.hashing import sha256_file
-from rename.apply import rename_path
-from rename.lexer import shape, sniff, token_spans
-from rename.mapping import Lookup
-from rename.models import Check, RenameMap, VerifyReport
+from groundjudge.rename.apply import rename_path
+from groundjudge.rename.lexer import shape, sniff, token_spans
+from groundjudge.rename.mapping import Lookup
+from groundjudge.rename.models import Check, RenameMap, VerifyReport
 
 MAX_FAILURES = 20
 RESIDUAL_EXAMPLES = 10
@@ -155,7 +155,7 @@ def verify_trees(original: Snapshot, renamed: Snapshot, rmap: RenameMap, map_pat
     q_hashes: dict[str, str] = {}
     q_tally = Tally()
     if questions:
-        from rename.questions import compare_questions
+        from groundjudge.rename.questions import compare_questions
 
         for name in ("question_ids", "question_labels", "question_text_lengths"):
             checks.declare(name)

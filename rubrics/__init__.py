@@ -12,13 +12,13 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "Band": "rubrics.dimensions",
-    "Dimension": "rubrics.dimensions",
-    "Rubric": "rubrics.dimensions",
-    "RubricFile": "rubrics.dimensions",
-    "load_rubric": "rubrics.dimensions",
-    "BUNDLED": "rubrics.files",
-    "bundled_rubrics": "rubrics.files",
+    "Band": "groundjudge.rubrics.dimensions",
+    "Dimension": "groundjudge.rubrics.dimensions",
+    "Rubric": "groundjudge.rubrics.dimensions",
+    "RubricFile": "groundjudge.rubrics.dimensions",
+    "load_rubric": "groundjudge.rubrics.dimensions",
+    "BUNDLED": "groundjudge.rubrics.files",
+    "bundled_rubrics": "groundjudge.rubrics.files",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _kind(name_or_path: str) -> str:
-    from rubrics.files import read_toml, resolve_rubric_path
+    from groundjudge.rubrics.files import read_toml, resolve_rubric_path
 
     path = resolve_rubric_path(name_or_path)
     kind = read_toml(path)[1].get("kind")
@@ -35,8 +35,8 @@ def list_cmd() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from rubrics import bundled_rubrics, load_rubric
-    from rubrics.criteria import load_criterion_rubric
+    from groundjudge.rubrics import bundled_rubrics, load_rubric
+    from groundjudge.rubrics.criteria import load_criterion_rubric
 
     table = Table("name", "kind", "version", "contents", "sha256")
     for name in bundled_rubrics("dimensions"):
@@ -59,7 +59,7 @@ def check_cmd(
 
     console = Console()
     if _kind(rubric) == "dimensions":
-        from rubrics import load_rubric
+        from groundjudge.rubrics import load_rubric
 
         r = load_rubric(rubric)
         table = Table("dimension", "range", "bands", title=f"{r.name} v{r.version}: {r.total_max} points")
@@ -69,7 +69,7 @@ def check_cmd(
         console.print(table)
         console.print(f"sha256 {r.sha256}")
         return
-    from rubrics.criteria import load_criterion_rubric
+    from groundjudge.rubrics.criteria import load_criterion_rubric
 
     c = load_criterion_rubric(rubric)
     table = Table("item", "needs update", "requirements", "conditionals", "guardrails", "P0", title=f"{c.name} v{c.version}")
@@ -93,8 +93,8 @@ def score_cmd(
 
     from groundjudge.hashing import sha256_file
     from groundjudge.storage import read_model, write_model
-    from judging.criterion import CriterionResponses, score_run
-    from rubrics.criteria import load_criterion_rubric
+    from groundjudge.judging.criterion import CriterionResponses, score_run
+    from groundjudge.rubrics.criteria import load_criterion_rubric
 
     c = load_criterion_rubric(rubric)
     given = read_model(responses, CriterionResponses)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from groundjudge.hashing import sha256_bytes
 from groundjudge.storage import VersionedModel
-from rubrics.files import first_duplicate, load_rubric_file
+from groundjudge.rubrics.files import first_duplicate, load_rubric_file
 
 CriterionType = Literal["requirement", "conditional", "guardrail"]
 Priority = Literal["P0", "P1", "P2", "P3"]

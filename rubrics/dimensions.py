@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from groundjudge.hashing import sha256_bytes
 from groundjudge.storage import VersionedModel
-from judging.models import RubricRef
-from rubrics.files import first_duplicate, load_rubric_file
+from groundjudge.judging.models import RubricRef
+from groundjudge.rubrics.files import first_duplicate, load_rubric_file
 
 # Dimension names become field names of the judge's structured-output model and keys of score
 # files, so they must be plain identifiers that cannot clash with the model's own attributes.

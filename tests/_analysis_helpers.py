@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from groundjudge.storage import atomic_write_text, write_model
-from judging.models import Judgement, RubricRef, ScoreFile
-from validation.scores_io import CellFiles, RunScores
+from groundjudge.judging.models import Judgement, RubricRef, ScoreFile
+from groundjudge.validation.scores_io import CellFiles, RunScores
 
 RUBRIC_1D = RubricRef(name="one", sha256="a" * 64, dimensions={"accuracy": 5.0}, minimum={"accuracy": 1.0})
 RUBRIC_2D = RubricRef(name="two", sha256="b" * 64, dimensions={"accuracy": 30.0, "usefulness": 20.0})

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from judging.config import JudgeConfig, KEY_ENV, Price, RetryPolicy
-from judging.fakeprovider import FakeProvider
-from judging.judge import Budget, Endpoint, Judge
-from judging.limits import RateLimiter
+from groundjudge.judging.config import JudgeConfig, KEY_ENV, Price, RetryPolicy
+from groundjudge.judging.fakeprovider import FakeProvider
+from groundjudge.judging.judge import Budget, Endpoint, Judge
+from groundjudge.judging.limits import RateLimiter
 
 # Small waits so retry tests run in milliseconds; no jitter so waits are exact.
 FAST_RETRY = RetryPolicy(max_attempts=3, max_total_s=10.0, initial_wait_s=0.01, max_wait_s=0.05, jitter_s=0.0, max_retry_after_s=5.0)
@@ -59,8 +59,8 @@ def make_judge(config: JudgeConfig, cache=None, budget: Budget | None = None, of
 
 
 def run_judge(judge: Judge, system: str = "You judge.", user: str = "Question q01. Answer text.", schema=None):
-    from judging.prompts import judgement_schema
-    from rubrics import load_rubric
+    from groundjudge.judging.prompts import judgement_schema
+    from groundjudge.rubrics import load_rubric
 
     rubric = load_rubric("reference-free")
     schema = schema or judgement_schema(rubric)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grounding.claims import MarkdownClaimExtractor
-from grounding.ground import ground_text
-from grounding.index import load_index
-from grounding.models import AnswerRef, GroundingReport, VerifiedClaim
-from grounding.snapshot import Snapshot, snapshot_directory
-from grounding.verify import DeterministicVerifier
+from groundjudge.grounding.claims import MarkdownClaimExtractor
+from groundjudge.grounding.ground import ground_text
+from groundjudge.grounding.index import load_index
+from groundjudge.grounding.models import AnswerRef, GroundingReport, VerifiedClaim
+from groundjudge.grounding.snapshot import Snapshot, snapshot_directory
+from groundjudge.grounding.verify import DeterministicVerifier
 
 REPO = Path(__file__).resolve().parent.parent
 CORPORA = REPO / "corpora"

@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
-from grounding.index.extract import extract_file
-from grounding.index.store import ref_of, symbol_of
-from grounding.snapshot import snapshot_directory
+from groundjudge.grounding.index.extract import extract_file
+from groundjudge.grounding.index.store import ref_of, symbol_of
+from groundjudge.grounding.snapshot import snapshot_directory
 
 FIXTURES = Path(__file__).parent / "fixtures" / "index"
 

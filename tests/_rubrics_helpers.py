@@ -10,7 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from groundjudge.cli import _OneLineErrors
-from rubrics import cli as rubrics_cli
+from groundjudge.rubrics import cli as rubrics_cli
 
 
 def rubric_app() -> typer.Typer:

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from _analysis_helpers import RUBRIC_2D, THREE_MEANS_CELL, score_file, write_run
 from groundjudge.errors import UserError
 from groundjudge.storage import write_model
-from validation import aggregate as agg
-from validation.scores_io import load_run
+from groundjudge.validation import aggregate as agg
+from groundjudge.validation.scores_io import load_run
 
 
 def _row(frame, **match):
@@ -189,7 +189,7 @@ def test_a_judge_absent_from_a_score_file_is_judge_missing(tmp_path):
 
 
 def test_a_rubric_dimension_named_total_is_refused(tmp_path):
-    from judging.models import RubricRef
+    from groundjudge.judging.models import RubricRef
 
     rubric = RubricRef(name="odd", sha256="c" * 64, dimensions={"total": 10.0})
     write_run(tmp_path, {"a": {"Q1": {"j1": {"total": 3}}}}, rubric=rubric)

@@ -10,9 +10,9 @@ import pytest
 
 from _agreement_helpers import run_scores
 from _analysis_helpers import run_scores as any_rubric_run
-from judging.models import RubricRef
-from validation import agreement
-from validation.aggregate import slot_table
+from groundjudge.judging.models import RubricRef
+from groundjudge.validation import agreement
+from groundjudge.validation.aggregate import slot_table
 
 NAN = float("nan")
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from groundjudge.cli import app
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import write_model
-from judging.models import RubricRef
+from groundjudge.judging.models import RubricRef
 
 runner = CliRunner()
 

@@ -12,8 +12,8 @@ from _analysis_helpers import THREE_MEANS_CELL, write_run
 from groundjudge.cli import app
 from groundjudge.errors import UserError
 from groundjudge.storage import read_model
-from validation.blind import BlindFile, check_answer, read_void_list, verify_run
-from validation.events import classify_tool, parse_events
+from groundjudge.validation.blind import BlindFile, check_answer, read_void_list, verify_run
+from groundjudge.validation.events import classify_tool, parse_events
 
 EVENTS = Path(__file__).parent / "fixtures" / "validation" / "events"
 

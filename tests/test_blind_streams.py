@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from validation.blind import AnswerStatus, check_answer
-from validation.events import ToolKind, classify_tool, parse_events, tables
+from groundjudge.validation.blind import AnswerStatus, check_answer
+from groundjudge.validation.events import ToolKind, classify_tool, parse_events, tables
 
 EVENTS = Path(__file__).parent / "fixtures" / "validation" / "events"
 

@@ -9,8 +9,8 @@ import textwrap
 import pytest
 
 from groundjudge.errors import UserError
-from judging.cache import ResponseCache, cache_key
-from judging.fakeprovider import FakeProvider, Fault
+from groundjudge.judging.cache import ResponseCache, cache_key
+from groundjudge.judging.fakeprovider import FakeProvider, Fault
 from _fake_provider_helpers import (  # noqa: F401  (fixtures)
     DEFAULT_TOTAL, api_keys, fake, fake_server, judge_config, make_judge, run_judge,
 )
@@ -118,7 +118,7 @@ def test_offline_needs_no_credentials(fake, monkeypatch, tmp_path):
 WRITER = textwrap.dedent(
     """
     import sys
-    from judging.cache import ResponseCache
+    from groundjudge.judging.cache import ResponseCache
     cache = ResponseCache(sys.argv[1])
     tag = sys.argv[2]
     for i in range(300):

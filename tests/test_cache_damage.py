@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from groundjudge.errors import UserError
-from judging.cache import ResponseCache
+from groundjudge.judging.cache import ResponseCache
 from _fake_provider_helpers import api_keys, fake, fake_server, judge_config, make_judge, run_judge  # noqa: F401  (fixtures)
 
 REPLY = {"accuracy": 3, "rationale": "x" * 400}  # long enough that 400 rows fill many pages
@@ -92,10 +92,10 @@ def test_a_row_with_invalid_json_is_a_miss_counted_and_logged_once(tmp_path, cap
     _insert(path, "not-text", b"\xff\xfe binary")
     _insert(path, "bad-tokens", '{"accuracy": 3}', input_tokens="many")
     cache = ResponseCache(path)
-    with caplog.at_level(logging.WARNING, logger="judging.cache"):
+    with caplog.at_level(logging.WARNING, logger="groundjudge.judging.cache"):
         assert [cache.get(k) for k in ("broken", "not-an-object", "not-text", "bad-tokens")] == [None] * 4
     assert cache.unreadable_rows == 4
-    warnings = [r for r in caplog.records if r.name == "judging.cache"]
+    warnings = [r for r in caplog.records if r.name == "groundjudge.judging.cache"]
     assert len(warnings) == 1 and str(path) in warnings[0].getMessage()
     cache.put("broken", "openai", "m", {"accuracy": 4}, 5, 6)  # the call made again replaces the row
     assert cache.get("broken").data == {"accuracy": 4}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grounding.claims import ClaimExtractor, MarkdownClaimExtractor, extract_refs, normalize_pic, relation_cues
+from groundjudge.grounding.claims import ClaimExtractor, MarkdownClaimExtractor, extract_refs, normalize_pic, relation_cues
 
 
 def refs(text: str, context: str | None = None) -> list[tuple]:

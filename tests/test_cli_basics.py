@@ -51,7 +51,7 @@ def test_snapshot_command_prints_tree_hash(tmp_path):
     (tmp_path / "c" / "a.txt").write_text("a\n")
     result = runner.invoke(app, ["corpus", "snapshot", str(tmp_path / "c"), "--name", "cli-test"])
     assert result.exit_code == 0
-    from grounding.snapshot import load_snapshot
+    from groundjudge.grounding.snapshot import load_snapshot
 
     assert result.stdout.splitlines()[-1] == load_snapshot("cli-test").tree_hash
 
@@ -80,9 +80,9 @@ def _run_main(*args: str) -> tuple[str, list[str]]:
 
 def test_a_command_imports_only_the_module_that_registers_it():
     _, modules = _run_main("corpus", "list")
-    assert modules == ["grounding.cli"]
+    assert modules == ["groundjudge.grounding.cli"]
     _, modules = _run_main("rename-verify", "--help")
-    assert modules == ["rename.cli"]
+    assert modules == ["groundjudge.rename.cli"]
 
 
 def test_root_help_and_unknown_commands_see_every_command():
@@ -127,7 +127,7 @@ def test_help_keeps_square_brackets_and_whole_sentences():
 
 def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, tmp_path):
     """A command with no Ctrl-C handling of its own still ends in one line, never a traceback."""
-    import grounding.snapshot as snapshot
+    import groundjudge.grounding.snapshot as snapshot
 
     def interrupted(*_args, **_kwargs):
         raise KeyboardInterrupt

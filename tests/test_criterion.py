@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rubrics
+from groundjudge import rubrics
 from groundjudge.errors import UserError
 from groundjudge.storage import read_model, write_model
-from judging.criterion import (
+from groundjudge.judging.criterion import (
     CriterionResponses,
     CriterionVerdict,
     ItemResponse,
@@ -24,7 +24,7 @@ from judging.criterion import (
     score_item,
     score_run,
 )
-from rubrics.criteria import Criterion, CriterionItem, load_criterion_rubric
+from groundjudge.rubrics.criteria import Criterion, CriterionItem, load_criterion_rubric
 
 from _rubrics_helpers import run
 

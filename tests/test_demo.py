@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 
 from groundjudge.cli import app
 from groundjudge.storage import read_model
-from grounding.models import GroundingReport, Verdict
-from judging.fakeprovider import FakeProvider
-from judging.models import ScoreFile
-from validation import plots
+from groundjudge.grounding.models import GroundingReport, Verdict
+from groundjudge.judging.fakeprovider import FakeProvider
+from groundjudge.judging.models import ScoreFile
+from groundjudge.validation import plots
 
 runner = CliRunner()
 
@@ -98,7 +98,7 @@ def test_demo_without_credentials_runs_the_whole_pipeline_with_simulated_judges(
     # The closing lines name the three ways to real judges.
     assert "export ANTHROPIC_API_KEY=... OPENAI_API_KEY=..." in output
     assert "--judge local=openai-compatible:qwen2.5-7b-instruct@http://127.0.0.1:8080/v1" in output
-    assert "python -m judging.fakeprovider" in output
+    assert "python -m groundjudge.judging.fakeprovider" in output
     # The criterion scoring of examples/criteria-responses.json, worked by hand in docs/rubrics.md terms:
     # item 1: R = {rate-constant pass, picture-fits fail}, G = {no-unrelated-edits} -> q = 100*max(0, 1-1)/2 = 0;
     # item 2: 3 of 3 pass -> 100; D = (0+100)/2 = 50; N = 1/1 = 100; C = 2*50*100/150 = 66.7.

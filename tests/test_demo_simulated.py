@@ -8,12 +8,12 @@ from functools import partial
 import pytest
 from _fake_provider_helpers import judge_config, make_judge, run_judge
 
-from grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
-from judging.fakeprovider import FakeProvider
-from judging.prompts import judgement_schema, load_template, render_judge_prompt
-from judging.simulated import JUDGES, RATIONALE_PREFIX, features, noise, prompt_text, simulated_reply
-from questions import Question
-from rubrics import load_rubric
+from groundjudge.grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
+from groundjudge.judging.fakeprovider import FakeProvider
+from groundjudge.judging.prompts import judgement_schema, load_template, render_judge_prompt
+from groundjudge.judging.simulated import JUDGES, RATIONALE_PREFIX, features, noise, prompt_text, simulated_reply
+from groundjudge.questions import Question
+from groundjudge.rubrics import load_rubric
 
 USER = """\
 ## Question
@@ -161,8 +161,8 @@ def test_through_the_sdks_and_the_loopback_provider(monkeypatch):
 def test_the_manifest_of_an_earlier_simulated_demo_is_forgotten_and_a_real_one_kept(tmp_path):
     from groundjudge.demo import _forget_simulated_manifest
     from groundjudge.storage import write_model
-    from judging.manifest import JudgeRecord, RunManifest
-    from judging.models import RubricRef
+    from groundjudge.judging.manifest import JudgeRecord, RunManifest
+    from groundjudge.judging.models import RubricRef
 
     def manifest(run_dir, simulated):
         judge = JudgeRecord(name="j", provider="openai", model="m", params={}, params_sha256="0" * 64, simulated=simulated)

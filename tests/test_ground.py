@@ -12,10 +12,10 @@ from _grounding_helpers import CORPORA, REPO, Grounder
 from groundjudge.cli import app
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import read_model
-from grounding.ground import NO_CLAIMS_NOTE, ground_answer
-from grounding.models import GroundingReport, Verdict
-from grounding.snapshot import snapshot_directory
-from questions import load_questions
+from groundjudge.grounding.ground import NO_CLAIMS_NOTE, ground_answer
+from groundjudge.grounding.models import GroundingReport, Verdict
+from groundjudge.grounding.snapshot import snapshot_directory
+from groundjudge.questions import load_questions
 
 runner = CliRunner()
 EXAMPLES = REPO / "examples"

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from groundjudge.cli import app
 from groundjudge.errors import UserError
-from grounding.ground import read_answer
+from groundjudge.grounding.ground import read_answer
 
 runner = CliRunner()
 
@@ -107,7 +107,7 @@ def test_unusable_destinations_are_one_line_errors(tmp_path, corpus):
 def test_interrupted_directory_run_leaves_only_complete_reports(tmp_path, corpus, monkeypatch):
     import json
 
-    import grounding.ground as ground_module
+    import groundjudge.grounding.ground as ground_module
 
     answers = tmp_path / "answers"
     answers.mkdir()

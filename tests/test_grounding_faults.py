@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from groundjudge.cli import app
 from groundjudge.errors import UserError
-from grounding.ground import read_answer
+from groundjudge.grounding.ground import read_answer
 
 runner = CliRunner()
 
@@ -155,7 +155,7 @@ def test_symlink_loops_are_skipped_and_listed(tmp_path):
     result = runner.invoke(app, ["corpus", "snapshot", str(root), "--name", "looped"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == "snapshot looped: 1 files (0 binary or non-UTF-8), 3 skipped"
-    from grounding.snapshot import load_snapshot
+    from groundjudge.grounding.snapshot import load_snapshot
 
     manifest = load_snapshot("looped").manifest
     assert [f.path for f in manifest.files] == ["a.txt"]
@@ -176,8 +176,8 @@ def _two_file_corpus(root: Path, tag: str) -> Path:
 def test_a_manifest_with_swapped_digests_is_refused_on_load(tmp_path):
     import json
 
-    from grounding.index import load_index
-    from grounding.snapshot import _manifest_path, load_snapshot, snapshot_directory
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import _manifest_path, load_snapshot, snapshot_directory
 
     src = _two_file_corpus(tmp_path / "src", "swapped digests")
     snap = snapshot_directory(src, "swapped")
@@ -199,7 +199,7 @@ def test_a_manifest_with_swapped_digests_is_refused_on_load(tmp_path):
 
 
 def test_a_damaged_object_is_named_with_the_fix_and_the_fix_works(tmp_path):
-    from grounding.snapshot import _object_path, load_snapshot, snapshot_directory
+    from groundjudge.grounding.snapshot import _object_path, load_snapshot, snapshot_directory
 
     src = _two_file_corpus(tmp_path / "src", "damaged object")
     snap = snapshot_directory(src, "damaged")
@@ -221,7 +221,7 @@ def test_a_damaged_object_is_named_with_the_fix_and_the_fix_works(tmp_path):
 # 6. a snapshot name is not silently repointed ---------------------------------------------------------
 
 def test_a_name_is_repointed_to_another_tree_only_with_replace(tmp_path):
-    from grounding.snapshot import load_snapshot
+    from groundjudge.grounding.snapshot import load_snapshot
 
     first = _two_file_corpus(tmp_path / "first", "one tree")
     second = _two_file_corpus(tmp_path / "second", "another tree")
@@ -245,8 +245,8 @@ def test_a_name_is_repointed_to_another_tree_only_with_replace(tmp_path):
 
 BUILD_SCRIPT = """
 import os, sys
-from grounding.index.build import build_index
-from grounding.snapshot import snapshot_directory
+from groundjudge.grounding.index.build import build_index
+from groundjudge.grounding.snapshot import snapshot_directory
 
 def hang(path, language, text):
     # a parse that never ends and never reads its pipe, as the COBOL grammar's loop in C code does
@@ -322,8 +322,8 @@ needs_linux = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="r
 
 @needs_linux
 def test_sigkill_of_a_build_kills_its_workers_and_the_next_build_removes_its_temp_file(tmp_path, monkeypatch):
-    from grounding.index import load_index
-    from grounding.snapshot import snapshot_directory
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
 
     proc, workers, home = _start_hanging_build(tmp_path)
     try:
@@ -360,7 +360,7 @@ def test_sigterm_of_a_build_stops_its_workers_and_deletes_its_temp_file(tmp_path
 def test_a_live_builds_temp_file_is_kept_and_an_old_one_removed(tmp_path):
     import time
 
-    from grounding.index.build import STALE_TEMP_SECONDS, _HOST, remove_stale_temporaries
+    from groundjudge.grounding.index.build import STALE_TEMP_SECONDS, _HOST, remove_stale_temporaries
 
     live = tmp_path / f".{'a' * 64}.sqlite.{_HOST}-{os.getppid()}.tmp"  # pytest's parent: running
     other_host = tmp_path / f".{'b' * 64}.sqlite.elsewhere-{os.getpid()}.tmp"
@@ -377,9 +377,9 @@ def test_a_live_builds_temp_file_is_kept_and_an_old_one_removed(tmp_path):
 # 5. oversized corpus files ----------------------------------------------------------------------------
 
 def test_a_corpus_file_over_the_limit_is_listed_as_skipped_not_read(tmp_path, monkeypatch):
-    from grounding.index import load_index
-    from grounding.index.build import index_path
-    from grounding.snapshot import snapshot_directory
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.index.build import index_path
+    from groundjudge.grounding.snapshot import snapshot_directory
 
     root = tmp_path / "corpus"
     root.mkdir()

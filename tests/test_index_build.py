@@ -8,9 +8,9 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from grounding.index import load_index
-from grounding.index.build import build_index, default_workers, index_path, open_cached
-from grounding.index.pool import TimedOut, run_timed
+from groundjudge.grounding.index import load_index
+from groundjudge.grounding.index.build import build_index, default_workers, index_path, open_cached
+from groundjudge.grounding.index.pool import TimedOut, run_timed
 from groundjudge.cli import app
 from _index_helpers import FIXTURES, FREE_FORMAT, parse_hanging_on_hang_files, raw_cobol_parse, snapshot_of
 
@@ -121,8 +121,8 @@ def test_counts(idx):
 
 def test_rows_hold_what_the_models_hold_in_one_layout():
     """The extractors' rows, the table columns and the query models agree (values worked out by hand)."""
-    from grounding.index.model import Ref, Symbol
-    from grounding.index.store import (KIND, LANGUAGE, LINE, NAME, REF_COLUMNS, SYMBOL_COLUMNS, ref_of, ref_row,
+    from groundjudge.grounding.index.model import Ref, Symbol
+    from groundjudge.grounding.index.store import (KIND, LANGUAGE, LINE, NAME, REF_COLUMNS, SYMBOL_COLUMNS, ref_of, ref_row,
                                        symbol_of, symbol_row)
 
     detail = {"pic": "X(8)", "level": "05"}
@@ -252,7 +252,7 @@ def test_an_interrupted_build_leaves_nothing_behind(tmp_path):
 def test_a_changed_extractor_means_a_rebuild(tmp_path, monkeypatch):
     snap = snapshot_of(tmp_path, "jcl")
     load_index(snap).close()
-    import grounding.index.build as build
+    import groundjudge.grounding.index.build as build
 
     monkeypatch.setattr(build, "extractor_fingerprint", lambda: "another extractor")
     assert open_cached(snap.tree_hash) is None
@@ -272,7 +272,7 @@ def test_index_by_name_refuses_a_moved_corpus_built_or_cached(tmp_path, cached, 
     # the CLI loads a stored snapshot unverified and lets load_index re-hash it (during a build, as the main
     # process reads each file while the workers parse); a changed object must still stop it, naming the
     # file, and a stopped build leaves no index behind
-    from grounding.snapshot import _object_path, snapshot_directory
+    from groundjudge.grounding.snapshot import _object_path, snapshot_directory
 
     shutil.copytree(FIXTURES / "cobol", tmp_path / "src" / "cobol")
     (tmp_path / "src" / "note.txt").write_text(f"a tree of its own ({cached} {moved!r})\n")  # no other test's index fits it
@@ -308,7 +308,7 @@ def test_the_pool_runs_the_callers_work_while_the_workers_parse():
 
 def test_a_manifest_whose_line_counts_are_wrong_is_refused(tmp_path):
     from groundjudge.errors import UserError
-    from grounding.snapshot import Snapshot
+    from groundjudge.grounding.snapshot import Snapshot
 
     snap = snapshot_of(tmp_path, "jcl", extra={"own.txt": b"a tree no other test indexes\n"})
     manifest = snap.manifest.model_copy(deep=True)

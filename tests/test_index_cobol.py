@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from _index_helpers import FREE_FORMAT, as_models
-from grounding.index.cobol import index_cobol
-from grounding.index.cobol_lexical import extract
-from grounding.index.cobol_source import segments
-from grounding.index.cobol_treesitter import HEADER_LINES, facts, preprocess
+from groundjudge.grounding.index.cobol import index_cobol
+from groundjudge.grounding.index.cobol_lexical import extract
+from groundjudge.grounding.index.cobol_source import segments
+from groundjudge.grounding.index.cobol_treesitter import HEADER_LINES, facts, preprocess
 
 FIX = Path(__file__).parent / "fixtures" / "index" / "cobol"
 
@@ -200,7 +200,7 @@ def test_program_id_on_the_next_line_and_end_program():
 
 
 def test_a_copybook_is_known_by_extension_or_by_having_no_division():
-    from grounding.index.cobol import is_copybook
+    from groundjudge.grounding.index.cobol import is_copybook
 
     body = (FIX / "CUSTREC.cpy").read_text()
     assert is_copybook("lib/CUSTREC.cpy", body) and is_copybook("lib/CUSTREC.CPY", "")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grounding.index import load_index
-from grounding.snapshot import snapshot_directory
+from groundjudge.grounding.index import load_index
+from groundjudge.grounding.snapshot import snapshot_directory
 
 CORPORA = Path(__file__).resolve().parent.parent / "corpora"
 

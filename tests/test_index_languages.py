@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from _index_helpers import as_models
-from grounding.index.extract import extract_file
-from grounding.index.languages import grammar_for, language_for
+from groundjudge.grounding.index.extract import extract_file
+from groundjudge.grounding.index.languages import grammar_for, language_for
 
 FIX = Path(__file__).parent / "fixtures" / "index"
 
@@ -180,8 +180,8 @@ def test_grammar_languages_parse_without_errors(name):
 def test_tsx_shares_the_typescript_query():
     """tsx has no query file of its own: TypeScript's query compiles against the tsx grammar and finds
     the same kinds of definitions, JSX or not (lines counted by hand below)."""
-    from grounding.index.store import ref_of, symbol_of
-    from grounding.index.tags import extract
+    from groundjudge.grounding.index.store import ref_of, symbol_of
+    from groundjudge.grounding.index.tags import extract
 
     text = (
         'import { render } from "react-dom";\n'   # 1

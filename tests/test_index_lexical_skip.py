@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grounding.index.cobol_lexical import (
+from groundjudge.grounding.index.cobol_lexical import (
     _CARRY,
     _PIC,
     _REDEFINES,
@@ -19,7 +19,7 @@ from grounding.index.cobol_lexical import (
     _clause,
     _statement_segments,
 )
-from grounding.index.cobol_source import CODE_END, CODE_START, CobolSource, lines_containing, search_word
+from groundjudge.grounding.index.cobol_source import CODE_END, CODE_START, CobolSource, lines_containing, search_word
 
 LINE_PIECES = ["PERFORM", "perform", "GO", "COPY", "EXEC", "END-EXEC", "CALL", "X-", "-", "A", " ", ".", "é", "MOVE", "\t"]
 

@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _index_helpers import as_models, snapshot_of
-from grounding.index import load_index
-from grounding.index.cobol import index_cobol
-from grounding.index.cobol_treesitter import facts
-from grounding.index.pool import run_timed
-from grounding.snapshot import snapshot_directory
+from groundjudge.grounding.index import load_index
+from groundjudge.grounding.index.cobol import index_cobol
+from groundjudge.grounding.index.cobol_treesitter import facts
+from groundjudge.grounding.index.pool import run_timed
+from groundjudge.grounding.snapshot import snapshot_directory
 
 FRAGMENTS = [
     "IDENTIFICATION DIVISION.", "PROGRAM-ID. GEN1.", "PROGRAM-ID GEN2", "DATA DIVISION.", "WORKING-STORAGE SECTION.",
@@ -80,7 +80,7 @@ EXEC_PIECES = ["EXEC", "exec", "END-EXEC", "end-exec", "X-EXEC", "EXEC_", " ", "
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(EXEC_PIECES), max_size=40))
 def test_the_fast_exec_block_search_finds_what_the_plain_regex_finds(pieces):
-    from grounding.index.cobol_treesitter import _EXEC, _exec_spans
+    from groundjudge.grounding.index.cobol_treesitter import _EXEC, _exec_spans
 
     body = "".join(pieces)
     assert _exec_spans(body, body.upper()) == [m.span() for m in _EXEC.finditer(body)]
@@ -96,7 +96,7 @@ REPLACING_PIECES = ["COPY", "copy", "XCOPY", "COPY_", " ", "  ", "\n", ".", ". "
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(REPLACING_PIECES), max_size=40))
 def test_the_fast_replacing_cut_blanks_what_the_plain_regex_blanks(pieces):
-    from grounding.index.cobol_treesitter import _REPLACING, _blank, _cut_replacing
+    from groundjudge.grounding.index.cobol_treesitter import _REPLACING, _blank, _cut_replacing
 
     body = "".join(pieces)
     assert _cut_replacing(body) == _REPLACING.sub(lambda m: m.group(1) + _blank(m.group(2)), body)
@@ -106,7 +106,7 @@ def test_the_fast_replacing_cut_blanks_what_the_plain_regex_blanks(pieces):
 @given(st.lists(st.sampled_from(["COMP", "BINARY", "INDEX", "POINTER", "NATIONAL", "PACKED-DECIMAL", "PACKED", "CO", "X", " "]),
                 max_size=6).map("".join))
 def test_the_usage_word_test_is_a_search_for_any_usage_literal(upper):
-    from grounding.index.cobol_lexical import _may_hold_usage
+    from groundjudge.grounding.index.cobol_lexical import _may_hold_usage
 
     assert _may_hold_usage(upper) == bool(re.search("COMP|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL", upper))
 
@@ -127,7 +127,7 @@ def _ends_sentence_by_hand(text: str) -> bool:
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="AB. \t\n'\"-", max_size=30))
 def test_ends_sentence_follows_the_rule(text):
-    from grounding.index.cobol_lexical import ends_sentence
+    from groundjudge.grounding.index.cobol_lexical import ends_sentence
 
     assert ends_sentence(text) == _ends_sentence_by_hand(text)
 
@@ -137,7 +137,7 @@ def test_ends_sentence_follows_the_rule(text):
 def test_detail_json_is_what_json_dumps_writes(detail):
     import json
 
-    from grounding.index.store import _detail_json
+    from groundjudge.grounding.index.store import _detail_json
 
     assert _detail_json(detail) == json.dumps(detail, sort_keys=True)
 
@@ -151,9 +151,9 @@ WORD_PIECES = ["PERFORM", "GO", "READ", "REWRITE", "COPY", "EXEC", "PROCEDURE", 
 def test_search_word_stands_in_for_the_leading_assertions(pieces):
     import re
 
-    from grounding.index.cobol_lexical import _TRIGGER
-    from grounding.index.cobol_source import search_word
-    from grounding.index.cobol_treesitter import _PROCEDURE, _PROCEDURE_UPPER
+    from groundjudge.grounding.index.cobol_lexical import _TRIGGER
+    from groundjudge.grounding.index.cobol_source import search_word
+    from groundjudge.grounding.index.cobol_treesitter import _PROCEDURE, _PROCEDURE_UPPER
 
     text = "".join(pieces)
     trigger = re.compile(r"(?<![\w-])(?:PERFORM|CALL|GO|OPEN|READ|WRITE|REWRITE|COPY|EXEC)(?![\w-])")
@@ -171,7 +171,7 @@ def _span(m):
 def test_blanking_keeps_only_newlines(text):
     import re
 
-    from grounding.index.cobol_treesitter import _blank
+    from groundjudge.grounding.index.cobol_treesitter import _blank
 
     assert _blank(text) == re.sub(r"[^\n]", " ", text)
 
@@ -189,7 +189,7 @@ _TOKEN_RULE = (
 def test_tokens_follow_the_rule(text):
     import re
 
-    from grounding.index.cobol_source import Segment, Tokens
+    from groundjudge.grounding.index.cobol_source import Segment, Tokens
 
     expected = [(s or w or p, 7, "word" if w else "string" if s else "punct") for s, w, p in re.findall(_TOKEN_RULE, text)]
     toks = Tokens([Segment(7, text, 11, 7)])

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from groundjudge.errors import UserError
-from judging.config import Price, RetryPolicy, load_config, parse_judge_spec, select_judges
-from judging.judge import Budget, estimate_tokens
-from judging.limits import RateLimiter
-from judging.retry import backoff_s
+from groundjudge.judging.config import Price, RetryPolicy, load_config, parse_judge_spec, select_judges
+from groundjudge.judging.judge import Budget, estimate_tokens
+from groundjudge.judging.limits import RateLimiter
+from groundjudge.judging.retry import backoff_s
 
 
 def test_parse_judge_spec_forms():
@@ -106,7 +106,7 @@ def test_sdk_base_url_environment_is_resolved_into_the_judge(tmp_path, monkeypat
     its params hash and cache key differ from the provider's own API. An explicit @BASE_URL wins."""
     from pydantic import BaseModel
 
-    from judging.judge import request_key
+    from groundjudge.judging.judge import request_key
 
     class Reply(BaseModel):
         score: int

@@ -7,13 +7,13 @@ import json
 import pytest
 
 from groundjudge.storage import read_model
-from grounding.index import load_index
-from grounding.models import Claim, ClaimRef, GroundingReport, Verdict
-from grounding.snapshot import snapshot_directory
-from judging.cache import ResponseCache
-from judging.fakeprovider import Fault
-from judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
-from judging.runner import Runner, ScoreOptions
+from groundjudge.grounding.index import load_index
+from groundjudge.grounding.models import Claim, ClaimRef, GroundingReport, Verdict
+from groundjudge.grounding.snapshot import snapshot_directory
+from groundjudge.judging.cache import ResponseCache
+from groundjudge.judging.fakeprovider import Fault
+from groundjudge.judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
+from groundjudge.judging.runner import Runner, ScoreOptions
 from _fake_provider_helpers import CONFIG, FAST_RETRY, PROGRAM, QUESTIONS, api_keys, fake, fake_server, judge_config  # noqa: F401
 
 ANSWER = "BKX01C starts in `0000-MAIN`.\nThen it adds one to a counter for every record it sees.\n"
@@ -140,7 +140,7 @@ def _one_answer_project(tmp_path, fake, config: str = CONFIG):
 
 
 def test_llm_grounding_usage_is_recorded_and_counts_toward_budget(fake, api_keys, tmp_path):
-    from judging.models import ScoreFile
+    from groundjudge.judging.models import ScoreFile
 
     run = _one_answer_project(tmp_path, fake, CONFIG + SMALL_PRICE)
     small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
@@ -156,7 +156,7 @@ def test_llm_grounding_usage_is_recorded_and_counts_toward_budget(fake, api_keys
     assert summary.llm_grounding_spent_usd == pytest.approx(llm.cost_usd)
     assert [j.error for j in sf.judgements] == ["budget reached: not submitted"] and summary.budget_refused == 1
     assert fake.counts == {"/v1/chat/completions": 1}
-    from judging.manifest import RunManifest
+    from groundjudge.judging.manifest import RunManifest
 
     manifest = read_model(tmp_path / "run" / "manifest.json", RunManifest)
     assert (manifest.llm_verify.model, manifest.llm_verify.provider, manifest.llm_claims) == ("fake-small", "openai-compatible", None)

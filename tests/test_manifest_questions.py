@@ -14,7 +14,7 @@ from _analysis_helpers import RUBRIC_1D, THREE_MEANS_CELL, write_run
 from groundjudge.cli import app
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import read_model, write_model
-from judging.manifest import MANIFEST, JudgeRecord, RunManifest, find_questions, questions_location, write_manifest
+from groundjudge.judging.manifest import MANIFEST, JudgeRecord, RunManifest, find_questions, questions_location, write_manifest
 
 
 def _questions(path: Path, ids: list[str]) -> Path:

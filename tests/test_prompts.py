@@ -10,11 +10,11 @@ import pytest
 from pydantic import ValidationError
 
 from groundjudge.errors import UserError
-from grounding.models import AnswerRef, CorpusRef, Evidence, GroundingReport, Verdict, VerifiedClaim
-from judging import prompts
-from judging.prompts import judgement_schema, load_template, render_judge_prompt
-from questions import Question
-from rubrics import load_rubric
+from groundjudge.grounding.models import AnswerRef, CorpusRef, Evidence, GroundingReport, Verdict, VerifiedClaim
+from groundjudge.judging import prompts
+from groundjudge.judging.prompts import judgement_schema, load_template, render_judge_prompt
+from groundjudge.questions import Question
+from groundjudge.rubrics import load_rubric
 
 TEMPLATE_FILE = Path(prompts.__file__).parent / "templates" / "judge-dimensions-v1.md"
 RUBRIC_FILE = Path(load_rubric("reference-free").source)

@@ -14,12 +14,12 @@ from typer.testing import CliRunner
 
 from groundjudge.cli import app
 from groundjudge.errors import UserError
-from judging.cache import ResponseCache
-from judging.config import JudgeEntry, JudgingConfig, load_config, parse_judge_spec, select_judges
-from judging.fakeprovider import Fault
-from judging.models import FailureKind
-from judging.prompts import judgement_schema
-from rubrics import load_rubric
+from groundjudge.judging.cache import ResponseCache
+from groundjudge.judging.config import JudgeEntry, JudgingConfig, load_config, parse_judge_spec, select_judges
+from groundjudge.judging.fakeprovider import Fault
+from groundjudge.judging.models import FailureKind
+from groundjudge.judging.prompts import judgement_schema
+from groundjudge.rubrics import load_rubric
 from _fake_provider_helpers import FAST_RETRY, api_keys, fake, fake_server, judge_config, make_judge  # noqa: F401
 
 SCHEMA = judgement_schema(load_rubric("reference-free"))

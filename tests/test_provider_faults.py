@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from judging.config import Price, RetryPolicy
-from judging.fakeprovider import Fault
-from judging.judge import Budget
+from groundjudge.judging.config import Price, RetryPolicy
+from groundjudge.judging.fakeprovider import Fault
+from groundjudge.judging.judge import Budget
 from _fake_provider_helpers import (  # noqa: F401  (fixtures)
     DEFAULT_SCORES, DEFAULT_TOTAL, FAST_RETRY, api_keys, fake, fake_server, judge_config, make_judge, run_judge,
 )
@@ -191,7 +191,7 @@ def test_openai_compatible_needs_no_key(fake, monkeypatch):
 
 
 def test_command_line_fault_specs():
-    from judging.fakeprovider import parse_fault
+    from groundjudge.judging.fakeprovider import parse_fault
 
     fault, rule = parse_fault("status,status=429,retry_after=1.5,times=3,model=m2")
     assert (fault.kind, fault.status, fault.retry_after, rule) == ("status", 429, 1.5, {"times": 3, "model": "m2"})

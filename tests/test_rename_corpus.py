@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from _rename_helpers import BINARY_BYTES, LEGACY_BYTES, make_bank, write_questions
-from grounding.snapshot import open_corpus
+from groundjudge.grounding.snapshot import open_corpus
 from groundjudge.cli import app
 from groundjudge.errors import UserError
-from rename.apply import check_map
+from groundjudge.rename.apply import check_map
 
 runner = CliRunner()
 
@@ -138,7 +138,7 @@ def test_a_colliding_map_is_refused_before_anything_is_written(bank, tmp_path, m
     with pytest.raises(UserError, match="itself a renamed original"):
         check_map({"ACCTPGM": "ACCTSUB", "ACCTSUB": "QWERTYU"}, set())
     # force the generator to hand two programs the same token: the CLI stops with one line, writes nothing
-    import rename.mapping as mapping
+    import groundjudge.rename.mapping as mapping
 
     monkeypatch.setattr(mapping, "generate", lambda originals, *a, **k: ({n: "QZQZQZQ" for n, _, _ in originals}, []))
     res = _run("rename", bank, "--out", tmp_path / "x", "--map-out", tmp_path / "x.json", "--seed", 1)
@@ -343,8 +343,8 @@ def test_output_inside_the_corpus_is_refused(bank, tmp_path):
 
 
 def test_a_renamed_question_line_keeps_its_json_layout():
-    from rename.mapping import Lookup
-    from rename.questions import rename_question_lines
+    from groundjudge.rename.mapping import Lookup
+    from groundjudge.rename.questions import rename_question_lines
 
     lookup = Lookup({"ACCTPGM": "QZXWVKJ"}, {"ACCTPGM": "program"})
     compact = '{"id":"q1","text":"Does ACCTPGM log \u00e9v\u00e9nements?","category":"flow"}\n'

@@ -8,11 +8,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grounding.snapshot import snapshot_directory
-from rename.generate import TokenRules, generate
-from rename.lexer import substitute, tokens
-from rename.mapping import Lookup
-from rename.verify import Tally, _Checks, compare_text
+from groundjudge.grounding.snapshot import snapshot_directory
+from groundjudge.rename.generate import TokenRules, generate
+from groundjudge.rename.lexer import substitute, tokens
+from groundjudge.rename.mapping import Lookup
+from groundjudge.rename.verify import Tally, _Checks, compare_text
 
 NAMES = ["ACCT", "ACCT-ID", "WS-ACCT-ID", "ACCT-ID-2", "Acct", "acct-id", "PGM1", "1000-INIT", "X_Y"]
 SEPARATORS = [" ", "  ", ".", "'", "(", ")", ",", "\n", ":", "=="]

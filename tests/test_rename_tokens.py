@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-import rename.generate as gen
+import groundjudge.rename.generate as gen
 from groundjudge.errors import UserError
-from rename.generate import TokenRules, draw, generate, refusal
-from rename.lexer import recase, shape, substitute, tokens
-from rename.vocabulary import reserved_words
+from groundjudge.rename.generate import TokenRules, draw, generate, refusal
+from groundjudge.rename.lexer import recase, shape, substitute, tokens
+from groundjudge.rename.vocabulary import reserved_words
 
 
 def _rules(**kw) -> TokenRules:

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import rename.generate as gen
-from grounding.snapshot import open_corpus
+import groundjudge.rename.generate as gen
+from groundjudge.grounding.snapshot import open_corpus
 from groundjudge.cli import app
-from rename.discover import discover
-from rename.mapping import plan_map
-from rename.models import DEFAULT_CLASSES
-from rename.vocabulary import english_words
+from groundjudge.rename.discover import discover
+from groundjudge.rename.mapping import plan_map
+from groundjudge.rename.models import DEFAULT_CLASSES
+from groundjudge.rename.vocabulary import english_words
 
 runner = CliRunner()
 ENGLISH = "English word (rename/english_words.txt; --include renames it)"

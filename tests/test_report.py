@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from _analysis_helpers import RUBRIC_2D, THREE_MEANS_CELL, write_run
 from groundjudge.cli import app
 from groundjudge.errors import UserError
-from validation.floors import FLOOR_COLUMNS, floor_table
+from groundjudge.validation.floors import FLOOR_COLUMNS, floor_table
 
 EVENTS = Path(__file__).parent / "fixtures" / "validation" / "events"
 
@@ -128,7 +128,7 @@ def test_questions_missing_from_a_run_count_as_no_answer(tmp_path):
 def test_expected_questions_come_from_the_run_manifest(tmp_path):
     from groundjudge.hashing import sha256_file
     from groundjudge.storage import write_model
-    from judging.manifest import JudgeRecord, RunManifest
+    from groundjudge.judging.manifest import JudgeRecord, RunManifest
     from _analysis_helpers import RUBRIC_1D
 
     run = write_run(tmp_path / "A", {"src": THREE_MEANS_CELL})

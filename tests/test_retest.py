@@ -9,8 +9,8 @@ from _analysis_helpers import RUBRIC_2D, write_run
 from groundjudge.cli import app
 from groundjudge.errors import UserError
 from groundjudge.storage import write_model
-from judging.manifest import RunManifest
-from validation.retest import compare_runs, parse_retest_floor
+from groundjudge.judging.manifest import RunManifest
+from groundjudge.validation.retest import compare_runs, parse_retest_floor
 
 SHIFTS = {"c1": -2.47, "c2": 1.03, "c3": -1.23, "c4": 1.42}
 

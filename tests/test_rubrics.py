@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import rubrics
+from groundjudge import rubrics
 from groundjudge.errors import UserError
-from judging.models import RubricRef
-from rubrics import load_rubric
+from groundjudge.judging.models import RubricRef
+from groundjudge.rubrics import load_rubric
 
 from _rubrics_helpers import run
 

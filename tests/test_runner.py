@@ -13,11 +13,11 @@ import pytest
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import read_model
-from grounding.models import GroundingReport
-from judging.fakeprovider import Fault
-from judging.manifest import RunManifest
-from judging.models import ScoreFile
-from judging.runner import Runner, ScoreOptions
+from groundjudge.grounding.models import GroundingReport
+from groundjudge.judging.fakeprovider import Fault
+from groundjudge.judging.manifest import RunManifest
+from groundjudge.judging.models import ScoreFile
+from groundjudge.judging.runner import Runner, ScoreOptions
 from _fake_provider_helpers import (  # noqa: F401  (fixtures)
     ANSWERS, CONFIG, DEFAULT_SCORES, DEFAULT_TOTAL, api_keys, fake, fake_server, write_project,
 )

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from grounding.snapshot import classify, normalize_relpath
-from questions import BUNDLED, load_questions
+from groundjudge.grounding.snapshot import classify, normalize_relpath
+from groundjudge.questions import BUNDLED, load_questions
 
 REPO = Path(__file__).resolve().parent.parent
 CORPORA = REPO / "corpora"

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from groundjudge.cli import app
-from judging.fakeprovider import Fault
+from groundjudge.judging.fakeprovider import Fault
 from _fake_provider_helpers import api_keys, fake, fake_server, write_project  # noqa: F401
 
 

@@ -14,8 +14,8 @@ from _analysis_helpers import RUBRIC_2D, score_file, write_run
 from groundjudge.cli import app
 from groundjudge.errors import UserError
 from groundjudge.storage import read_model
-from judging.models import RubricRef, ScoreFile, score_file_problem
-from validation.scores_io import load_run
+from groundjudge.judging.models import RubricRef, ScoreFile, score_file_problem
+from groundjudge.validation.scores_io import load_run
 
 
 def _raw(accuracy, usefulness=10, total=None, **extra_scores) -> dict:

@@ -11,9 +11,9 @@ from _analysis_helpers import RUBRIC_2D
 from groundjudge.cli import app
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import atomic_write_text, write_model
-from grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
-from judging.manifest import JudgeRecord, RunManifest
-from judging.models import FailureKind, Judgement, ScoreFile
+from groundjudge.grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
+from groundjudge.judging.manifest import JudgeRecord, RunManifest
+from groundjudge.judging.models import FailureKind, Judgement, ScoreFile
 
 runner = CliRunner()
 ANSWER = "# Posting\n\nBKTRN02C posts with [bold]REWRITE[/bold] in `3400-UPDATE-ACCOUNT`.\n"

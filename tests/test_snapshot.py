@@ -10,7 +10,7 @@ import pytest
 
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_text
-from grounding.snapshot import (
+from groundjudge.grounding.snapshot import (
     _object_path,
     load_snapshot,
     normalize_relpath,

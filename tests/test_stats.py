@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from validation import stats
+from groundjudge.validation import stats
 
 NAN = float("nan")
 

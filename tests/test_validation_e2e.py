@@ -26,8 +26,8 @@ from typer.testing import CliRunner
 from groundjudge.cli import app
 from groundjudge.hashing import sha256_file, sha256_json
 from groundjudge.storage import atomic_write_text, write_model
-from judging.manifest import JudgeRecord, RunManifest
-from judging.models import Judgement, RubricRef, ScoreFile
+from groundjudge.judging.manifest import JudgeRecord, RunManifest
+from groundjudge.judging.models import Judgement, RubricRef, ScoreFile
 
 RUBRIC = RubricRef(
     name="docs-v1", sha256="d" * 64, dimensions={"accuracy": 10.0, "usefulness": 5.0}, minimum={"usefulness": 1.0},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from _grounding_helpers import Grounder
-from grounding.models import Verdict
+from groundjudge.grounding.models import Verdict
 
 # Statements indented eight, as much free-format code is: such a line starts like a fixed-format card
 # (six blanks) but runs on past column 72.

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from _grounding_helpers import Grounder
-from grounding.claims import MarkdownClaimExtractor
-from grounding.models import Claim, Verdict, VerifiedClaim
-from grounding.verify import DeterministicVerifier, FallbackVerifier, Verifier
+from groundjudge.grounding.claims import MarkdownClaimExtractor
+from groundjudge.grounding.models import Claim, Verdict, VerifiedClaim
+from groundjudge.grounding.verify import DeterministicVerifier, FallbackVerifier, Verifier
 
 
 class AbsoluteWordsVerifier:
@@ -67,7 +67,7 @@ def test_any_markdown_grounds_without_crashing(g, text):
 
 
 def test_verdict_rule_on_hand_built_checks():
-    from grounding.verify import Check, decide
+    from groundjudge.grounding.verify import Check, decide
 
     ok, miss, bad = Check("ok", "a ok"), Check("missing", "b missing"), Check("mismatch", "c wrong")
     no_rel, rel_ok = Check("contradicted", "d absent", relation=True), Check("ok", "e present", relation=True)
@@ -83,7 +83,7 @@ def test_verdict_rule_on_hand_built_checks():
 
 
 def test_pic_and_usage_normalisation():
-    from grounding.verify import expand_pic, normalize_usage
+    from groundjudge.grounding.verify import expand_pic, normalize_usage
 
     assert expand_pic("S9(7)V99") == "S9999999V99"
     assert expand_pic("x(3).") == expand_pic("XXX") == "XXX"  # case and a sentence full stop do not matter

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grounding.models import Verdict
+from groundjudge.grounding.models import Verdict
 from _grounding_helpers import Grounder
 
 S, P, U, N = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from groundjudge.errors import UserError
-from validation.scores_io import RunScores
+from groundjudge.validation.scores_io import RunScores
 
 TOTAL = "total"
 
@@ -232,7 +232,7 @@ def sensitivity(slots: pd.DataFrame, bounds: dict[str, tuple[float, float]]) -> 
 def intervals(slots: pd.DataFrame, *, n_resamples: int = 10_000, confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """``cell_intervals.csv``: percentile intervals of the question-balanced mean by resampling
     questions (clusters) with replacement, with a fixed seed."""
-    from validation.stats import cluster_bootstrap_ci
+    from groundjudge.validation.stats import cluster_bootstrap_ci
 
     valid = slots[slots["value"].notna()]
     groups = dict(iter(valid.groupby(["cell", "dimension"], observed=True)))

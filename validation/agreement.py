@@ -13,8 +13,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from validation import stats
-from validation.aggregate import TOTAL
+from groundjudge.validation import stats
+from groundjudge.validation.aggregate import TOTAL
 
 # Priority weights for the priority-weighted recall: a missed P0 criterion costs four times a missed P3.
 PRIORITY_WEIGHTS = {"P0": 4.0, "P1": 3.0, "P2": 2.0, "P3": 1.0}

@@ -22,8 +22,8 @@ from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import VersionedModel, read_model
-from validation.events import FORBIDDEN, EventStream, classify_tool, parse_events
-from validation.scores_io import cell_dirs
+from groundjudge.validation.events import FORBIDDEN, EventStream, classify_tool, parse_events
+from groundjudge.validation.scores_io import cell_dirs
 
 BLIND_FILE = "blind.json"
 ANSWER_COLUMNS = [
@@ -224,7 +224,7 @@ def run_blind(run_dir: str | Path, patterns: list[str]) -> None:
     import pandas as pd
 
     from groundjudge.storage import write_model
-    from validation.tables import console, print_table, progress, write_csv
+    from groundjudge.validation.tables import console, print_table, progress, write_csv
 
     run_dir = Path(run_dir)
     out = console()

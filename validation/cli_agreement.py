@@ -46,8 +46,8 @@ def _write_outputs(out_dir: Path, name: str, tables: dict[str, "pd.DataFrame"], 
                    unmatched: dict[str, int] | None = None) -> list[Path]:
     from groundjudge import __version__
     from groundjudge.storage import write_model
-    from validation.agreement_formats import AgreementInputs
-    from validation.tables import output_dir, write_csv
+    from groundjudge.validation.agreement_formats import AgreementInputs
+    from groundjudge.validation.tables import output_dir, write_csv
 
     out_dir = output_dir(out_dir)
     written = []
@@ -68,7 +68,7 @@ def _write_outputs(out_dir: Path, name: str, tables: dict[str, "pd.DataFrame"], 
 def _print_table(title: str, df: "pd.DataFrame") -> None:
     import pandas as pd
 
-    from validation.tables import console, print_table
+    from groundjudge.validation.tables import console, print_table
 
     if len(df) == 1:
         # One result row reads better as a list of statistics than as a table too wide for a terminal;
@@ -94,8 +94,8 @@ def _hashes(*paths: Path) -> dict[str, str]:
 def _join(gen_path: Path, ref_path: Path, model, keys: list[str], value: str):
     import pandas as pd
 
-    from validation.agreement import join_pairs
-    from validation.agreement_formats import read_rows
+    from groundjudge.validation.agreement import join_pairs
+    from groundjudge.validation.agreement_formats import read_rows
 
     tables = []
     for path in (gen_path, ref_path):
@@ -127,11 +127,11 @@ def judges_cmd(
     scored. Failed judgements and unjudged answers are missing data, never 0; malformed score files
     and the void blind-cell answers listed in RUN_DIR/blind.json (`groundjudge blind`) are left out,
     exactly as in `groundjudge report`."""
-    from validation.aggregate import slot_table
-    from validation.agreement import judge_agreement, judgement_rows
-    from validation.blind import BLIND_FILE, read_void_list
-    from validation.scores_io import load_run
-    from validation.tables import check_output_dir
+    from groundjudge.validation.aggregate import slot_table
+    from groundjudge.validation.agreement import judge_agreement, judgement_rows
+    from groundjudge.validation.blind import BLIND_FILE, read_void_list
+    from groundjudge.validation.scores_io import load_run
+    from groundjudge.validation.tables import check_output_dir
 
     check_output_dir(out or run_dir)
     run = load_run(run_dir, cells or None)
@@ -169,8 +169,8 @@ def rubric_cmd(
     way (ties left out and counted)."""
     import pandas as pd
 
-    from validation.agreement import rubric_agreement
-    from validation.agreement_formats import ScoreRow
+    from groundjudge.validation.agreement import rubric_agreement
+    from groundjudge.validation.agreement_formats import ScoreRow
 
     pairs, unmatched, notes = _join(generated, reference, ScoreRow, ["item", "candidate"], "score")
     result = pd.DataFrame([rubric_agreement(pairs)])
@@ -191,8 +191,8 @@ def verdicts_cmd(
     Agreement with its Wilson interval, Cohen's kappa, and the confusion counts."""
     import pandas as pd
 
-    from validation.agreement import verdict_agreement
-    from validation.agreement_formats import VerdictRow
+    from groundjudge.validation.agreement import verdict_agreement
+    from groundjudge.validation.agreement_formats import VerdictRow
 
     pairs, unmatched, notes = _join(generated, reference, VerdictRow, ["item", "candidate", "criterion"], "verdict")
     summary, confusion = verdict_agreement(pairs)
@@ -217,8 +217,8 @@ def gate_cmd(
     Confusion matrix, accuracy (Wilson interval) and Cohen's kappa."""
     import pandas as pd
 
-    from validation.agreement import gate_agreement
-    from validation.agreement_formats import GateRow
+    from groundjudge.validation.agreement import gate_agreement
+    from groundjudge.validation.agreement_formats import GateRow
 
     pairs, unmatched, notes = _join(gate, maintainer, GateRow, ["item"], "needs_docs")
     result = pd.DataFrame([gate_agreement(pairs)])
@@ -231,7 +231,7 @@ def gate_cmd(
 def _criteria(path: Path, *, need_priority: bool):
     import pandas as pd
 
-    from validation.agreement_formats import CriterionRow, read_rows
+    from groundjudge.validation.agreement_formats import CriterionRow, read_rows
 
     rows = read_rows(path, CriterionRow)
     seen: set[tuple[str, str]] = set()
@@ -257,8 +257,8 @@ def coverage_cmd(
     P3 1) and overlap precision of the generated criteria."""
     import pandas as pd
 
-    from validation.agreement import criterion_coverage
-    from validation.agreement_formats import MatchRow, read_rows
+    from groundjudge.validation.agreement import criterion_coverage
+    from groundjudge.validation.agreement_formats import MatchRow, read_rows
 
     ref = _criteria(reference_criteria, need_priority=True)
     gen = _criteria(generated_criteria, need_priority=False)

@@ -35,7 +35,7 @@ def report(
     cell_judge_dimension.csv, cell_intervals.csv, exclusions.csv, run_inventory.csv, sensitivity.csv,
     floors.csv and test_retest.csv when asked, report.md with PNG plots, and report_inputs.json (the
     sha256 of every input). Columns and definitions: docs/formats/report.md."""
-    from validation.report import run_report
+    from groundjudge.validation.report import run_report
 
     run_report(
         run_dir, out or run_dir / "report", questions=questions, floor_cell=floor_cell, baseline_cell=baseline_cell,
@@ -56,7 +56,7 @@ def retest(
     both runs; the floor is the range of the cell shifts. Each run's void blind-cell answers
     (blind.json) are left out. Prints the headline floor on the total; writes test_retest.csv and
     test_retest_ranges.csv (docs/formats/report.md)."""
-    from validation.retest import run_retest
+    from groundjudge.validation.retest import run_retest
 
     run_retest(run_a, run_b, _split(cells), out or run_b / "retest")
 
@@ -73,7 +73,7 @@ def blind(
     left available is a violation. Writes blind.csv (per answer), blind_cells.csv (per cell) and
     RUN_DIR/blind.json, the void list that `groundjudge report`, `retest` and `agreement judges` leave
     out."""
-    from validation.blind import run_blind
+    from groundjudge.validation.blind import run_blind
 
     run_blind(run_dir, _split(blind_cells) or [])
 

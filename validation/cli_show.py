@@ -14,9 +14,9 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from grounding.models import GroundingReport
-    from judging.models import Judgement, RubricRef
-    from questions import Question
+    from groundjudge.grounding.models import GroundingReport
+    from groundjudge.judging.models import Judgement, RubricRef
+    from groundjudge.questions import Question
 
 _KINDS = ("answers", "grounding", "scores")
 _SUFFIX = {"answers": ".md", "grounding": ".json", "scores": ".json"}
@@ -43,8 +43,8 @@ def _question_set(run_dir: Path, questions: Path | None) -> tuple[list[Question]
     from groundjudge.errors import UserError
     from groundjudge.hashing import sha256_file
     from groundjudge.storage import read_model
-    from judging.manifest import MANIFEST, RunManifest
-    from questions import load_questions
+    from groundjudge.judging.manifest import MANIFEST, RunManifest
+    from groundjudge.questions import load_questions
 
     if questions is not None:
         return load_questions(questions), questions, None
@@ -155,8 +155,8 @@ def show(
     from groundjudge.errors import UserError
     from groundjudge.hashing import sha256_file
     from groundjudge.storage import read_model
-    from grounding.models import GroundingReport
-    from judging.models import ScoreFile
+    from groundjudge.grounding.models import GroundingReport
+    from groundjudge.judging.models import ScoreFile
 
     if not run_dir.is_dir():
         raise UserError("not a run directory", run_dir)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from validation.aggregate import TOTAL
+from groundjudge.validation.aggregate import TOTAL
 
 
 def _plt():

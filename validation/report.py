@@ -15,9 +15,9 @@ from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import VersionedModel, atomic_write_text, read_model, write_model
-from validation import aggregate as agg
-from validation.scores_io import RunScores, load_run_with_progress
-from validation.tables import write_csv
+from groundjudge.validation import aggregate as agg
+from groundjudge.validation.scores_io import RunScores, load_run_with_progress
+from groundjudge.validation.tables import write_csv
 
 
 class ReportInputs(VersionedModel):
@@ -69,8 +69,8 @@ class Expectations:
 
 
 def _expectations(run_dir: Path, questions: Path | None) -> Expectations:
-    from judging.manifest import RunManifest, find_questions
-    from questions import load_questions
+    from groundjudge.judging.manifest import RunManifest, find_questions
+    from groundjudge.questions import load_questions
 
     manifest_path = run_dir / "manifest.json"
     manifest = read_model(manifest_path, RunManifest) if manifest_path.exists() else None
@@ -91,7 +91,7 @@ SIMULATED_BANNER = "Judges were SIMULATED: these numbers show the analysis, not 
 
 def _simulated(run_dir: Path) -> bool:
     """Is a judge of the run's manifest simulated (``groundjudge demo`` without provider keys)?"""
-    from judging.manifest import RunManifest
+    from groundjudge.judging.manifest import RunManifest
 
     path = run_dir / "manifest.json"
     return path.is_file() and any(j.simulated for j in read_model(path, RunManifest).judges)
@@ -288,12 +288,12 @@ def run_report(
     baseline_cell: str | None = None, retest_floor: str | None = None, retest_run: Path | None = None,
     seed: int = 0, n_resamples: int = 10_000, confidence: float = 0.95,
 ) -> Analysis:
-    from validation import plots as P
-    from validation.blind import read_void_list
-    from validation.floors import FLOOR_COLUMNS, floor_table
-    from validation.retest import RANGE_COLUMNS, RETEST_COLUMNS, compare_runs, parse_retest_floor
-    from validation.tables import console as make_console
-    from validation.tables import check_output_dir, output_dir
+    from groundjudge.validation import plots as P
+    from groundjudge.validation.blind import read_void_list
+    from groundjudge.validation.floors import FLOOR_COLUMNS, floor_table
+    from groundjudge.validation.retest import RANGE_COLUMNS, RETEST_COLUMNS, compare_runs, parse_retest_floor
+    from groundjudge.validation.tables import console as make_console
+    from groundjudge.validation.tables import check_output_dir, output_dir
 
     if (floor_cell is None) != (baseline_cell is None):
         raise UserError("--floor-cell and --baseline-cell go together")
@@ -389,7 +389,7 @@ def run_report(
 
 
 def _print_summary(console, a: Analysis, out: Path) -> None:
-    from validation.tables import print_table
+    from groundjudge.validation.tables import print_table
 
     t = a.intervals[a.intervals["dimension"].astype(str) == agg.TOTAL].set_index("cell")
     m = a.means[a.means["dimension"].astype(str) == agg.TOTAL].set_index("cell")

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from groundjudge.errors import UserError
-from validation.aggregate import TOTAL, three_means
-from validation.scores_io import RunScores
+from groundjudge.validation.aggregate import TOTAL, three_means
+from groundjudge.validation.scores_io import RunScores
 
 RETEST_COLUMNS = [
     "cell", "dimension", "mean_a", "mean_b", "shift", "n_questions_a", "n_questions_b",
@@ -26,7 +26,7 @@ RANGE_COLUMNS = ["dimension", "floor", "min_shift", "max_shift", "n_cells"]
 
 def _manifest_hashes(run_dir: Path) -> dict[str, str] | None:
     from groundjudge.storage import read_model
-    from judging.manifest import RunManifest
+    from groundjudge.judging.manifest import RunManifest
 
     path = run_dir / "manifest.json"
     if not path.exists():
@@ -133,9 +133,9 @@ def _blind_setup(run: RunScores, blind) -> str:
 
 def compare_runs(run_a: Path, run_b: Path, cells: list[str] | None):
     """Read, check and compare two runs, each with its own blind-check exclusions."""
-    from validation.aggregate import slot_table
-    from validation.blind import read_void_list
-    from validation.scores_io import load_run_with_progress
+    from groundjudge.validation.aggregate import slot_table
+    from groundjudge.validation.blind import read_void_list
+    from groundjudge.validation.scores_io import load_run_with_progress
 
     a, b = load_run_with_progress(run_a, cells), load_run_with_progress(run_b, cells)
     for run in (a, b):
@@ -159,8 +159,8 @@ def compare_runs(run_a: Path, run_b: Path, cells: list[str] | None):
 
 def run_retest(run_a: Path, run_b: Path, cells: list[str] | None, out: Path) -> None:
     """The ``retest`` command."""
-    from validation.tables import console as make_console
-    from validation.tables import check_output_dir, output_dir, write_csv
+    from groundjudge.validation.tables import console as make_console
+    from groundjudge.validation.tables import check_output_dir, output_dir, write_csv
 
     check_output_dir(out)
     a, b, table, ranges = compare_runs(run_a, run_b, cells)

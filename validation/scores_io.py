@@ -14,7 +14,7 @@ from typing import Callable
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file
 from groundjudge.storage import read_model
-from judging.models import RubricRef, ScoreFile
+from groundjudge.judging.models import RubricRef, ScoreFile
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def load_run(run_dir: str | Path, cells: list[str] | None = None, progress: Call
 
 def load_run_with_progress(run_dir: str | Path, cells: list[str] | None = None) -> RunScores:
     """``load_run`` with a rich progress bar over the score files (a large run has tens of thousands)."""
-    from validation.tables import console, progress
+    from groundjudge.validation.tables import console, progress
 
     run_dir = Path(run_dir)
     total = sum(1 for d in cell_dirs(run_dir) for _ in (d / "scores").glob("*.json"))

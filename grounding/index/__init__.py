@@ -1,16 +1,16 @@
 """The grounding index: definitions, references and a full-text table per snapshot, cached by tree hash.
 
-    from grounding.index import load_index
+    from groundjudge.grounding.index import load_index
     idx = load_index(snapshot)        # builds once per tree hash, then reopens the cached SQLite file
     idx.definitions(name="2000-PROCESS", kind="paragraph")
 """
 
 from __future__ import annotations
 
-from grounding.index.build import build_index, open_cached
-from grounding.index.model import FileInfo, Ref, Symbol
-from grounding.index.store import Index
-from grounding.snapshot import Snapshot
+from groundjudge.grounding.index.build import build_index, open_cached
+from groundjudge.grounding.index.model import FileInfo, Ref, Symbol
+from groundjudge.grounding.index.store import Index
+from groundjudge.grounding.snapshot import Snapshot
 
 __all__ = ["FileInfo", "Index", "Ref", "Symbol", "load_index"]
 

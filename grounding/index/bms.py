@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.index.store import RefRow, SymbolRow, symbol_row
+from groundjudge.grounding.index.store import RefRow, SymbolRow, symbol_row
 
 LANG = "bms"
 _MACRO = re.compile(r"^([A-Z0-9@#$]{1,8})?\s+(DFHMSD|DFHMDI|DFHMDF)\b\s*(.*)$", re.I)

@@ -23,10 +23,10 @@ from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_text
 from groundjudge.storage import home
-from grounding.index.languages import EXTENSIONS, extension, language_for, needs_parser
-from grounding.index.model import FileInfo
-from grounding.index.store import SCHEMA_VERSION, TOO_LARGE, Index, IndexWriter
-from grounding.snapshot import Snapshot, env_byte_limit
+from groundjudge.grounding.index.languages import EXTENSIONS, extension, language_for, needs_parser
+from groundjudge.grounding.index.model import FileInfo
+from groundjudge.grounding.index.store import SCHEMA_VERSION, TOO_LARGE, Index, IndexWriter
+from groundjudge.grounding.snapshot import Snapshot, env_byte_limit
 
 _PACKAGE = Path(__file__).parent
 
@@ -207,9 +207,9 @@ def _parse_stored(parse: Callable, snapshot: Snapshot, path: str, language: str)
 
 
 def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int, time_limit, parse, verify: bool, limit: int) -> None:
-    from grounding.index.cobol_source import is_free_format, searchable
-    from grounding.index.extract import extract_file, extract_lexical, warm_up
-    from grounding.index.pool import Failed, TimedOut, run_timed
+    from groundjudge.grounding.index.cobol_source import is_free_format, searchable
+    from groundjudge.grounding.index.extract import extract_file, extract_lexical, warm_up
+    from groundjudge.grounding.index.pool import Failed, TimedOut, run_timed
 
     text_entries = [e for e in snapshot.files if e.kind == "text" and e.size <= limit]
     read = {e.path for e in text_entries}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from grounding.index.cobol_lexical import LANG, LEVEL_START, CobolFacts, extract
-from grounding.index.cobol_source import CobolSource
-from grounding.index.store import KIND, LINE, NAME, SymbolRow, ref_row, symbol_row
+from groundjudge.grounding.index.cobol_lexical import LANG, LEVEL_START, CobolFacts, extract
+from groundjudge.grounding.index.cobol_source import CobolSource
+from groundjudge.grounding.index.store import KIND, LINE, NAME, SymbolRow, ref_row, symbol_row
 
 COPYBOOK_EXTENSIONS = (".cpy",)
 

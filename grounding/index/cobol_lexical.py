@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from grounding.index.cobol_source import (
+from groundjudge.grounding.index.cobol_source import (
     AREA_B,
     CobolSource,
     Segment,
@@ -23,7 +23,7 @@ from grounding.index.cobol_source import (
     token_kind,
     unquote,
 )
-from grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
+from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
 LANG = "cobol"
 

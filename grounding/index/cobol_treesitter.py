@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.index.cobol_source import SKIPPED, CobolSource, search_word, unquote
+from groundjudge.grounding.index.cobol_source import SKIPPED, CobolSource, search_word, unquote
 
 PAD = "\n        \n"
 _COPYBOOK_DATA_HEADER = (

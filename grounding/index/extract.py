@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from grounding.index import bms, jcl, tags
-from grounding.index.cobol import copybook_kind, index_cobol, is_copybook
-from grounding.index.cobol_source import CobolSource, is_free_format
-from grounding.index.languages import grammar_for
-from grounding.index.model import ParseStatus
-from grounding.index.store import RefRow, SymbolRow
+from groundjudge.grounding.index import bms, jcl, tags
+from groundjudge.grounding.index.cobol import copybook_kind, index_cobol, is_copybook
+from groundjudge.grounding.index.cobol_source import CobolSource, is_free_format
+from groundjudge.grounding.index.languages import grammar_for
+from groundjudge.grounding.index.model import ParseStatus
+from groundjudge.grounding.index.store import RefRow, SymbolRow
 
 
 @dataclass
@@ -28,7 +28,7 @@ def warm_up(files: list[tuple[str, str]]) -> None:
     """Build the parsers and queries (path, language) pairs need before the workers fork, so each worker
     inherits them instead of building its own (measured: less CPU and wall than loading in each worker)."""
     if any(lang == "cobol" for _, lang in files):
-        from grounding.index.cobol_treesitter import grammar
+        from groundjudge.grounding.index.cobol_treesitter import grammar
 
         grammar()
     for name in sorted({grammar_for(p, lang) for p, lang in files} - {None}):
@@ -38,7 +38,7 @@ def warm_up(files: list[tuple[str, str]]) -> None:
 def extract_file(path: str, language: str, text: str) -> FileRows:
     """Parse and extract. Runs in a worker process under a time limit (see grounding.index.pool)."""
     if language == "cobol":
-        from grounding.index.cobol_treesitter import facts
+        from groundjudge.grounding.index.cobol_treesitter import facts
 
         source = CobolSource(text)
         ts = facts(source, copybook_kind(source) if is_copybook(path, source) else None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
+from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
 LANG = "jcl"
 _STATEMENT = re.compile(r"^//([A-Z0-9@#$][A-Z0-9@#$.]*)?\s+(JOB|EXEC|DD|PROC|PEND)\b\s*(.*)$", re.I)

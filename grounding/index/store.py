@@ -8,9 +8,9 @@ import sqlite3
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from grounding.index.languages import CASE_INSENSITIVE
-from grounding.index.model import FileInfo, Ref, Source, Symbol
-from grounding.snapshot import normalize_relpath
+from groundjudge.grounding.index.languages import CASE_INSENSITIVE
+from groundjudge.grounding.index.model import FileInfo, Ref, Source, Symbol
+from groundjudge.grounding.snapshot import normalize_relpath
 
 # the note of a text file over the size limit (build.max_file_bytes): listed as skipped, never read
 TOO_LARGE = "too large to index"

@@ -12,7 +12,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
+from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
 _QUERIES = Path(__file__).parent / "queries"
 # Nodes whose functions are methods of the class they name.
