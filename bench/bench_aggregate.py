@@ -23,7 +23,8 @@ from groundjudge.validation.scores_io import CellFiles, RunScores
 
 N_CELLS, N_QUESTIONS, JUDGES = 20, 2_500, ("judge-claude", "judge-gpt")
 RUBRIC = RubricRef(
-    name="reference-free", sha256="0" * 64,
+    name="reference-free",
+    sha256="0" * 64,
     dimensions={"accuracy": 30, "completeness": 25, "traceability": 25, "usefulness": 20},
 )
 
@@ -47,16 +48,31 @@ def make_run(seed: int = 0) -> tuple[RunScores, int]:
             for judge in JUDGES:
                 n_judgements += 1
                 if rng.random() < 0.02:
-                    js.append(Judgement.model_construct(judge=judge, model="m", error="timeout", scores=None, total=None, prompt_sha256="0"))
+                    js.append(
+                        Judgement.model_construct(
+                            judge=judge, model="m", error="timeout", scores=None, total=None, prompt_sha256="0"
+                        )
+                    )
                     continue
                 values = np.floor(rng.random(len(dims)) * (maxima + 1))
-                js.append(Judgement.model_construct(
-                    judge=judge, model="m", scores=dict(zip(dims, values.tolist())), total=float(values.sum()),
-                    error=None, prompt_sha256="0",
-                ))
+                js.append(
+                    Judgement.model_construct(
+                        judge=judge,
+                        model="m",
+                        scores=dict(zip(dims, values.tolist())),
+                        total=float(values.sum()),
+                        error=None,
+                        prompt_sha256="0",
+                    )
+                )
             scores[qid] = ScoreFile.model_construct(
-                qid=qid, cell=cell, judged=any(j.error is None for j in js), judgements=js, rubric=RUBRIC,
-                corpus_tree_hash="t", tool_version="bench",
+                qid=qid,
+                cell=cell,
+                judged=any(j.error is None for j in js),
+                judgements=js,
+                rubric=RUBRIC,
+                corpus_tree_hash="t",
+                tool_version="bench",
             )
         cells[cell] = CellFiles(cell=cell, answers=frozenset(answers), scores=scores, malformed={})
     return RunScores(run_dir=Path("."), cells=cells, rubric=RUBRIC, judges=JUDGES), n_judgements
@@ -65,8 +81,11 @@ def make_run(seed: int = 0) -> tuple[RunScores, int]:
 def aggregate_all(run: RunScores):
     slots = agg.slot_table(run)
     return slots, (
-        agg.three_means(slots), agg.per_judge_means(slots), agg.exclusions(slots),
-        agg.run_inventory(run), agg.sensitivity(slots, agg.score_bounds(run)),
+        agg.three_means(slots),
+        agg.per_judge_means(slots),
+        agg.exclusions(slots),
+        agg.run_inventory(run),
+        agg.sensitivity(slots, agg.score_bounds(run)),
     )
 
 
@@ -86,7 +105,9 @@ def main() -> None:
         valid.groupby(["cell", "dimension"], observed=True)["value"].mean()
         base = min(base, time.perf_counter() - t0)
     expected = N_CELLS * N_QUESTIONS * len(JUDGES)
-    print(f"aggregate {expected:,} expected judgements ({n:,} present, {len(slots):,} slot rows): {best:.2f} s (best of 3; target <= 5 s)")
+    print(
+        f"aggregate {expected:,} expected judgements ({n:,} present, {len(slots):,} slot rows): {best:.2f} s (best of 3; target <= 5 s)"
+    )
     print(f"baseline pandas groupby-mean over the same {len(valid):,} valid rows: {base:.4f} s")
     print(f"ratio aggregate / baseline: {best / base:.0f}x")
     print("PASS" if best <= 5.0 else "FAIL")

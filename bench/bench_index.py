@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_cobol_corpus import generate  # noqa: E402
+from make_cobol_corpus import generate
 
 BARE_PARSE = """
 import sys
@@ -106,7 +106,9 @@ def measure(corpus: Path, repeat: int, workers: list[str]) -> dict[str, list[tup
     print(f"cold:   {last['cold']}")
     print(f"cached: {last['cached']}")
     for name, v in runs.items():
-        print(f"  {name:8s} wall runs: " + " ".join(f"{w:.2f}" for w, _ in v) + "   CPU runs: " + " ".join(f"{c:.2f}" for _, c in v))
+        print(
+            f"  {name:8s} wall runs: " + " ".join(f"{w:.2f}" for w, _ in v) + "   CPU runs: " + " ".join(f"{c:.2f}" for _, c in v)
+        )
     return runs
 
 
@@ -126,28 +128,41 @@ def main() -> None:
         lines = sum(len(p.read_bytes().splitlines()) for p in cobol)
         size = sum(p.stat().st_size for p in cobol)
         every = sum(1 for p in corpus.rglob("*") if p.is_file())
-        print(f"corpus: {corpus if args.corpus else 'generated'}: {len(cobol)} COBOL files, {lines} lines, "
-              f"{size / 1e6:.2f} MB ({every} files in all); median of {args.repeat} runs each")
+        print(
+            f"corpus: {corpus if args.corpus else 'generated'}: {len(cobol)} COBOL files, {lines} lines, "
+            f"{size / 1e6:.2f} MB ({every} files in all); median of {args.repeat} runs each"
+        )
         compile_project()
         print("project modules compiled to bytecode first (as a normal install has them)")
         from groundjudge.grounding.index.build import default_workers
 
         workers = args.workers or default_workers()
-        print(f"the index build runs {workers} parse workers{'' if args.workers else ' (one per CPU)'}; the bare parse, one process")
+        print(
+            f"the index build runs {workers} parse workers{'' if args.workers else ' (one per CPU)'}; the bare parse, one process"
+        )
         runs = measure(corpus, args.repeat, ["--workers", str(args.workers)] if args.workers else [])
     m = {name: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for name, v in runs.items()}
     (bare, bare_cpu) = m["bare"]
-    print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (other work slows the 2-worker build most)")
+    print(
+        f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (other work slows the 2-worker build most)"
+    )
     print(f"{'':24s} {'wall':>7s}  {'ratio':>6s}   {'CPU':>6s}  {'ratio':>6s}")
-    rows = [("bare tree-sitter parse", "bare", ""), ("cold index build", "cold", 3.0), ("cached reload", "cached", 1.5),
-            ("snapshot (not indexing)", "snapshot", "for information"), ("CLI start-up (list)", "startup", "for information")]
+    rows = [
+        ("bare tree-sitter parse", "bare", ""),
+        ("cold index build", "cold", 3.0),
+        ("cached reload", "cached", 1.5),
+        ("snapshot (not indexing)", "snapshot", "for information"),
+        ("CLI start-up (list)", "startup", "for information"),
+    ]
     for label, key, target in rows:
         wall, cpu = m[key]
         verdict = target if isinstance(target, str) else f"target <= {target:.1f}x: {'PASS' if wall / bare <= target else 'MISS'}"
         print(f"{label:24s} {wall:6.2f}s  {wall / bare:5.2f}x   {cpu:5.2f}s  {cpu / bare_cpu:5.2f}x   {verdict}")
     best = {name: min(w for w, _ in v) for name, v in runs.items()}
-    print(f"(targets are judged on medians; the fastest runs, least disturbed by other work, give cold "
-          f"{best['cold'] / best['bare']:.2f}x and cached {best['cached'] / best['bare']:.2f}x)")
+    print(
+        f"(targets are judged on medians; the fastest runs, least disturbed by other work, give cold "
+        f"{best['cold'] / best['bare']:.2f}x and cached {best['cached'] / best['bare']:.2f}x)"
+    )
 
 
 if __name__ == "__main__":

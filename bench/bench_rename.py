@@ -39,14 +39,20 @@ def make_corpus(root: Path, target_lines: int, seed: int = 1) -> int:
     for d in ("cbl", "cpy", "jcl", "bms"):
         (root / d).mkdir(parents=True, exist_ok=True)
     for cb in copybooks:
-        lines = [_line(f" 01  {cb}-REC.", 100)] + [_line(f"     05 {cb}-F{j:02d}  PIC X({rng.randint(1, 30)}).", 200 + j) for j in range(30)]
+        lines = [_line(f" 01  {cb}-REC.", 100)] + [
+            _line(f"     05 {cb}-F{j:02d}  PIC X({rng.randint(1, 30)}).", 200 + j) for j in range(30)
+        ]
         (root / "cpy" / f"{cb}.cpy").write_text("\n".join(lines) + "\n")
         total += len(lines)
     for i, pg in enumerate(programs):
         seq = iter(range(100, 10**6, 100))
-        out = [_line(" IDENTIFICATION DIVISION.", next(seq)), _line(f" PROGRAM-ID. {pg}.", next(seq)),
-               _line(f"{pg}: synthetic program {i} for the rename benchmark.", next(seq), "*"),
-               _line(" DATA DIVISION.", next(seq)), _line(" WORKING-STORAGE SECTION.", next(seq))]
+        out = [
+            _line(" IDENTIFICATION DIVISION.", next(seq)),
+            _line(f" PROGRAM-ID. {pg}.", next(seq)),
+            _line(f"{pg}: synthetic program {i} for the rename benchmark.", next(seq), "*"),
+            _line(" DATA DIVISION.", next(seq)),
+            _line(" WORKING-STORAGE SECTION.", next(seq)),
+        ]
         for j in range(80):
             out.append(_line(f" 01  WS-{pg}-V{j:02d}  PIC X(10) VALUE 'V{j:02d}'.", next(seq)))
         for cb in rng.sample(copybooks, min(3, len(copybooks))):
@@ -76,7 +82,9 @@ def make_corpus(root: Path, target_lines: int, seed: int = 1) -> int:
             body += [f"//S{k:02d} EXEC PGM={pg}", f"//IN{k:02d} DD DSN=BENCHQ.PRODQ.{rng.choice(files)},DISP=SHR"]
         (root / "jcl" / f"{job}.jcl").write_text("\n".join(body) + "\n")
         mapset = f"MS{j:04d}"
-        (root / "bms" / f"{mapset}.bms").write_text(f"{mapset} DFHMSD TYPE=&SYSPARM,MODE=INOUT\nMP{j:04d}A DFHMDI SIZE=(24,80)\n         DFHMSD TYPE=FINAL\n")
+        (root / "bms" / f"{mapset}.bms").write_text(
+            f"{mapset} DFHMSD TYPE=&SYSPARM,MODE=INOUT\nMP{j:04d}A DFHMDI SIZE=(24,80)\n         DFHMSD TYPE=FINAL\n"
+        )
         total += len(body) + 3
     return total
 
@@ -114,16 +122,38 @@ def main() -> None:
             lines = make_corpus(corpus, args.lines)
         n_files = sum(1 for p in corpus.rglob("*") if p.is_file())
         copy_s, copy_cpu = _timed([sys.executable, "-c", COPY, str(corpus), str(tmp_path / "copy")], env)
-        rename_s, rename_cpu = _timed(GJ + ["rename", str(corpus), "--out", str(tmp_path / "out"), "--map-out", str(tmp_path / "map.json"), "--seed", "1", "--classes", args.classes], env)
-        verify_s, verify_cpu = _timed(GJ + ["rename-verify", str(corpus), str(tmp_path / "out"), "--map", str(tmp_path / "map.json")], env)
+        rename_s, rename_cpu = _timed(
+            GJ
+            + [
+                "rename",
+                str(corpus),
+                "--out",
+                str(tmp_path / "out"),
+                "--map-out",
+                str(tmp_path / "map.json"),
+                "--seed",
+                "1",
+                "--classes",
+                args.classes,
+            ],
+            env,
+        )
+        verify_s, verify_cpu = _timed(
+            GJ + ["rename-verify", str(corpus), str(tmp_path / "out"), "--map", str(tmp_path / "map.json")], env
+        )
         total, total_cpu = rename_s + verify_s, rename_cpu + verify_cpu
-        print(f"corpus: {n_files} files, {lines} lines ({'given' if args.corpus else 'generated'}), load average {os.getloadavg()[0]:.2f}")
+        print(
+            f"corpus: {n_files} files, {lines} lines ({'given' if args.corpus else 'generated'}), load average {os.getloadavg()[0]:.2f}"
+        )
         print(f"{'':22}   wall s   cpu s")
         print(f"plain read+write copy : {copy_s:7.2f} {copy_cpu:7.2f}")
         print(f"rename                : {rename_s:7.2f} {rename_cpu:7.2f}")
         print(f"rename-verify         : {verify_s:7.2f} {verify_cpu:7.2f}")
         print(f"rename + verify       : {total:7.2f} {total_cpu:7.2f}")
-        print(f"ratio to the plain copy: {total / copy_s:.1f}x wall, {total_cpu / copy_cpu:.1f}x cpu  (target < 5 s wall: {'met' if total < 5 else 'MISSED'})")
+        print(
+            f"ratio to the plain copy: {total / copy_s:.1f}x wall, {total_cpu / copy_cpu:.1f}x cpu  (target < 5 s wall: {'met' if total < 5 else 'MISSED'})"
+        )
+
 
 if __name__ == "__main__":
     main()

@@ -52,12 +52,16 @@ def make_project(root: Path, answers: int) -> None:
     questions = []
     for i in range(answers):
         qid = f"q{i:03d}"
-        questions.append({"id": qid, "text": f"Explain question {i} about the batch flow.", "category": "architecture", "difficulty": "medium"})
+        questions.append(
+            {"id": qid, "text": f"Explain question {i} about the batch flow.", "category": "architecture", "difficulty": "medium"}
+        )
         f = files[i % len(files)]
         stem = Path(f).stem
-        text = (f"# Answer {i}\n\n`{stem}` is defined in `{f}`. It opens its files, reads records in a loop and "
-                f"writes a report.\n\n- The main paragraph performs the read loop until end of file.\n"
-                f"- Counters are kept in working storage and printed at the end (answer variant {i}).\n")
+        text = (
+            f"# Answer {i}\n\n`{stem}` is defined in `{f}`. It opens its files, reads records in a loop and "
+            f"writes a report.\n\n- The main paragraph performs the read loop until end of file.\n"
+            f"- Counters are kept in working storage and printed at the end (answer variant {i}).\n"
+        )
         (root / "run" / "cell" / "answers").mkdir(parents=True, exist_ok=True)
         (root / "run" / "cell" / "answers" / f"{qid}.md").write_text(text)
     (root / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions))
@@ -66,9 +70,17 @@ def make_project(root: Path, answers: int) -> None:
 
 def options(root: Path, fp: FakeProvider, concurrency: int, **kw) -> ScoreOptions:
     judges = [f"judge-a=openai:bench-a@{fp.openai_base_url}", f"judge-b=openai:bench-b@{fp.openai_base_url}"]
-    return ScoreOptions(run_dir=root / "run", corpus=str(root / "corpus"), questions=root / "questions.jsonl", judges=judges,
-                        config=root / "groundjudge.toml", cache=root / kw.pop("cache", "cache.sqlite"), progress=False,
-                        concurrency=concurrency, **kw)
+    return ScoreOptions(
+        run_dir=root / "run",
+        corpus=str(root / "corpus"),
+        questions=root / "questions.jsonl",
+        judges=judges,
+        config=root / "groundjudge.toml",
+        cache=root / kw.pop("cache", "cache.sqlite"),
+        progress=False,
+        concurrency=concurrency,
+        **kw,
+    )
 
 
 def timed_run(opts: ScoreOptions):
@@ -157,8 +169,10 @@ def main() -> None:
                 prep_s = prep if trial == 0 else prep_s  # the first trial grounds; later ones reuse its reports
             wall = min(walls)
             ideal = n * args.latency / args.concurrency
-            print(f"[1] {args.answers} answers x 2 judges, latency {args.latency * 1000:.0f} ms, concurrency {args.concurrency}: "
-                  f"{wall:.2f} s (best of {', '.join(f'{w:.2f}' for w in walls)}); ideal {ideal:.2f} s; ratio {wall / ideal:.3f} (target <= 1.25)")
+            print(
+                f"[1] {args.answers} answers x 2 judges, latency {args.latency * 1000:.0f} ms, concurrency {args.concurrency}: "
+                f"{wall:.2f} s (best of {', '.join(f'{w:.2f}' for w in walls)}); ideal {ideal:.2f} s; ratio {wall / ideal:.3f} (target <= 1.25)"
+            )
             print(f"    prepare (index, grounding, prompts, plan; excluded): {prep_s:.2f} s")
 
             # [3] reruns of the same 400 judgements (the last trial's cache)
@@ -168,11 +182,15 @@ def main() -> None:
             skip_s = time.perf_counter() - t0
             assert rerun.judgements_kept == n and rerun.calls == 0
             fp.clear()
-            replay, prep2, replay_s, _ = timed_run(options(root, fp, args.concurrency, force=True, cache=f"cache-{args.trials - 1}.sqlite"))
+            replay, prep2, replay_s, _ = timed_run(
+                options(root, fp, args.concurrency, force=True, cache=f"cache-{args.trials - 1}.sqlite")
+            )
             assert replay.cache_hits == n and fp.total_requests == 0
             print(f"[3] rerun, all {n} judgements already in score files: {skip_s:.3f} s end to end (target < 1 s)")
-            print(f"    forced rerun, all {n} replayed from the cache: {replay_s:.3f} s scoring + {prep2:.3f} s prepare "
-                  f"= {replay_s + prep2:.3f} s (target < 1 s)")
+            print(
+                f"    forced rerun, all {n} replayed from the cache: {replay_s:.3f} s scoring + {prep2:.3f} s prepare "
+                f"= {replay_s + prep2:.3f} s (target < 1 s)"
+            )
 
             # [2] overhead at zero latency, one call at a time, against bare HTTP
             fp.latency = 0.0
@@ -192,13 +210,19 @@ def main() -> None:
                 sdks.append(direct_sdk_calls(fp, runner, n))
             # Best of several trials for each figure: the machine is shared, the minimum is the least disturbed.
             per_judgement, bare, floor, sdk = min(engine), min(bares), min(floors), min(sdks)
-            print(f"[2] latency 0, concurrency 1: {per_judgement * 1000:.2f} ms per judgement through the engine; "
-                  f"bare async HTTP round trip of the same request {bare * 1000:.2f} ms; ratio {per_judgement / bare:.2f}; "
-                  f"engine overhead {(per_judgement - bare) * 1000:.2f} ms per judgement (target <= 5 ms)")
-            print(f"    (sync httpx with pre-encoded bytes, the floor: {floor * 1000:.2f} ms; overhead over it "
-                  f"{(per_judgement - floor) * 1000:.2f} ms)")
-            print(f"    of which instructor + OpenAI SDK alone (same prompt, no engine): {sdk * 1000:.2f} ms per call; "
-                  f"groundjudge's own share (cache, limits, retries, score files): {(per_judgement - sdk) * 1000:.2f} ms")
+            print(
+                f"[2] latency 0, concurrency 1: {per_judgement * 1000:.2f} ms per judgement through the engine; "
+                f"bare async HTTP round trip of the same request {bare * 1000:.2f} ms; ratio {per_judgement / bare:.2f}; "
+                f"engine overhead {(per_judgement - bare) * 1000:.2f} ms per judgement (target <= 5 ms)"
+            )
+            print(
+                f"    (sync httpx with pre-encoded bytes, the floor: {floor * 1000:.2f} ms; overhead over it "
+                f"{(per_judgement - floor) * 1000:.2f} ms)"
+            )
+            print(
+                f"    of which instructor + OpenAI SDK alone (same prompt, no engine): {sdk * 1000:.2f} ms per call; "
+                f"groundjudge's own share (cache, limits, retries, score files): {(per_judgement - sdk) * 1000:.2f} ms"
+            )
     finally:
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(home, ignore_errors=True)

@@ -39,8 +39,10 @@ def main() -> None:
         base = _best(lambda: _baseline(values, n_clusters))
         for statistic in ("mean", "pooled"):
             t = _best(lambda: cluster_bootstrap_ci(values, clusters, statistic=statistic, n_resamples=RESAMPLES, seed=0))
-            print(f"cluster_bootstrap_ci({statistic}): {RESAMPLES:,} resamples, {ROWS:,} rows, {n_clusters:,} clusters: "
-                  f"{t:.3f} s (target < 3 s); baseline draw+gather+mean {base:.3f} s; ratio {t / base:.2f}x")
+            print(
+                f"cluster_bootstrap_ci({statistic}): {RESAMPLES:,} resamples, {ROWS:,} rows, {n_clusters:,} clusters: "
+                f"{t:.3f} s (target < 3 s); baseline draw+gather+mean {base:.3f} s; ratio {t / base:.2f}x"
+            )
 
 
 if __name__ == "__main__":

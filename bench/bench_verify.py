@@ -115,11 +115,15 @@ def main() -> None:
         t_verify = time.perf_counter() - t0
 
     verdicts = Counter(v.verdict.value for v in verified)
-    print(f"corpus: {counts['files']} files, {counts['definitions']} definitions, {counts['references']} references "
-          f"(index built in {t_index:.2f} s, not timed below)")
+    print(
+        f"corpus: {counts['files']} files, {counts['definitions']} definitions, {counts['references']} references "
+        f"(index built in {t_index:.2f} s, not timed below)"
+    )
     print(f"claims: {len(claims)}  " + "  ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
     print(f"extract {len(claims)} claims:            {t_extract:.3f} s")
-    print(f"verify {len(claims)} claims:             {t_verify:.3f} s  ({'meets' if t_verify < 1.0 else 'MISSES'} the 1 s target)")
+    print(
+        f"verify {len(claims)} claims:             {t_verify:.3f} s  ({'meets' if t_verify < 1.0 else 'MISSES'} the 1 s target)"
+    )
     print(f"baseline {len(names)} definitions() look-ups: {t_base:.3f} s")
     print(f"ratio verify / baseline:          {t_verify / t_base:.1f}x")
 

@@ -76,7 +76,12 @@ def program(name: str, books: list[str], peers: list[str], rng: random.Random, t
         if choice < 0.15:
             body += ["     EXEC CICS READ", f"          DATASET('{name[:4]}DAT')", "          INTO(IN-REC)", "     END-EXEC"]
         elif choice < 0.25:
-            body += ["     EXEC SQL", "         SELECT COL1 INTO :WS-V000", f"           FROM TBL{k % 7} WHERE ID = 1", "     END-EXEC"]
+            body += [
+                "     EXEC SQL",
+                "         SELECT COL1 INTO :WS-V000",
+                f"           FROM TBL{k % 7} WHERE ID = 1",
+                "     END-EXEC",
+            ]
         elif choice < 0.35:
             body += ["     EXEC CICS XCTL PROGRAM(WS-NEXT-PGM) END-EXEC"]
         elif choice < 0.45:

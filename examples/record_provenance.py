@@ -19,9 +19,9 @@ RUNS = [REPO / "examples" / "run", REPO / "examples" / "run-pyledger"]
 def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         os.environ["GROUNDJUDGE_HOME"] = home  # a throw-away store: hashing only
+        from groundjudge.grounding.snapshot import snapshot_directory
         from groundjudge.hashing import sha256_file
         from groundjudge.storage import atomic_write_text
-        from groundjudge.grounding.snapshot import snapshot_directory
 
         for run in RUNS:
             path = run / "run.json"
@@ -29,7 +29,9 @@ def main() -> None:
             meta["corpus"]["tree_hash"] = snapshot_directory(REPO / meta["corpus"]["path"], meta["corpus"]["name"]).tree_hash
             meta["questions"]["sha256"] = sha256_file(REPO / meta["questions"]["path"])
             atomic_write_text(path, json.dumps(meta, indent=2) + "\n")
-            print(f"{path.relative_to(REPO)}: corpus {meta['corpus']['tree_hash'][:12]}, questions {meta['questions']['sha256'][:12]}")
+            print(
+                f"{path.relative_to(REPO)}: corpus {meta['corpus']['tree_hash'][:12]}, questions {meta['questions']['sha256'][:12]}"
+            )
 
 
 if __name__ == "__main__":

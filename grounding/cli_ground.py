@@ -14,9 +14,13 @@ def ground_cmd(
     answer: Path = typer.Argument(..., help="An answer (Markdown file), or a directory whose *.md answers are all grounded."),
     corpus: str = typer.Option(..., "--corpus", help="Stored snapshot name, or a directory to snapshot on the fly."),
     out: Path = typer.Option(None, "--out", help="Write the JSON report here instead of stdout (one answer only)."),
-    out_dir: Path = typer.Option(None, "--out-dir", help="Write one report per answer here, as <stem>.json (required for a directory)."),
+    out_dir: Path = typer.Option(
+        None, "--out-dir", help="Write one report per answer here, as <stem>.json (required for a directory)."
+    ),
     max_answer_bytes: int = typer.Option(
-        None, "--max-answer-bytes", min=1,
+        None,
+        "--max-answer-bytes",
+        min=1,
         help="Refuse an answer larger than this (default: $GROUNDJUDGE_MAX_ANSWER_BYTES, else 1000000).",
     ),
 ) -> None:

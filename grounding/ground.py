@@ -14,11 +14,11 @@ from typing import Any
 
 from groundjudge import __version__
 from groundjudge.errors import UserError
-from groundjudge.hashing import sha256_bytes
 from groundjudge.grounding.claims import ClaimExtractor, MarkdownClaimExtractor
 from groundjudge.grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
 from groundjudge.grounding.snapshot import Snapshot, env_byte_limit
 from groundjudge.grounding.verify import DeterministicVerifier, Verifier
+from groundjudge.hashing import sha256_bytes
 
 NO_CLAIMS_NOTE = "the answer has no claim units (only headings, code blocks or rules)"
 
@@ -34,8 +34,12 @@ def max_answer_bytes() -> int:
 
 
 def _not_regular(mode: int) -> str:
-    for test, what in ((stat.S_ISFIFO, "named pipe (FIFO)"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "character device"),
-                       (stat.S_ISBLK, "block device")):
+    for test, what in (
+        (stat.S_ISFIFO, "named pipe (FIFO)"),
+        (stat.S_ISSOCK, "socket"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+    ):
         if test(mode):
             return what
     return "special file"
@@ -95,7 +99,10 @@ def _read_regular(path: Path, limit: int) -> bytes:
 
 
 def _too_large(path: Path, size: int, limit: int) -> UserError:
-    return UserError(f"answer is {size} bytes, over the limit of {limit} bytes (raise it with {MAX_ANSWER_ENV}, or ground's --max-answer-bytes)", path)
+    return UserError(
+        f"answer is {size} bytes, over the limit of {limit} bytes (raise it with {MAX_ANSWER_ENV}, or ground's --max-answer-bytes)",
+        path,
+    )
 
 
 def count_verdicts(claims: list[VerifiedClaim]) -> dict[Verdict, int]:

@@ -136,7 +136,7 @@ def _store_object(objects: str, data: bytes, digest: str) -> None:
         atomic_write_bytes(target, data)
 
 
-def snapshot_directory(src: str | Path, name: str | None = None, replace: bool = True) -> "Snapshot":
+def snapshot_directory(src: str | Path, name: str | None = None, replace: bool = True) -> Snapshot:
     """Record every regular file under src in the store; returns the loaded snapshot.
 
     replace=False refuses to repoint a name that already holds another tree (the CLI's default: a name
@@ -164,7 +164,9 @@ def snapshot_directory(src: str | Path, name: str | None = None, replace: bool =
         raise UserError(f"invalid snapshot name {name!r} (letters, digits, '.', '_', '-')")
     if not replace:
         _refuse_repointing(root, name, th)
-    manifest = Manifest(name=name, tree_hash=th, source=str(root.resolve()), tool_version=__version__, files=entries, skipped=skipped)
+    manifest = Manifest(
+        name=name, tree_hash=th, source=str(root.resolve()), tool_version=__version__, files=entries, skipped=skipped
+    )
     write_model(_manifest_path(name), manifest)
     return Snapshot(manifest)
 
@@ -176,7 +178,9 @@ def _refuse_repointing(root: Path, name: str, th: str) -> None:
     try:
         old = read_model(path, Manifest)
     except UserError:
-        raise UserError(f"snapshot {name!r} exists and its manifest {path} is unreadable: give --replace to overwrite it", root) from None
+        raise UserError(
+            f"snapshot {name!r} exists and its manifest {path} is unreadable: give --replace to overwrite it", root
+        ) from None
     if old.tree_hash != th:
         raise UserError(
             f"snapshot {name!r} already holds another tree ({old.tree_hash[:12]}, from {old.source}), not this one "
@@ -200,7 +204,7 @@ def list_snapshots() -> list[Manifest]:
     return [read_model(p, Manifest) for p in sorted(folder.glob("*.json"))] if folder.exists() else []
 
 
-def load_snapshot(name: str, verify: bool = True) -> "Snapshot":
+def load_snapshot(name: str, verify: bool = True) -> Snapshot:
     path = _manifest_path(name)
     if not _NAME_RE.match(name) or not path.exists():
         raise UserError(f"no stored snapshot named {name!r} and no such directory")
@@ -208,14 +212,16 @@ def load_snapshot(name: str, verify: bool = True) -> "Snapshot":
     # The tree hash names the index and every result; entries that no longer hash to it (two digests
     # swapped, a path edited) would be believed, and the index of the recorded hash reused for other files.
     if tree_hash(manifest.files) != manifest.tree_hash:
-        raise UserError(f"manifest entries do not hash to its tree hash {manifest.tree_hash[:12]} (edited or damaged): {_fix(manifest)}", path)
+        raise UserError(
+            f"manifest entries do not hash to its tree hash {manifest.tree_hash[:12]} (edited or damaged): {_fix(manifest)}", path
+        )
     snap = Snapshot(manifest)
     if verify:
         snap.verify()
     return snap
 
 
-def open_corpus(spec: str | Path, verify: bool = True) -> "Snapshot":
+def open_corpus(spec: str | Path, verify: bool = True) -> Snapshot:
     """A stored snapshot name or a plain directory (snapshotted on the fly)."""
     p = Path(spec)
     if p.is_dir():

@@ -83,8 +83,34 @@ RELATION_OBJECT_DEFS: dict[str, frozenset[str]] = {
     "transfers": frozenset({"program"}),
 }
 STATEMENT_VERBS = frozenset(
-    "XCTL LINK READ WRITE REWRITE DELETE PERFORM CALL COPY OPEN CLOSE SEND RECEIVE STARTBR READNEXT EVALUATE "
-    "COMPUTE SELECT DISPLAY GOBACK ABEND UNLOCK INSERT UPDATE FETCH DECLARE".split()
+    [
+        "XCTL",
+        "LINK",
+        "READ",
+        "WRITE",
+        "REWRITE",
+        "DELETE",
+        "PERFORM",
+        "CALL",
+        "COPY",
+        "OPEN",
+        "CLOSE",
+        "SEND",
+        "RECEIVE",
+        "STARTBR",
+        "READNEXT",
+        "EVALUATE",
+        "COMPUTE",
+        "SELECT",
+        "DISPLAY",
+        "GOBACK",
+        "ABEND",
+        "UNLOCK",
+        "INSERT",
+        "UPDATE",
+        "FETCH",
+        "DECLARE",
+    ]
 )
 LOCATABLE_KINDS = frozenset({"paragraph", "section", "data_item", "condition", "fd", "select", "function", "method", "class"})
 ACTOR_KINDS = frozenset({"paragraph", "section", "program", "function", "method", "class", "job", "step", "proc"})
@@ -370,7 +396,9 @@ class _Lookup:
         out: list[tuple[str, int]] = []
         for cls in self.definitions(owner, "class"):
             lines = self.file_lines(cls.path)
-            out.extend((cls.path, n) for n in range(cls.start_line, min(cls.end_line, len(lines)) + 1) if field.match(lines[n - 1]))
+            out.extend(
+                (cls.path, n) for n in range(cls.start_line, min(cls.end_line, len(lines)) + 1) if field.match(lines[n - 1])
+            )
         return out[:5]
 
     def _resolve_dotted(self, name: str) -> Resolution:
@@ -638,7 +666,9 @@ class _ClaimChecker:
         for name in names:
             defs = [d for d in self.lk.definitions(_last(name), None, path) if _same_name(d.name, _last(name))]
             for sym in defs:
-                if start <= sym.start_line <= end or (sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line):
+                if start <= sym.start_line <= end or (
+                    sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line
+                ):
                     return Check("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
             if (uses or not defs) and self.lk.mentions(path, _last(name), start, end):
                 return Check("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
@@ -661,7 +691,11 @@ class _ClaimChecker:
             if inside:
                 self._add("ok", f"{ref.value} is defined at {_where(inside[0])}", [_def_evidence(self.lk, inside[0])])
             elif res.defs:
-                self._add("mismatch", f"{ref.value} is at {_where(res.defs[0])}, not at lines {ref.start_line}-{end}", [_def_evidence(self.lk, res.defs[0])])
+                self._add(
+                    "mismatch",
+                    f"{ref.value} is at {_where(res.defs[0])}, not at lines {ref.start_line}-{end}",
+                    [_def_evidence(self.lk, res.defs[0])],
+                )
             else:
                 self._add("mismatch", f"{ref.value} has no definition to place at lines {ref.start_line}-{end}")
             return
@@ -836,7 +870,9 @@ class _ClaimChecker:
         context the subject; "transfers control to it" makes the context the object."""
         cues = relation_cues(self.claim.text)
         text = self.claim.text
-        named = [loc for loc in self.located if loc.ref.kind in ("identifier", "path") and (loc.files or (loc.res and loc.res.found))]
+        named = [
+            loc for loc in self.located if loc.ref.kind in ("identifier", "path") and (loc.files or (loc.res and loc.res.found))
+        ]
         links: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
         previous: _Located | None = None
         after_passive = False
@@ -918,8 +954,12 @@ class _ClaimChecker:
             if m is None:
                 continue
             verb, target = m.group(1).upper(), m.group(2).upper()
-            relation, kinds = {"XCTL": ("transfers", frozenset({"xctl"})), "LINK": ("transfers", frozenset({"link"})),
-                               "CALL": ("calls", frozenset({"call"})), "COPY": ("copies", frozenset({"copy"}))}[verb.split()[-1]]
+            relation, kinds = {
+                "XCTL": ("transfers", frozenset({"xctl"})),
+                "LINK": ("transfers", frozenset({"link"})),
+                "CALL": ("calls", frozenset({"call"})),
+                "COPY": ("copies", frozenset({"copy"})),
+            }[verb.split()[-1]]
             obj = next((l for l in named if l.ref.kind == "identifier" and l.ref.value.upper() == target), None)
             if obj is None:
                 continue
@@ -969,7 +1009,13 @@ class _ClaimChecker:
         if io:
             targets |= self._file_aliases(name)
         who, spans = self._subject_scope(subject)
-        verb = {"calls": "calls/performs", "copies": "copies", "reads": "reads", "writes": "writes", "transfers": "transfers control to"}[relation]
+        verb = {
+            "calls": "calls/performs",
+            "copies": "copies",
+            "reads": "reads",
+            "writes": "writes",
+            "transfers": "transfers control to",
+        }[relation]
         reaching = [r for r in self._refs_of(None, spans) if _targets_match(self.lk, r, name, targets)]
         if io:
             # A READ/WRITE statement is better evidence than the OPEN before it.
@@ -980,28 +1026,45 @@ class _ClaimChecker:
             exact = [r for r in found if r.kind in kinds]
         if exact:
             ref = exact[0]
-            self._add("ok", f"{who} {verb} {name} ({ref.kind} at {ref.path}:{ref.line})", [self._ref_evidence(ref)], relation=True)
+            self._add(
+                "ok", f"{who} {verb} {name} ({ref.kind} at {ref.path}:{ref.line})", [self._ref_evidence(ref)], relation=True
+            )
         elif io and found:
             ref = found[0]
             other = "writes" if relation == "reads" else "reads"
-            self._add("contradicted", f"{who} only {other} {name} ({ref.kind} at {ref.path}:{ref.line}), it never {relation[:-1]}s it", [self._ref_evidence(ref)], relation=True)
+            self._add(
+                "contradicted",
+                f"{who} only {other} {name} ({ref.kind} at {ref.path}:{ref.line}), it never {relation[:-1]}s it",
+                [self._ref_evidence(ref)],
+                relation=True,
+            )
         elif found or reaching:
             # The subject does reach the object, by another mechanism (CALL where the claim says XCTL).
             ref = (found or reaching)[0]
             said = "/".join(sorted(k.upper() for k in kinds))
-            self._add("contradicted", f"{who} uses {ref.kind.upper()} to reach {name} ({ref.path}:{ref.line}), not {said}", [self._ref_evidence(ref)], relation=True)
+            self._add(
+                "contradicted",
+                f"{who} uses {ref.kind.upper()} to reach {name} ({ref.path}:{ref.line}), not {said}",
+                [self._ref_evidence(ref)],
+                relation=True,
+            )
         else:
             # The index may not know every form (a program run from SYSTSIN, a CALL through a variable):
             # a name that the subject's code spells out is not contradicted, only unindexed.
             mention = next(((p, n) for p, a, b in (spans or []) for n in self.lk.code_mentions(p, name, a, b)), None)
             if mention is not None:
                 p, n = mention
-                self._add("ok", f"{who} names {name} at {p}:{n} (no indexed {relation} reference)", [self.lk.snippet(p, n, n)], relation=True)
+                self._add(
+                    "ok",
+                    f"{who} names {name} at {p}:{n} (no indexed {relation} reference)",
+                    [self.lk.snippet(p, n, n)],
+                    relation=True,
+                )
             else:
                 self._add("contradicted", f"{who} {_NEGATED[relation]} {name}", relation=True)
 
     def _check_name_import(self, name: str, subject: _Located | None) -> None:
-        """"report.py imports `format_amount`": the index records imported modules, so the name is looked
+        """ "report.py imports `format_amount`": the index records imported modules, so the name is looked
         for in the subject's import statements (one line, or a parenthesised list)."""
         who, spans = self._subject_scope(subject)
         if spans is None:
@@ -1039,7 +1102,9 @@ class _ClaimChecker:
             return [r for k in sorted(kinds) for r in self.lk.references(None, k, None)]
         out: list[Ref] = []
         for path, start, end in spans:
-            out.extend(r for r in self.lk.references(None, None, path) if (kinds is None or r.kind in kinds) and start <= r.line <= end)
+            out.extend(
+                r for r in self.lk.references(None, None, path) if (kinds is None or r.kind in kinds) and start <= r.line <= end
+            )
         return out
 
     # -- quoted code --------------------------------------------------------------------------------
@@ -1116,9 +1181,7 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
     return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, "class", ref.path))
 
 
-_STATEMENT_RELATION = re.compile(
-    r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I
-)
+_STATEMENT_RELATION = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I)
 
 
 def _import_lines(lines: tuple[str, ...], start: int, end: int) -> list[int]:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Iterator
 
 import typer
 
@@ -98,8 +98,8 @@ def _dummy_keys() -> Iterator[None]:
 def _forget_simulated_manifest(run_dir: Path) -> None:
     """A simulated judge's base URL holds the loopback server's port, new in every demo: the manifest
     of an earlier simulated demo would be reported as another run's and replaced with a warning."""
-    from groundjudge.storage import read_model
     from groundjudge.judging.manifest import MANIFEST, RunManifest
+    from groundjudge.storage import read_model
 
     path = run_dir / MANIFEST
     if path.is_file() and all(j.simulated for j in read_model(path, RunManifest).judges):
@@ -109,12 +109,15 @@ def _forget_simulated_manifest(run_dir: Path) -> None:
 def _simulated_config(out: Path) -> Path:
     """The simulated judges' config, recorded in their runs' manifests: their models priced at zero
     (a model without a price is warned about on every run)."""
-    from groundjudge.storage import atomic_write_text
     from groundjudge.judging.simulated import JUDGES
+    from groundjudge.storage import atomic_write_text
 
     path = out / "simulated-judges.toml"
-    atomic_write_text(path, "# Written by `groundjudge demo`: the simulated judges (judging/simulated.py) cost nothing.\n"
-                      + "".join(f'[prices."{j.model}"]\ninput_per_mtok = 0.0\noutput_per_mtok = 0.0\n' for j in JUDGES))
+    atomic_write_text(
+        path,
+        "# Written by `groundjudge demo`: the simulated judges (judging/simulated.py) cost nothing.\n"
+        + "".join(f'[prices."{j.model}"]\ninput_per_mtok = 0.0\noutput_per_mtok = 0.0\n' for j in JUDGES),
+    )
     return path
 
 
@@ -128,10 +131,22 @@ def _score_simulated(sample: Sample, run_dir: Path, replicate: int, config: Path
 
     _forget_simulated_manifest(run_dir)
     with FakeProvider(responder=partial(simulated_reply, replicate=replicate)) as fp, _dummy_keys():
-        specs = [f"{j.name}={j.provider}:{j.model}@{fp.anthropic_base_url if j.provider == 'anthropic' else fp.openai_base_url}"
-                 for j in JUDGES]
-        runner = Runner(ScoreOptions(run_dir=run_dir, corpus=str(sample.corpus), questions=sample.questions, judges=specs,
-                                     config=config, cache=cache, progress=False), echo=echo)
+        specs = [
+            f"{j.name}={j.provider}:{j.model}@{fp.anthropic_base_url if j.provider == 'anthropic' else fp.openai_base_url}"
+            for j in JUDGES
+        ]
+        runner = Runner(
+            ScoreOptions(
+                run_dir=run_dir,
+                corpus=str(sample.corpus),
+                questions=sample.questions,
+                judges=specs,
+                config=config,
+                cache=cache,
+                progress=False,
+            ),
+            echo=echo,
+        )
         summary = runner.prepare()
         # Marked after prepare() resolved them, before execute() records them in the manifest.
         runner.judges = [j.model_copy(update={"simulated": True}) for j in runner.judges]
@@ -154,8 +169,8 @@ def _simulate(sample: Sample, out: Path, echo) -> Path:  # type: ignore[no-untyp
 def _verdict_table(sample: Sample, run_dir: Path):  # type: ignore[no-untyped-def]
     from rich.table import Table
 
-    from groundjudge.storage import read_model
     from groundjudge.grounding.models import GroundingReport, Verdict
+    from groundjudge.storage import read_model
 
     table = Table(title=f"grounding: {sample.name} (reports in {run_dir}/<cell>/grounding/)")
     table.add_column("cell", no_wrap=True)
@@ -174,15 +189,21 @@ def _verdict_table(sample: Sample, run_dir: Path):  # type: ignore[no-untyped-de
 
 
 def demo_cmd(
-    out: Path = typer.Option(Path("groundjudge-demo"), "--out", help="Where the demo's copy of the example runs and its outputs go."),
-    judge: list[str] = typer.Option(None, "--judge", help="NAME=PROVIDER:MODEL\\[@BASE_URL]; repeatable. Default: the configured pair, when their keys are set; without keys, two simulated judges."),
+    out: Path = typer.Option(
+        Path("groundjudge-demo"), "--out", help="Where the demo's copy of the example runs and its outputs go."
+    ),
+    judge: list[str] = typer.Option(
+        None,
+        "--judge",
+        help="NAME=PROVIDER:MODEL\\[@BASE_URL]; repeatable. Default: the configured pair, when their keys are set; without keys, two simulated judges.",
+    ),
 ) -> None:
     """Run the whole pipeline on the bundled sample corpora and example runs."""
     from rich.console import Console
 
-    from groundjudge.storage import write_model
     from groundjudge.judging.runner import Runner, ScoreOptions, grounding_path
     from groundjudge.rubrics.cli import score_cmd as score_criteria
+    from groundjudge.storage import write_model
     from groundjudge.validation.blind import run_blind
     from groundjudge.validation.cli_agreement import judges_cmd as agreement_judges
     from groundjudge.validation.report import run_report
@@ -199,14 +220,17 @@ def demo_cmd(
         run_dir = out / sample.name
         _copy_run(sample.run, run_dir)
         console.rule(f"{sample.name}: corpus {sample.corpus.relative_to(REPO)}")
-        options = ScoreOptions(run_dir=run_dir, corpus=str(sample.corpus), questions=sample.questions, judges=judge_specs,
-                               dry_run=not live)
+        options = ScoreOptions(
+            run_dir=run_dir, corpus=str(sample.corpus), questions=sample.questions, judges=judge_specs, dry_run=not live
+        )
         runner = Runner(options, echo=echo)
         replicate_dir = None
         if live:
             summary = runner.run()
-            console.print(f"scored: {summary.done} judgements, {summary.failed} failed (recorded, never 0), "
-                          f"{summary.cache_hits} from the cache, ${summary.spent_usd:.4f}")
+            console.print(
+                f"scored: {summary.done} judgements, {summary.failed} failed (recorded, never 0), "
+                f"{summary.cache_hits} from the cache, ${summary.spent_usd:.4f}"
+            )
         else:
             summary = runner.estimate(runner.prepare())
             # A dry run writes nothing, but grounding needs no provider: keep its reports.
@@ -214,10 +238,14 @@ def demo_cmd(
                 write_model(grounding_path(run_dir, item.cell, item.qid), item.grounding)
             for e in summary.estimates:
                 cost = "no price" if e.cost_usd is None else f"${e.cost_usd:.4f}"
-                console.print(f"{e.judge} ({e.model}) would make {e.judgements} calls: ~{e.input_tokens} input and "
-                              f"~{e.output_tokens} output tokens, {cost}")
-            console.print("no key for these judges: scoring with SIMULATED judges (judging/simulated.py; no model is "
-                          "called), twice, for the test-retest floor")
+                console.print(
+                    f"{e.judge} ({e.model}) would make {e.judgements} calls: ~{e.input_tokens} input and "
+                    f"~{e.output_tokens} output tokens, {cost}"
+                )
+            console.print(
+                "no key for these judges: scoring with SIMULATED judges (judging/simulated.py; no model is "
+                "called), twice, for the test-retest floor"
+            )
             replicate_dir = _simulate(sample, out, echo)
         console.print(_verdict_table(sample, run_dir))
         # The notools-* cells were answered without the source: their event streams must show it.

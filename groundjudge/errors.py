@@ -17,7 +17,7 @@ class UserError(Exception):
         super().__init__(f"{path}: {message}" if path is not None else message)
 
 
-def first_problem(exc: "ValidationError", root: str = "<root>") -> str:
+def first_problem(exc: ValidationError, root: str = "<root>") -> str:
     """The first error of a pydantic validation as 'where: message', for a one-line UserError."""
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ())) or root

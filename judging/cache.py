@@ -47,11 +47,18 @@ def default_cache_path() -> Path:
     return home() / "cache.sqlite"
 
 
-def cache_key(provider: str, base_url: str | None, model: str, messages: list[dict[str, str]], params: dict[str, Any],
-              schema: dict[str, Any]) -> str:
+def cache_key(
+    provider: str,
+    base_url: str | None,
+    model: str,
+    messages: list[dict[str, str]],
+    params: dict[str, Any],
+    schema: dict[str, Any],
+) -> str:
     endpoint = base_url.rstrip("/") if base_url else None  # written as given otherwise: localhost and 127.0.0.1 differ
-    return sha256_json({"provider": provider, "base_url": endpoint, "model": model, "messages": messages,
-                        "params": params, "schema": schema})
+    return sha256_json(
+        {"provider": provider, "base_url": endpoint, "model": model, "messages": messages, "params": params, "schema": schema}
+    )
 
 
 @dataclass
@@ -81,8 +88,11 @@ class ResponseCache:
 
     def _refusal(self, exc: sqlite3.DatabaseError) -> UserError:
         if _damaged(exc):
-            return UserError(f"not a usable response cache: it is damaged ({exc}); move it away or delete it: it will be "
-                             "rebuilt on the next run, and the calls it held will be made again", self.path)
+            return UserError(
+                f"not a usable response cache: it is damaged ({exc}); move it away or delete it: it will be "
+                "rebuilt on the next run, and the calls it held will be made again",
+                self.path,
+            )
         return UserError(f"not a usable response cache ({exc})", self.path)
 
     def _one(self, sql: str, args: tuple = ()) -> tuple | None:
@@ -126,8 +136,12 @@ class ResponseCache:
     def _unreadable(self, key: str) -> None:
         self.unreadable_rows += 1
         if self.unreadable_rows == 1:  # one line for the run, however many rows are bad
-            log.warning("response cache %s: a cached reply (key %s) is not a readable JSON object; answered as a "
-                        "miss, so the call is made again and the row replaced", self.path, key[:16])
+            log.warning(
+                "response cache %s: a cached reply (key %s) is not a readable JSON object; answered as a "
+                "miss, so the call is made again and the row replaced",
+                self.path,
+                key[:16],
+            )
 
     def put(self, key: str, provider: str, model: str, data: dict[str, Any], input_tokens: int, output_tokens: int) -> None:
         self._one(

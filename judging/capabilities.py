@@ -35,13 +35,22 @@ class Capabilities:
 # OpenAI-compatible servers (vLLM, llama.cpp, Ollama) take the classic max_tokens.
 _TABLE: tuple[tuple[str, re.Pattern[str], Capabilities], ...] = (
     ("anthropic", re.compile(""), Capabilities("Anthropic", TokenParam.MAX_TOKENS, None, False, False)),
-    ("openai", re.compile(r"^o\d"),
-     Capabilities("OpenAI o-series (reasoning)", TokenParam.MAX_COMPLETION_TOKENS, None, False, False)),
-    ("openai", re.compile(r"^gpt-5"),
-     Capabilities("OpenAI gpt-5 family (reasoning)", TokenParam.MAX_COMPLETION_TOKENS, None, False, True)),
+    (
+        "openai",
+        re.compile(r"^o\d"),
+        Capabilities("OpenAI o-series (reasoning)", TokenParam.MAX_COMPLETION_TOKENS, None, False, False),
+    ),
+    (
+        "openai",
+        re.compile(r"^gpt-5"),
+        Capabilities("OpenAI gpt-5 family (reasoning)", TokenParam.MAX_COMPLETION_TOKENS, None, False, True),
+    ),
     ("openai", re.compile(""), Capabilities("OpenAI", TokenParam.MAX_COMPLETION_TOKENS, (0.0, 2.0), True, True)),
-    ("openai-compatible", re.compile(""),
-     Capabilities("OpenAI-compatible server", TokenParam.MAX_TOKENS, (0.0, 2.0), True, True)),
+    (
+        "openai-compatible",
+        re.compile(""),
+        Capabilities("OpenAI-compatible server", TokenParam.MAX_TOKENS, (0.0, 2.0), True, True),
+    ),
 )
 
 

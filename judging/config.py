@@ -16,9 +16,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from groundjudge.errors import UserError, first_problem
+from groundjudge.hashing import sha256_json
 from groundjudge.judging.capabilities import capabilities, temperature_problem
 from groundjudge.storage import read_input_text
-from groundjudge.hashing import sha256_json
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent / "default_config.toml"
 LOCAL_CONFIG = "groundjudge.toml"
@@ -113,7 +113,9 @@ class JudgeConfig(_Strict):
     def params_sha256(self) -> str:
         """What shaped the reply besides the prompt: the endpoint (as in the cache key), model and parameters."""
         endpoint = self.base_url.rstrip("/") if self.base_url else None
-        return sha256_json({"provider": self.provider, "base_url": endpoint, "model": self.model, "params": self.sampling_params()})
+        return sha256_json(
+            {"provider": self.provider, "base_url": endpoint, "model": self.model, "params": self.sampling_params()}
+        )
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) or None

@@ -22,8 +22,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from groundjudge.storage import VersionedModel
 from groundjudge.rubrics.criteria import CriterionItem, CriterionRubric
+from groundjudge.storage import VersionedModel
 
 P0_CAP = 60.0
 
@@ -71,7 +71,7 @@ class ItemResult(BaseModel):
     p0_failures: list[str] = []  # ids of failed P0 criteria in R and violated P0 guardrails, sorted
 
     @model_validator(mode="after")
-    def _consistent(self) -> "ItemResult":
+    def _consistent(self) -> ItemResult:
         if self.needs_update and self.quality is None:
             raise ValueError(f"item {self.item_id!r} needs an update, so it has a quality (0 when missed)")
         if self.valid_patch != (self.p0_clean is not None):
@@ -161,8 +161,12 @@ def score_item(item: CriterionItem, response: ItemResponse) -> ItemResult:
     if response.decision != "patch":
         zero = 0.0 if item.needs_update else None
         return ItemResult(
-            item_id=item.id, needs_update=item.needs_update, decision=response.decision,
-            quality=zero, raw_quality=zero, p0_clean=None,
+            item_id=item.id,
+            needs_update=item.needs_update,
+            decision=response.decision,
+            quality=zero,
+            raw_quality=zero,
+            p0_clean=None,
         )
     required = passed = violated = 0
     p0_failures: list[str] = []
@@ -181,9 +185,16 @@ def score_item(item: CriterionItem, response: ItemResponse) -> ItemResult:
                 p0_failures.append(criterion.id)
     raw, quality = capped_quality(required, passed, violated, bool(p0_failures))
     return ItemResult(
-        item_id=item.id, needs_update=item.needs_update, decision="patch",
-        quality=quality, raw_quality=raw, p0_clean=not p0_failures,
-        required=required, passed=passed, violated=violated, p0_failures=sorted(p0_failures),
+        item_id=item.id,
+        needs_update=item.needs_update,
+        decision="patch",
+        quality=quality,
+        raw_quality=raw,
+        p0_clean=not p0_failures,
+        required=required,
+        passed=passed,
+        violated=violated,
+        p0_failures=sorted(p0_failures),
     )
 
 

@@ -22,8 +22,9 @@ import asyncio
 import json
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from groundjudge.judging.fakeprovider_rules import check_anthropic, check_openai
 
@@ -161,7 +162,7 @@ class FakeProvider:
     def anthropic_base_url(self) -> str:
         return self.url
 
-    def start(self) -> "FakeProvider":
+    def start(self) -> FakeProvider:
         ready = threading.Event()
 
         def run() -> None:
@@ -189,7 +190,7 @@ class FakeProvider:
             self._thread.join(10)
             self._loop = None
 
-    def __enter__(self) -> "FakeProvider":
+    def __enter__(self) -> FakeProvider:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -212,13 +213,17 @@ class FakeProvider:
                     headers[key.strip().lower()] = value.strip()
                 body = await reader.readexactly(int(headers.get("content-length", "0")))
                 status, extra, payload, interval = await self._respond(method, path.split("?", 1)[0], headers, body)
-                head = [f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}", "content-type: application/json",
-                        f"content-length: {len(payload)}", "connection: keep-alive"]
+                head = [
+                    f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}",
+                    "content-type: application/json",
+                    f"content-length: {len(payload)}",
+                    "connection: keep-alive",
+                ]
                 head += [f"{k}: {v}" for k, v in extra.items()]
                 writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1"))
                 if interval:
                     for i in range(len(payload)):
-                        writer.write(payload[i:i + 1])
+                        writer.write(payload[i : i + 1])
                         await writer.drain()
                         await asyncio.sleep(interval)
                 else:
@@ -229,8 +234,9 @@ class FakeProvider:
         finally:
             writer.close()
 
-    async def _respond(self, method: str, path: str, headers: dict[str, str],
-                       body: bytes) -> tuple[int, dict[str, str], bytes, float]:
+    async def _respond(
+        self, method: str, path: str, headers: dict[str, str], body: bytes
+    ) -> tuple[int, dict[str, str], bytes, float]:
         if method != "POST" or path not in ("/v1/chat/completions", "/v1/messages"):
             return 404, {}, b'{"error": {"message": "not found"}}', 0.0
         raw = body.decode("utf-8")
@@ -309,8 +315,9 @@ class FakeProvider:
                 message["tool_calls"] = [{"id": "call_fake", "type": "function", "function": {"name": called, "arguments": text}}]
                 if fault.kind == "two_tool_calls":
                     second = json.dumps(self._second_call(schema, json.loads(text)))
-                    message["tool_calls"].append({"id": "call_fake2", "type": "function",
-                                                  "function": {"name": name, "arguments": second}})
+                    message["tool_calls"].append(
+                        {"id": "call_fake2", "type": "function", "function": {"name": name, "arguments": second}}
+                    )
             else:
                 message["content"] = text
         prompt_tokens, completion_tokens = len(raw) // 4, max(1, len(text) // 4)
@@ -320,8 +327,11 @@ class FakeProvider:
             "created": 0,
             "model": request.get("model", ""),
             "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens},
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
         }
 
     def _anthropic_reply(self, request: dict[str, Any], raw: str, fault: Fault) -> dict[str, Any]:
@@ -389,19 +399,26 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         description="Loopback OpenAI/Anthropic-protocol server with scripted replies and injectable faults.",
         epilog="Fault kinds: " + ", ".join(k for k in FaultKind.__args__ if k != "ok") + ". "  # type: ignore[attr-defined]
-               "Example: --fault refusal,model=m2 --fault status,status=429,retry_after=1,times=3 "
-               "--fault out_of_range,match=q03. Rules apply in order; the first that matches a request wins.")
+        "Example: --fault refusal,model=m2 --fault status,status=429,retry_after=1,times=3 "
+        "--fault out_of_range,match=q03. Rules apply in order; the first that matches a request wins.",
+    )
     ap.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
     ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
-    ap.add_argument("--fault", action="append", default=[], metavar="KIND[,key=value...]",
-                    help="inject a fault; keys: status, retry_after, delay (s), byte_interval (s, for trickle), match (text in the request body), "
-                         "model, times (default: every matching request; 'inf' also means every)")
+    ap.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="KIND[,key=value...]",
+        help="inject a fault; keys: status, retry_after, delay (s), byte_interval (s, for trickle), match (text in the request body), "
+        "model, times (default: every matching request; 'inf' also means every)",
+    )
     ap.add_argument("--stats", action="store_true", help="print the request counts per path when stopped")
     args = ap.parse_args()
     try:
         rules = [parse_fault(spec) for spec in args.fault]
     except ValueError as exc:
         ap.error(f"--fault: {exc}")
+
     def stop(*_: object) -> None:
         raise KeyboardInterrupt
 
@@ -410,7 +427,9 @@ def main() -> None:
         fp.keep_requests = False
         for fault, rule in rules:
             fp.add(fault, match=rule.get("match"), model=rule.get("model"), times=rule["times"])
-        print(f"serving on {fp.url} (OpenAI base URL {fp.openai_base_url}, Anthropic base URL {fp.anthropic_base_url})", flush=True)
+        print(
+            f"serving on {fp.url} (OpenAI base URL {fp.openai_base_url}, Anthropic base URL {fp.anthropic_base_url})", flush=True
+        )
         try:
             while True:
                 time.sleep(3600)

@@ -31,22 +31,75 @@ OPENAI_NO_PARALLEL_TOOL_CALLS = re.compile(r"^o\d")
 
 # OpenAI API reference, Create chat completion: the request body's parameters. Anything else is
 # answered "Unrecognized request argument supplied: X".
-OPENAI_FIELDS = frozenset({
-    "messages", "model", "audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs",
-    "max_completion_tokens", "max_tokens", "metadata", "modalities", "n", "parallel_tool_calls", "prediction",
-    "presence_penalty", "prompt_cache_key", "reasoning_effort", "response_format", "safety_identifier", "seed",
-    "service_tier", "stop", "store", "stream", "stream_options", "temperature", "tool_choice", "tools", "top_logprobs",
-    "top_p", "user", "verbosity", "web_search_options",
-})
+OPENAI_FIELDS = frozenset(
+    {
+        "messages",
+        "model",
+        "audio",
+        "frequency_penalty",
+        "function_call",
+        "functions",
+        "logit_bias",
+        "logprobs",
+        "max_completion_tokens",
+        "max_tokens",
+        "metadata",
+        "modalities",
+        "n",
+        "parallel_tool_calls",
+        "prediction",
+        "presence_penalty",
+        "prompt_cache_key",
+        "reasoning_effort",
+        "response_format",
+        "safety_identifier",
+        "seed",
+        "service_tier",
+        "stop",
+        "store",
+        "stream",
+        "stream_options",
+        "temperature",
+        "tool_choice",
+        "tools",
+        "top_logprobs",
+        "top_p",
+        "user",
+        "verbosity",
+        "web_search_options",
+    }
+)
 # Anthropic API reference, Create a Message: the body's fields. Others are answered
 # "<field>: Extra inputs are not permitted" (as for `seed`, which the Messages API does not take).
 # `temperature` stays accepted (range-checked below) for clients of older SDKs, which still send it.
-ANTHROPIC_FIELDS = frozenset({
-    "model", "messages", "max_tokens", "system", "temperature", "top_p", "top_k", "tools", "tool_choice",
-    "stop_sequences", "stream", "metadata", "thinking", "service_tier", "container", "mcp_servers",
-    "context_management", "cache_control", "diagnostics", "inference_geo", "output_config", "speed",
-    "user_profile_id", "workspace_id",
-})
+ANTHROPIC_FIELDS = frozenset(
+    {
+        "model",
+        "messages",
+        "max_tokens",
+        "system",
+        "temperature",
+        "top_p",
+        "top_k",
+        "tools",
+        "tool_choice",
+        "stop_sequences",
+        "stream",
+        "metadata",
+        "thinking",
+        "service_tier",
+        "container",
+        "mcp_servers",
+        "context_management",
+        "cache_control",
+        "diagnostics",
+        "inference_geo",
+        "output_config",
+        "speed",
+        "user_profile_id",
+        "workspace_id",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -57,8 +110,7 @@ class Refusal:
     body: dict[str, Any]
 
 
-def _openai(message: str, param: str | None, code: str | None, status: int = 400,
-            kind: str = "invalid_request_error") -> Refusal:
+def _openai(message: str, param: str | None, code: str | None, status: int = 400, kind: str = "invalid_request_error") -> Refusal:
     # OpenAI error object: {"error": {"message", "type", "param", "code"}} (API reference, Errors).
     return Refusal(status, {"error": {"message": message, "type": kind, "param": param, "code": code}})
 
@@ -81,53 +133,86 @@ def check_openai(request: dict[str, Any], headers: dict[str, str]) -> Refusal | 
         return _openai("you must provide a model parameter", None, None)
     messages = request.get("messages")
     if not isinstance(messages, list) or not messages:
-        return _openai("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
-                       "messages", "empty_array")
+        return _openai(
+            "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+            "messages",
+            "empty_array",
+        )
     tools = request.get("tools") or []
     names: list[str] = []
     for i, tool in enumerate(tools):
         name = (tool.get("function") or {}).get("name", "")
         if not OPENAI_TOOL_NAME.match(name):
-            return _openai(f"Invalid 'tools[{i}].function.name': string does not match pattern. Expected a string that "
-                           f"matches the pattern '^[a-zA-Z0-9_-]+$'.", f"tools[{i}].function.name", "invalid_value")
+            return _openai(
+                f"Invalid 'tools[{i}].function.name': string does not match pattern. Expected a string that "
+                f"matches the pattern '^[a-zA-Z0-9_-]+$'.",
+                f"tools[{i}].function.name",
+                "invalid_value",
+            )
         if len(name) > OPENAI_TOOL_NAME_MAX:
-            return _openai(f"Invalid 'tools[{i}].function.name': string too long. Expected a string with maximum length "
-                           f"{OPENAI_TOOL_NAME_MAX}, but got a string with length {len(name)} instead.",
-                           f"tools[{i}].function.name", "string_above_max_length")
+            return _openai(
+                f"Invalid 'tools[{i}].function.name': string too long. Expected a string with maximum length "
+                f"{OPENAI_TOOL_NAME_MAX}, but got a string with length {len(name)} instead.",
+                f"tools[{i}].function.name",
+                "string_above_max_length",
+            )
         names.append(name)
     choice = request.get("tool_choice")
     if choice is not None:
         if not tools:
             # Reported (writer-framework#1013): tool_choice without tools.
-            return _openai("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
-                           "tool_choice", None)
+            return _openai(
+                "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", "tool_choice", None
+            )
         if isinstance(choice, dict):
             chosen = (choice.get("function") or {}).get("name")
             if chosen not in names:
                 # API reference, tool_choice: a named function "forces the model to call that tool".
-                return _openai(f"Invalid value for 'tool_choice': function '{chosen}' is not among the tools provided.",
-                               "tool_choice", "invalid_value")
+                return _openai(
+                    f"Invalid value for 'tool_choice': function '{chosen}' is not among the tools provided.",
+                    "tool_choice",
+                    "invalid_value",
+                )
     if "parallel_tool_calls" in request:
         if OPENAI_NO_PARALLEL_TOOL_CALLS.match(model):
-            return _openai("Unsupported parameter: 'parallel_tool_calls' is not supported with this model.",
-                           "parallel_tool_calls", "unsupported_parameter")
+            return _openai(
+                "Unsupported parameter: 'parallel_tool_calls' is not supported with this model.",
+                "parallel_tool_calls",
+                "unsupported_parameter",
+            )
         if not tools:
-            return _openai("Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' "
-                           "are specified.", "parallel_tool_calls", None)
+            return _openai(
+                "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.",
+                "parallel_tool_calls",
+                None,
+            )
     temperature = request.get("temperature")
     if OPENAI_REASONING.match(model):
         if "max_tokens" in request:
-            return _openai("Unsupported parameter: 'max_tokens' is not supported with this model. Use "
-                           "'max_completion_tokens' instead.", "max_tokens", "unsupported_parameter")
+            return _openai(
+                "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+                "max_tokens",
+                "unsupported_parameter",
+            )
         if temperature is not None and temperature != 1:
-            return _openai(f"Unsupported value: 'temperature' does not support {temperature:g} with this model. Only the "
-                           f"default (1) value is supported.", "temperature", "unsupported_value")
+            return _openai(
+                f"Unsupported value: 'temperature' does not support {temperature:g} with this model. Only the "
+                f"default (1) value is supported.",
+                "temperature",
+                "unsupported_value",
+            )
     if temperature is not None and not 0 <= temperature <= 2:
         # API reference, temperature: "between 0 and 2".
-        side, bound, code = (("above maximum", "<= 2", "decimal_above_max_value") if temperature > 2
-                             else ("below minimum", ">= 0", "decimal_below_min_value"))
-        return _openai(f"Invalid 'temperature': decimal {side} value. Expected a value {bound}, but got {temperature:g} "
-                       f"instead.", "temperature", code)
+        side, bound, code = (
+            ("above maximum", "<= 2", "decimal_above_max_value")
+            if temperature > 2
+            else ("below minimum", ">= 0", "decimal_below_min_value")
+        )
+        return _openai(
+            f"Invalid 'temperature': decimal {side} value. Expected a value {bound}, but got {temperature:g} instead.",
+            "temperature",
+            code,
+        )
     return None
 
 
@@ -156,16 +241,19 @@ def check_anthropic(request: dict[str, Any], headers: dict[str, str]) -> Refusal
         role = message.get("role")
         if role == "system":
             # The Messages API takes the system prompt as a top-level field, never as a message.
-            return _anthropic('messages: Unexpected role "system". The Messages API accepts a top-level `system` '
-                              'parameter, not "system" as an input message role.')
+            return _anthropic(
+                'messages: Unexpected role "system". The Messages API accepts a top-level `system` '
+                'parameter, not "system" as an input message role.'
+            )
         if role not in ("user", "assistant"):
             return _anthropic(f"messages.{i}.role: Input should be 'user' or 'assistant'")
         if i == 0 and role != "user":
             return _anthropic('messages: first message must use the "user" role')
         if role == previous:
             # Newer API versions merge consecutive turns of one role; the engine must not rely on it.
-            return _anthropic(f'messages: roles must alternate between "user" and "assistant", but found multiple '
-                              f'"{role}" roles in a row')
+            return _anthropic(
+                f'messages: roles must alternate between "user" and "assistant", but found multiple "{role}" roles in a row'
+            )
         previous = role
     temperature = request.get("temperature")
     if temperature is not None and not 0 <= temperature <= 1:

@@ -19,7 +19,15 @@ from groundjudge.judging.cache import ResponseCache, cache_key
 from groundjudge.judging.config import JudgeConfig, Price, RetryPolicy
 from groundjudge.judging.limits import RateLimiter
 from groundjudge.judging.models import FailureKind, Judgement, Usage
-from groundjudge.judging.providers import JUDGEMENT_TOOL, CallResult, JudgeError, ProviderClient, RetryableError, tool_model, validation_error
+from groundjudge.judging.providers import (
+    JUDGEMENT_TOOL,
+    CallResult,
+    JudgeError,
+    ProviderClient,
+    RetryableError,
+    tool_model,
+    validation_error,
+)
 from groundjudge.judging.retry import with_retries
 
 BUDGET_REACHED = "budget reached: not submitted"
@@ -42,8 +50,9 @@ def _schema_json(schema: type[BaseModel], tool: str) -> dict[str, Any]:
 
 def request_key(config: JudgeConfig, system: str, user: str, schema: type[BaseModel], tool: str = JUDGEMENT_TOOL) -> str:
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    return cache_key(config.provider, config.base_url, config.model, messages, config.sampling_params(),
-                     _schema_json(schema, tool))
+    return cache_key(
+        config.provider, config.base_url, config.model, messages, config.sampling_params(), _schema_json(schema, tool)
+    )
 
 
 @dataclass
@@ -123,20 +132,38 @@ class Judge:
         return self.price.cost(input_tokens, output_tokens) if self.price else None
 
     def _failed(self, prompt_sha256: str, error: str, kind: FailureKind, **extra: Any) -> Judgement:
-        return Judgement(judge=self.config.name, model=self.config.model, error=error, error_kind=kind,
-                         prompt_sha256=prompt_sha256, params_sha256=self.config.params_sha256, **extra)
+        return Judgement(
+            judge=self.config.name,
+            model=self.config.model,
+            error=error,
+            error_kind=kind,
+            prompt_sha256=prompt_sha256,
+            params_sha256=self.config.params_sha256,
+            **extra,
+        )
 
-    def _scored(self, prompt_sha256: str, parsed: BaseModel, dimensions: list[str], usage: Usage, cached: bool,
-                latency_s: float | None) -> Judgement:
+    def _scored(
+        self, prompt_sha256: str, parsed: BaseModel, dimensions: list[str], usage: Usage, cached: bool, latency_s: float | None
+    ) -> Judgement:
         values = parsed.model_dump()
         scores = {d: float(values[d]) for d in dimensions}
         return Judgement(
-            judge=self.config.name, model=self.config.model, scores=scores, total=sum(scores.values()),
-            rationale=values.get("rationale"), usage=usage, cost_usd=self.cost(usage.input_tokens, usage.output_tokens),
-            prompt_sha256=prompt_sha256, latency_s=latency_s, params_sha256=self.config.params_sha256, cached=cached,
+            judge=self.config.name,
+            model=self.config.model,
+            scores=scores,
+            total=sum(scores.values()),
+            rationale=values.get("rationale"),
+            usage=usage,
+            cost_usd=self.cost(usage.input_tokens, usage.output_tokens),
+            prompt_sha256=prompt_sha256,
+            latency_s=latency_s,
+            params_sha256=self.config.params_sha256,
+            cached=cached,
         )
 
-    async def judge(self, system: str, user: str, prompt_sha256: str, schema: type[BaseModel], dimensions: list[str]) -> Judgement:
+    async def judge(
+        self, system: str, user: str, prompt_sha256: str, schema: type[BaseModel], dimensions: list[str]
+    ) -> Judgement:
         key = self.key(system, user, schema)
         hit = self.cache.get(key) if self.cache is not None else None
         if hit is not None:
@@ -197,8 +224,9 @@ class Judge:
             usage = Usage(input_tokens=exc.input_tokens, output_tokens=exc.output_tokens)
             cost = self.cost(exc.input_tokens, exc.output_tokens) if (exc.input_tokens or exc.output_tokens) else None
             self.budget.spent_usd += cost or 0.0
-            return self._failed(prompt_sha256, str(exc), exc.kind, usage=usage, cost_usd=cost,
-                                latency_s=round(time.perf_counter() - started, 4))
+            return self._failed(
+                prompt_sha256, str(exc), exc.kind, usage=usage, cost_usd=cost, latency_s=round(time.perf_counter() - started, 4)
+            )
         self.health.record(None)
         latency = round(time.perf_counter() - started, 4)
         usage = Usage(input_tokens=result.input_tokens, output_tokens=result.output_tokens)
@@ -214,8 +242,10 @@ class Judge:
         return self._scored(prompt_sha256, parsed, dimensions, usage, False, latency)
 
     def _stopped_message(self) -> str:
-        return (f"not submitted: judge stopped after its first {STOP_AFTER_REFUSALS} calls were all refused with "
-                f"{self.health.stopped}")
+        return (
+            f"not submitted: judge stopped after its first {STOP_AFTER_REFUSALS} calls were all refused with "
+            f"{self.health.stopped}"
+        )
 
     def _stopped(self, prompt_sha256: str) -> Judgement:
         return self._failed(prompt_sha256, self._stopped_message(), FailureKind.JUDGE_STOPPED)

@@ -39,9 +39,17 @@ class StructuredCaller:
     Tokens and cost are tallied (``tally``, reset per answer by the runner) and charged to the run's
     budget; once the budget is reached no new call is sent (a cache hit is still answered)."""
 
-    def __init__(self, judge: JudgeConfig, policy: RetryPolicy, cache: ResponseCache | None, offline: bool = False,
-                 seed: int = 0, role: Literal["claims", "verify"] = "claims", price: Price | None = None,
-                 budget: Budget | None = None):
+    def __init__(
+        self,
+        judge: JudgeConfig,
+        policy: RetryPolicy,
+        cache: ResponseCache | None,
+        offline: bool = False,
+        seed: int = 0,
+        role: Literal["claims", "verify"] = "claims",
+        price: Price | None = None,
+        budget: Budget | None = None,
+    ):
         self.judge = judge
         self.policy = policy
         self.cache = cache
@@ -163,10 +171,15 @@ class LLMClaimExtractor:
         claims = []
         for n, item in enumerate(reply.claims, start=1):  # type: ignore[attr-defined]
             text = " ".join(item.text.split())
-            claims.append(Claim(
-                id=f"c{n}", text=text, answer_line=min(item.answer_line, max(1, len(lines))),
-                refs=extract_refs(text), relations=list(dict.fromkeys(c.relation for c in relation_cues(text))),
-            ))
+            claims.append(
+                Claim(
+                    id=f"c{n}",
+                    text=text,
+                    answer_line=min(item.answer_line, max(1, len(lines))),
+                    refs=extract_refs(text),
+                    relations=list(dict.fromkeys(c.relation for c in relation_cues(text))),
+                )
+            )
         return claims
 
 
@@ -216,16 +229,31 @@ class LLMVerifier:
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
         excerpts = _excerpts(claim, index)
         if not excerpts:
-            return VerifiedClaim(**claim.model_dump(), verdict=Verdict.UNABLE_TO_VERIFY,
-                                 reason="no code in the snapshot mentions the claim's names", verifier=self.name)
-        shown = "\n\n".join(f"Excerpt {i} ({e.path}:{e.start_line}-{e.end_line}):\n{e.snippet}" for i, e in enumerate(excerpts, start=1))
+            return VerifiedClaim(
+                **claim.model_dump(),
+                verdict=Verdict.UNABLE_TO_VERIFY,
+                reason="no code in the snapshot mentions the claim's names",
+                verifier=self.name,
+            )
+        shown = "\n\n".join(
+            f"Excerpt {i} ({e.path}:{e.start_line}-{e.end_line}):\n{e.snippet}" for i, e in enumerate(excerpts, start=1)
+        )
         user = f"<claim>\n{claim.text}\n</claim>\n\n{shown}"
         try:
             reply = self.caller.call(VERIFY_SYSTEM, user, _VerifierReply, VERDICT_TOOL)
         except JudgeError as exc:
             # Named as failed, so the runner asks again next run (errors are never kept, as for judges).
-            return VerifiedClaim(**claim.model_dump(), verdict=Verdict.UNABLE_TO_VERIFY,
-                                 reason=f"LLM verifier failed: {exc}"[:300], verifier=f"{self.name} {FAILED}")
+            return VerifiedClaim(
+                **claim.model_dump(),
+                verdict=Verdict.UNABLE_TO_VERIFY,
+                reason=f"LLM verifier failed: {exc}"[:300],
+                verifier=f"{self.name} {FAILED}",
+            )
         chosen = [excerpts[reply.evidence - 1]] if reply.evidence and reply.evidence <= len(excerpts) else []  # type: ignore[attr-defined]
-        return VerifiedClaim(**claim.model_dump(), verdict=Verdict(reply.verdict), reason=reply.reason[:300],  # type: ignore[attr-defined]
-                             evidence=chosen, verifier=self.name)
+        return VerifiedClaim(
+            **claim.model_dump(),
+            verdict=Verdict(reply.verdict),
+            reason=reply.reason[:300],  # type: ignore[attr-defined]
+            evidence=chosen,
+            verifier=self.name,
+        )

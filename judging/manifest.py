@@ -9,16 +9,17 @@ move together) and absolute. The question set is used only while its sha256 stil
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file
-from groundjudge.storage import VersionedModel, read_model, write_model
 from groundjudge.judging.models import RubricRef
+from groundjudge.storage import VersionedModel, read_model, write_model
 
 MANIFEST = "manifest.json"
 
@@ -82,9 +83,11 @@ def find_questions(manifest: RunManifest, run_dir: Path) -> QuestionSet:
     to the working directory; the first whose sha256 matches is the one."""
     given = Path(manifest.questions_path)
     # relpath was taken between resolved paths, so it is joined to the resolved run directory
-    candidates = [Path(os.path.normpath(run_dir.resolve() / manifest.questions_relpath)) if manifest.questions_relpath else None,
-                  Path(manifest.questions_abspath) if manifest.questions_abspath else None,
-                  *([given] if given.is_absolute() else [run_dir / given, given])]
+    candidates = [
+        Path(os.path.normpath(run_dir.resolve() / manifest.questions_relpath)) if manifest.questions_relpath else None,
+        Path(manifest.questions_abspath) if manifest.questions_abspath else None,
+        *([given] if given.is_absolute() else [run_dir / given, given]),
+    ]
     tried = list(dict.fromkeys(c for c in candidates if c is not None))
     found = [c for c in tried if c.is_file()]
     for path in found:
@@ -92,10 +95,16 @@ def find_questions(manifest: RunManifest, run_dir: Path) -> QuestionSet:
             return QuestionSet(path, None)
     where = run_dir / MANIFEST
     if found:
-        return QuestionSet(None, f"{found[0]}: question set changed since the run (its sha256 is not the "
-                                 f"{manifest.questions_sha256[:12]}... recorded in {where})")
-    return QuestionSet(None, f"{tried[0]}: question set named in {where} not found"
-                             + (f" (nor at {', '.join(map(str, tried[1:]))})" if len(tried) > 1 else ""))
+        return QuestionSet(
+            None,
+            f"{found[0]}: question set changed since the run (its sha256 is not the "
+            f"{manifest.questions_sha256[:12]}... recorded in {where})",
+        )
+    return QuestionSet(
+        None,
+        f"{tried[0]}: question set named in {where} not found"
+        + (f" (nor at {', '.join(map(str, tried[1:]))})" if len(tried) > 1 else ""),
+    )
 
 
 def write_manifest(run_dir: Path, manifest: RunManifest, echo: Callable[[str], None]) -> RunManifest:
@@ -115,13 +124,17 @@ def write_manifest(run_dir: Path, manifest: RunManifest, echo: Callable[[str], N
             old = read_model(path, RunManifest) if path.is_file() else None
         except UserError:
             old = None  # unreadable: replaced by this run's
-        if old is not None and old.model_dump(exclude={"cells"} | _LOCATION) == manifest.model_dump(exclude={"cells"} | _LOCATION):
+        if old is not None and old.model_dump(exclude={"cells"} | _LOCATION) == manifest.model_dump(
+            exclude={"cells"} | _LOCATION
+        ):
             manifest = manifest.model_copy(update={"cells": sorted(set(old.cells) | set(manifest.cells))})
         elif old is not None:
             dropped = sorted(set(old.cells) - set(manifest.cells))
-            echo(f"warning: {path} described a run with other inputs (judges, rubric, template, corpus, questions or "
-                 "config); replaced by this run's" + (f" (cells {', '.join(dropped)} not scored in this run are no longer "
-                                                      "listed)" if dropped else ""))
+            echo(
+                f"warning: {path} described a run with other inputs (judges, rubric, template, corpus, questions or "
+                "config); replaced by this run's"
+                + (f" (cells {', '.join(dropped)} not scored in this run are no longer listed)" if dropped else "")
+            )
         write_model(path, manifest)
     finally:
         os.close(fd)  # releases the lock

@@ -44,8 +44,16 @@ class FailureKind(str, Enum):
         return self in _RECURRING
 
 
-_RECURRING = frozenset({FailureKind.REFUSED_REQUEST, FailureKind.REFUSAL, FailureKind.TRUNCATED, FailureKind.MALFORMED,
-                        FailureKind.SCHEMA_VIOLATION, FailureKind.OUT_OF_RANGE})
+_RECURRING = frozenset(
+    {
+        FailureKind.REFUSED_REQUEST,
+        FailureKind.REFUSAL,
+        FailureKind.TRUNCATED,
+        FailureKind.MALFORMED,
+        FailureKind.SCHEMA_VIOLATION,
+        FailureKind.OUT_OF_RANGE,
+    }
+)
 
 
 class Usage(BaseModel):
@@ -69,7 +77,7 @@ class Judgement(BaseModel):
     cached: bool = False
 
     @model_validator(mode="after")
-    def _error_means_no_scores(self) -> "Judgement":
+    def _error_means_no_scores(self) -> Judgement:
         if self.error is not None:
             if self.total is not None or any(v is not None for v in (self.scores or {}).values()):
                 raise ValueError("a failed judgement carries no scores")
@@ -107,7 +115,7 @@ class RubricRef(BaseModel):
     minimum: dict[str, float] = {}  # dimension -> minimum; 0 when absent
 
     @model_validator(mode="after")
-    def _finite_ranges(self) -> "RubricRef":
+    def _finite_ranges(self) -> RubricRef:
         for dim, hi in self.dimensions.items():
             lo = self.minimum.get(dim, 0.0)
             if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
@@ -117,7 +125,7 @@ class RubricRef(BaseModel):
             raise ValueError(f"minimum given for {', '.join(map(repr, unknown))}, not a dimension of the rubric")
         return self
 
-    def problem(self, j: "Judgement") -> str | None:
+    def problem(self, j: Judgement) -> str | None:
         """Why judgement ``j`` cannot have been made with this rubric, or None.
 
         Every dimension named must be the rubric's. One left out, or None, is a dimension the judge gave no
@@ -156,7 +164,7 @@ class ScoreFile(VersionedModel):
     tool_version: str
 
     @model_validator(mode="after")
-    def _judged_iff_any_valid(self) -> "ScoreFile":
+    def _judged_iff_any_valid(self) -> ScoreFile:
         if self.judged != any(j.valid for j in self.judgements):
             raise ValueError("judged must be true exactly when at least one judgement has no error")
         for i, j in enumerate(self.judgements):

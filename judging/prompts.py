@@ -16,8 +16,8 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from groundjudge.errors import UserError
-from groundjudge.hashing import sha256_bytes, sha256_json
 from groundjudge.grounding.models import GroundingReport, Verdict, VerifiedClaim
+from groundjudge.hashing import sha256_bytes, sha256_json
 from groundjudge.questions import Question
 from groundjudge.rubrics import Rubric
 
@@ -172,7 +172,9 @@ def render_rubric(rubric: Rubric) -> str:
 def render_output_format(rubric: Rubric) -> str:
     lines = ["Give these fields:"]
     lines += [f'- "{dim.name}": an integer from {dim.min} to {dim.max}' for dim in rubric.dimensions]
-    lines.append('- "rationale": a short justification (at most about 150 words) naming the claims and the bands that decided each score')
+    lines.append(
+        '- "rationale": a short justification (at most about 150 words) naming the claims and the bands that decided each score'
+    )
     return "\n".join(lines)
 
 

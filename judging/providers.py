@@ -43,8 +43,14 @@ class JudgeError(Exception):
     kind, and with the tokens the failed reply used when the provider sent one (a refusal or a bad
     reply is still billed). ``status`` is the HTTP status of a refused request."""
 
-    def __init__(self, message: str, kind: FailureKind = FailureKind.OTHER, input_tokens: int = 0,
-                 output_tokens: int = 0, status: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        kind: FailureKind = FailureKind.OTHER,
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        status: int | None = None,
+    ):
         super().__init__(one_line(message))
         self.kind = kind
         self.input_tokens = input_tokens
@@ -105,8 +111,9 @@ def validation_error(err: ValidationError) -> JudgeError:
     first = err.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ())) or "<root>"
     if first.get("type") in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
-        return JudgeError(f"out-of-range score: {where}: {first.get('msg')} (got {first.get('input')!r})",
-                          FailureKind.OUT_OF_RANGE)
+        return JudgeError(
+            f"out-of-range score: {where}: {first.get('msg')} (got {first.get('input')!r})", FailureKind.OUT_OF_RANGE
+        )
     if first.get("type") == "json_invalid":
         return JudgeError(f"malformed output: {first.get('msg')}", FailureKind.MALFORMED)
     return JudgeError(f"schema violation: {where}: {first.get('msg')}", FailureKind.SCHEMA_VIOLATION)
@@ -196,8 +203,15 @@ def tool_model(schema: type[BaseModel], tool: str) -> type[BaseModel]:
     import instructor
 
     described = " ".join(part for part in (schema.model_config.get("title"), schema.__doc__) if part)
-    named = type(tool, (schema,), {"__doc__": described or None, "__module__": schema.__module__,
-                                   "model_config": ConfigDict(**{**schema.model_config, "title": tool})})
+    named = type(
+        tool,
+        (schema,),
+        {
+            "__doc__": described or None,
+            "__module__": schema.__module__,
+            "model_config": ConfigDict(**{**schema.model_config, "title": tool}),
+        },
+    )
     return instructor.openai_schema(named)
 
 
@@ -224,20 +238,29 @@ class ProviderClient:
     def request_kwargs(self, system: str, user: str, schema: type[BaseModel], tool: str) -> dict[str, Any]:
         """What instructor is handed for one call (it adds the tool and the tool_choice naming it)."""
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        kwargs: dict[str, Any] = dict(model=self.judge.model, messages=messages, response_model=tool_model(schema, tool),
-                                      max_retries=0, **self.judge.sampling_params())
+        kwargs: dict[str, Any] = dict(
+            model=self.judge.model,
+            messages=messages,
+            response_model=tool_model(schema, tool),
+            max_retries=0,
+            **self.judge.sampling_params(),
+        )
         if self.judge.provider != "anthropic" and capabilities(self.judge.provider, self.judge.model).parallel_tool_calls:
             kwargs["parallel_tool_calls"] = False  # one judgement per reply; Anthropic's switch is in tool_choice
         return kwargs
 
-    async def complete(self, system: str, user: str, schema: type[BaseModel], tool: str = JUDGEMENT_TOOL,
-                       deadline_s: float | None = None) -> CallResult:
+    async def complete(
+        self, system: str, user: str, schema: type[BaseModel], tool: str = JUDGEMENT_TOOL, deadline_s: float | None = None
+    ) -> CallResult:
         """One attempt, ended after ``deadline_s`` seconds of wall-clock time (default: the judge's timeout)
         however the reply trickles in: the SDK's timeout bounds each read, not the whole reply.
         Raises RetryableError or JudgeError."""
         kwargs = self.request_kwargs(system, user, schema, tool)
-        create = (self._client.messages.create_with_completion if self.judge.provider == "anthropic"
-                  else self._client.chat.completions.create_with_completion)
+        create = (
+            self._client.messages.create_with_completion
+            if self.judge.provider == "anthropic"
+            else self._client.chat.completions.create_with_completion
+        )
         try:
             async with asyncio.timeout(self.judge.timeout_s if deadline_s is None else deadline_s):
                 parsed, raw = await create(**kwargs)

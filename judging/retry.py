@@ -7,7 +7,8 @@ Attempts stop at ``max_attempts``, or before a wait that would go past ``max_tot
 from __future__ import annotations
 
 import random
-from typing import Awaitable, Callable, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from groundjudge.judging.config import RetryPolicy
 from groundjudge.judging.models import FailureKind
@@ -52,6 +53,7 @@ async def with_retries(
                 return await attempt_fn(), attempts
     except RetryError as exc:
         last = exc.last_attempt.exception()
-        raise JudgeError(f"{last} (gave up after {attempts} attempt{'s' if attempts != 1 else ''})",
-                         FailureKind.TRANSIENT) from last
+        raise JudgeError(
+            f"{last} (gave up after {attempts} attempt{'s' if attempts != 1 else ''})", FailureKind.TRANSIENT
+        ) from last
     raise AssertionError("unreachable: tenacity either returns a result or raises")  # pragma: no cover

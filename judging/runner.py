@@ -17,19 +17,18 @@ import fcntl
 import json
 import os
 import random
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from pydantic import BaseModel
 
 from groundjudge import __version__
 from groundjudge.errors import UserError
-from groundjudge.hashing import sha256_file, sha256_json
-from groundjudge.storage import read_model, write_model
 from groundjudge.grounding.ground import read_answer
 from groundjudge.grounding.models import AnswerRef, GroundingReport
+from groundjudge.hashing import sha256_file, sha256_json
 from groundjudge.judging.cache import ResponseCache
 from groundjudge.judging.config import JudgeConfig, JudgingConfig, load_config, select_judges
 from groundjudge.judging.judge import Budget, Endpoint, Judge, estimate_tokens, request_key
@@ -38,6 +37,7 @@ from groundjudge.judging.manifest import MANIFEST, JudgeRecord, RunManifest, que
 from groundjudge.judging.models import FailureKind, GroundingSummary, Judgement, LLMUsage, ScoreFile
 from groundjudge.judging.prompts import RenderedPrompt
 from groundjudge.questions import Question
+from groundjudge.storage import read_model, write_model
 
 
 @dataclass
@@ -125,14 +125,18 @@ def error_message(judgement: Judgement) -> str:
     return "offline: no cached response" if judgement.error_kind is FailureKind.OFFLINE else error
 
 
-def discover_answers(run_dir: Path, cells: list[str] | None, questions: dict[str, Question], questions_path: Path) -> list[AnswerItem]:
+def discover_answers(
+    run_dir: Path, cells: list[str] | None, questions: dict[str, Question], questions_path: Path
+) -> list[AnswerItem]:
     if not run_dir.is_dir():
         raise UserError("run directory does not exist", run_dir)
     available = sorted(p.name for p in run_dir.iterdir() if (p / "answers").is_dir())
     if cells:
         unknown = [c for c in cells if c not in available]
         if unknown:
-            raise UserError(f"no cell {unknown[0]!r} with an answers/ directory (cells: {', '.join(available) or 'none'})", run_dir)
+            raise UserError(
+                f"no cell {unknown[0]!r} with an answers/ directory (cells: {', '.join(available) or 'none'})", run_dir
+            )
         chosen = sorted(set(cells))
     else:
         chosen = available
@@ -169,8 +173,10 @@ def _matches_grounders(report: GroundingReport, extractor_name: str, llm_verify:
         return False
     from groundjudge.judging.llm_grounding import FAILED
 
-    left_to_llm = any(c.verdict.value == "UNABLE_TO_VERIFY" and (c.verifier == "deterministic" or c.verifier.endswith(FAILED))
-                      for c in report.claims)
+    left_to_llm = any(
+        c.verdict.value == "UNABLE_TO_VERIFY" and (c.verifier == "deterministic" or c.verifier.endswith(FAILED))
+        for c in report.claims
+    )
     used_llm = any(c.verifier.startswith("llm:") for c in report.claims)
     return not left_to_llm if llm_verify else not used_llm
 
@@ -185,8 +191,17 @@ def _earlier_llm_usage(run_dir: Path, item: AnswerItem, grounding_sha256: str) -
     return old.grounding.llm if old is not None and old.grounding is not None and old.grounding.sha256 == grounding_sha256 else []
 
 
-def ground_all(items: list[AnswerItem], run_dir: Path, snapshot, index, write: bool, progress: bool,  # type: ignore[no-untyped-def]
-               extractor=None, verifier=None, callers=()) -> None:  # type: ignore[no-untyped-def]
+def ground_all(
+    items: list[AnswerItem],
+    run_dir: Path,
+    snapshot,
+    index,
+    write: bool,
+    progress: bool,  # type: ignore[no-untyped-def]
+    extractor=None,
+    verifier=None,
+    callers=(),
+) -> None:  # type: ignore[no-untyped-def]
     """Ground each answer once (reusing a report made from the same answer bytes, corpus and grounders).
     ``callers``: the LLM helpers' StructuredCallers, whose per-answer usage goes into the grounding summary."""
     from rich.console import Console
@@ -245,8 +260,13 @@ def plan(item: AnswerItem, judges: list[JudgeConfig], score_path: Path, force: b
     assert item.prompt is not None
     for judge in judges:
         old = by_judge.get(judge.name)
-        if (old is not None and old.valid and old.model == judge.model and old.prompt_sha256 == item.prompt.sha256
-                and old.params_sha256 == judge.params_sha256):
+        if (
+            old is not None
+            and old.valid
+            and old.model == judge.model
+            and old.prompt_sha256 == item.prompt.sha256
+            and old.params_sha256 == judge.params_sha256
+        ):
             item.kept[judge.name] = old
         else:
             item.todo.append(judge.name)
@@ -255,8 +275,15 @@ def plan(item: AnswerItem, judges: list[JudgeConfig], score_path: Path, force: b
 
 
 def _record(j: JudgeConfig) -> JudgeRecord:
-    return JudgeRecord(name=j.name, provider=j.provider, model=j.model, base_url=j.base_url, params=j.sampling_params(),
-                       params_sha256=j.params_sha256, simulated=j.simulated)
+    return JudgeRecord(
+        name=j.name,
+        provider=j.provider,
+        model=j.model,
+        base_url=j.base_url,
+        params=j.sampling_params(),
+        params_sha256=j.params_sha256,
+        simulated=j.simulated,
+    )
 
 
 class Runner:
@@ -308,12 +335,18 @@ class Runner:
             recorded.append((o.run_dir / MANIFEST, "an earlier score", manifest.corpus_tree_hash, manifest.questions_sha256))
         for path, what, tree, questions in recorded:
             if tree and tree != self.snapshot.tree_hash:
-                raise UserError(f"{what} records corpus tree {tree[:12]}, but --corpus {o.corpus} is tree "
-                                f"{self.snapshot.tree_hash[:12]}: the answers are about other code (--force scores "
-                                "against it anyway)", path)
+                raise UserError(
+                    f"{what} records corpus tree {tree[:12]}, but --corpus {o.corpus} is tree "
+                    f"{self.snapshot.tree_hash[:12]}: the answers are about other code (--force scores "
+                    "against it anyway)",
+                    path,
+                )
             if questions and questions != self.questions_sha256:
-                raise UserError(f"{what} records a question set with sha256 {questions[:12]}, but --questions "
-                                f"{o.questions} has {self.questions_sha256[:12]} (--force scores against it anyway)", path)
+                raise UserError(
+                    f"{what} records a question set with sha256 {questions[:12]}, but --questions "
+                    f"{o.questions} has {self.questions_sha256[:12]} (--force scores against it anyway)",
+                    path,
+                )
 
     def _llm_grounders(self):  # type: ignore[no-untyped-def]
         """The optional LLM claim extractor and fallback verifier. A dry run only replays them from the cache."""
@@ -335,10 +368,22 @@ class Runner:
                 cache.close()
                 raise UserError(f"{flag} {judge.name}: set {judge.api_key_env} (or run with --offline to replay from the cache)")
             if self.config.price(judge.model) is None:
-                self.echo(f"warning: {flag} {judge.name}: no price for model {judge.model!r} in the config; its cost is "
-                          "not recorded and does not count toward --budget")
-            callers.append(StructuredCaller(judge, self.config.retry, cache, offline=offline, seed=o.seed, role=role,
-                                            price=self.config.price(judge.model), budget=self.budget))
+                self.echo(
+                    f"warning: {flag} {judge.name}: no price for model {judge.model!r} in the config; its cost is "
+                    "not recorded and does not count toward --budget"
+                )
+            callers.append(
+                StructuredCaller(
+                    judge,
+                    self.config.retry,
+                    cache,
+                    offline=offline,
+                    seed=o.seed,
+                    role=role,
+                    price=self.config.price(judge.model),
+                    budget=self.budget,
+                )
+            )
         extractor = LLMClaimExtractor(callers[0]) if callers[0] else None
         verifier = FallbackVerifier(DeterministicVerifier(), LLMVerifier(callers[1])) if callers[1] else None
         return extractor, verifier, cache, [c for c in callers if c is not None]
@@ -347,11 +392,15 @@ class Runner:
         for judge in self.judges:
             needs = judge.provider != "openai-compatible" and not judge.api_key()
             if needs and not self.o.offline and not self.o.dry_run:
-                summary.warnings.append(f"{judge.name}: {judge.api_key_env} is not set; its judgements are recorded as "
-                                        f"errors (set {judge.api_key_env}, or choose judges with --judge)")
+                summary.warnings.append(
+                    f"{judge.name}: {judge.api_key_env} is not set; its judgements are recorded as "
+                    f"errors (set {judge.api_key_env}, or choose judges with --judge)"
+                )
             if self.config.price(judge.model) is None:
-                summary.warnings.append(f"{judge.name}: no price for model {judge.model!r} in the config; its cost is not "
-                                        "recorded and does not count toward --budget")
+                summary.warnings.append(
+                    f"{judge.name}: no price for model {judge.model!r} in the config; its cost is not "
+                    "recorded and does not count toward --budget"
+                )
         for line in summary.warnings:
             self.echo(f"warning: {line}")
 
@@ -388,9 +437,16 @@ class Runner:
         for j in self.judges:
             if j.endpoint not in endpoints:
                 endpoints[j.endpoint] = Endpoint(asyncio.Semaphore(concurrency), RateLimiter(self.o.rpm, self.o.tpm))
-            out[j.name] = Judge(config=j, price=self.config.price(j.model), endpoint=endpoints[j.endpoint],
-                                policy=self.config.retry, cache=cache, budget=budget, offline=self.o.offline,
-                                rng=random.Random(rng.random()))
+            out[j.name] = Judge(
+                config=j,
+                price=self.config.price(j.model),
+                endpoint=endpoints[j.endpoint],
+                policy=self.config.retry,
+                cache=cache,
+                budget=budget,
+                offline=self.o.offline,
+                rng=random.Random(rng.random()),
+            )
         return out
 
     def run(self) -> RunSummary:
@@ -409,8 +465,17 @@ class Runner:
         index = load_index(self.snapshot, progress=o.progress)
         extractor, verifier, grounding_cache, callers = self._llm_grounders()
         try:
-            ground_all(self.items, o.run_dir, self.snapshot, index, write=not o.dry_run, progress=o.progress,
-                       extractor=extractor, verifier=verifier, callers=callers)
+            ground_all(
+                self.items,
+                o.run_dir,
+                self.snapshot,
+                index,
+                write=not o.dry_run,
+                progress=o.progress,
+                extractor=extractor,
+                verifier=verifier,
+                callers=callers,
+            )
         finally:
             if grounding_cache is not None:
                 grounding_cache.close()
@@ -516,9 +581,17 @@ class Runner:
         work = [i for i in self.items if i.rewrite]
         pending = {id(i): len(i.todo) for i in work}
         results: dict[int, dict[str, Judgement]] = {id(i): dict(i.kept) for i in work}
-        columns = (TextColumn("scoring"), BarColumn(), MofNCompleteColumn(), TextColumn("done {task.fields[done]}"),
-                   TextColumn("failed {task.fields[failed]}"), TextColumn("${task.fields[spend]:.4f}"),
-                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+        columns = (
+            TextColumn("scoring"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("done {task.fields[done]}"),
+            TextColumn("failed {task.fields[failed]}"),
+            TextColumn("${task.fields[spend]:.4f}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+        )
         quiet = not self.o.progress or summary.judgements_planned == 0
         with Progress(*columns, console=Console(stderr=True), disable=quiet) as bar:
             bar_task = bar.add_task("scoring", total=summary.judgements_planned, done=0, failed=0, spend=0.0)
@@ -526,10 +599,22 @@ class Runner:
             async def finish(item: AnswerItem) -> None:
                 ordered = [results[id(item)][j.name] for j in self.judges]
                 # In a worker thread: the fsync of an atomic write must not stall the calls in flight.
-                await asyncio.to_thread(write_model, self._score_path(item), ScoreFile(
-                    qid=item.qid, cell=item.cell, judged=any(j.valid for j in ordered), judgements=ordered,
-                    grounding=item.grounding_summary, answer_sha256=item.sha256, rubric=self.rubric.ref(),
-                    corpus_tree_hash=self.snapshot.tree_hash, template_sha256=self.template.sha256, tool_version=__version__))
+                await asyncio.to_thread(
+                    write_model,
+                    self._score_path(item),
+                    ScoreFile(
+                        qid=item.qid,
+                        cell=item.cell,
+                        judged=any(j.valid for j in ordered),
+                        judgements=ordered,
+                        grounding=item.grounding_summary,
+                        answer_sha256=item.sha256,
+                        rubric=self.rubric.ref(),
+                        corpus_tree_hash=self.snapshot.tree_hash,
+                        template_sha256=self.template.sha256,
+                        tool_version=__version__,
+                    ),
+                )
                 summary.score_files_written += 1
 
             async def one(item: AnswerItem, name: str) -> None:

@@ -92,8 +92,12 @@ def features(prompt: str) -> Features:
     items = [line[2:].strip() for line in must_match.group(1).splitlines() if line.startswith("- ")] if must_match else []
     lowered = answer.lower()
     return Features(
-        counts=counts, must_touch=len(items), touched=sum(1 for item in items if item.lower() in lowered),
-        words=len(answer.split()), code_refs=len(_CODE_REF.findall(answer)), structured=bool(_STRUCTURE.search(answer)),
+        counts=counts,
+        must_touch=len(items),
+        touched=sum(1 for item in items if item.lower() in lowered),
+        words=len(answer.split()),
+        code_refs=len(_CODE_REF.findall(answer)),
+        structured=bool(_STRUCTURE.search(answer)),
     )
 
 

@@ -9,8 +9,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from groundjudge.grounding.snapshot import FileEntry, Snapshot, classify, tree_hash
 from groundjudge.errors import UserError
+from groundjudge.grounding.snapshot import FileEntry, Snapshot, classify, tree_hash
 from groundjudge.hashing import sha256_bytes
 from groundjudge.rename.lexer import sniff, substitute
 from groundjudge.rename.mapping import Lookup

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 from groundjudge.errors import UserError
 
 
-def _seeds(seed: Optional[int], seeds: Optional[str]) -> list[int]:
+def _seeds(seed: int | None, seeds: str | None) -> list[int]:
     if seed is not None and seeds:
         raise UserError("give --seed or --seeds, not both")
     if seeds:
@@ -32,12 +31,24 @@ def rename_cmd(
     corpus: str = typer.Argument(..., help="Stored snapshot name or corpus directory."),
     out: Path = typer.Option(..., "--out", help="Directory to write the renamed tree to (OUT-<seed> with --seeds)."),
     map_out: Path = typer.Option(..., "--map-out", help="Where to write the map JSON (MAP-<seed>.json with --seeds)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the token generator."),
-    seeds: Optional[str] = typer.Option(None, "--seeds", help="Several seeds, comma-separated: one renamed tree per seed."),
-    classes: Optional[str] = typer.Option(None, "--classes", help="Comma-separated identifier classes; 'default', 'all' or names such as program,copybook,paragraph,data_name."),
-    keep: Optional[Path] = typer.Option(None, "--keep", help="Domain vocabulary never renamed nor generated (English words are kept already): a word list, one or more words a line."),
-    include: Optional[Path] = typer.Option(None, "--include", help="Names to rename even if discovery did not select them or kept them as English words (matched ignoring case)."),
-    exclude: Optional[Path] = typer.Option(None, "--exclude", help="Names never to rename."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the token generator."),
+    seeds: str | None = typer.Option(None, "--seeds", help="Several seeds, comma-separated: one renamed tree per seed."),
+    classes: str | None = typer.Option(
+        None,
+        "--classes",
+        help="Comma-separated identifier classes; 'default', 'all' or names such as program,copybook,paragraph,data_name.",
+    ),
+    keep: Path | None = typer.Option(
+        None,
+        "--keep",
+        help="Domain vocabulary never renamed nor generated (English words are kept already): a word list, one or more words a line.",
+    ),
+    include: Path | None = typer.Option(
+        None,
+        "--include",
+        help="Names to rename even if discovery did not select them or kept them as English words (matched ignoring case).",
+    ),
+    exclude: Path | None = typer.Option(None, "--exclude", help="Names never to rename."),
     force: bool = typer.Option(False, "--force", help="Replace an existing output directory."),
 ) -> None:
     """Rename repository-specific identifiers to novel tokens of the same shape; write the tree and the map."""
@@ -79,10 +90,10 @@ def rename_questions_cmd(
     out: Path = typer.Option(..., "--out", help="Renamed question set to write."),
 ) -> None:
     """Apply a rename map to a question set: text and must_touch renamed; ids and labels unchanged."""
-    from groundjudge.storage import read_model
     from groundjudge.rename.mapping import Lookup
     from groundjudge.rename.models import RenameMap
     from groundjudge.rename.questions import rename_questions
+    from groundjudge.storage import read_model
 
     rmap = read_model(map_path, RenameMap)
     n = rename_questions(questions, Lookup(rmap.identifiers, rmap.classes), out)
@@ -93,20 +104,24 @@ def rename_verify_cmd(
     original: str = typer.Argument(..., help="Original corpus: stored snapshot name or directory."),
     renamed: str = typer.Argument(..., help="Renamed corpus: stored snapshot name or directory."),
     map_path: Path = typer.Option(..., "--map", help="Map written by 'rename'."),
-    questions: Optional[tuple[Path, Path]] = typer.Option(None, "--questions", help="Original and renamed question sets to check too (two paths)."),
-    report: Optional[Path] = typer.Option(None, "--report", help="Also write the JSON report to this file."),
+    questions: tuple[Path, Path] | None = typer.Option(
+        None, "--questions", help="Original and renamed question sets to check too (two paths)."
+    ),
+    report: Path | None = typer.Option(None, "--report", help="Also write the JSON report to this file."),
 ) -> None:
     """Check that two trees are structurally equivalent under the map; JSON on stdout, summary on stderr, exit 1 on any failure."""
     from groundjudge.grounding.snapshot import open_corpus
-    from groundjudge.storage import read_model, write_model
     from groundjudge.rename.apply import ensure_parent
     from groundjudge.rename.models import RenameMap
     from groundjudge.rename.verify import report_json, summary, verify_trees
+    from groundjudge.storage import read_model, write_model
 
     rmap = read_model(map_path, RenameMap)
     if report:
         ensure_parent(report)
-    result = verify_trees(open_corpus(original), open_corpus(renamed), rmap, map_path, questions if questions and questions[0] else None)
+    result = verify_trees(
+        open_corpus(original), open_corpus(renamed), rmap, map_path, questions if questions and questions[0] else None
+    )
     if report:
         write_model(report, result)
     typer.echo(report_json(result))

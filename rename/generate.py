@@ -42,7 +42,10 @@ class TokenRules:
 
     def __post_init__(self) -> None:
         self.substrings = (
-            {w for w in self.reserved if len(w) >= 3} | set(self.keep_terms) | set(self.originals) | {w for w in self.words if len(w) >= 4}
+            {w for w in self.reserved if len(w) >= 3}
+            | set(self.keep_terms)
+            | set(self.originals)
+            | {w for w in self.words if len(w) >= 4}
         )
         self.min_sub = min((len(w) for w in self.substrings), default=1)
 
@@ -78,7 +81,11 @@ def refusal(candidate: str, rules: TokenRules, issued: set[str]) -> str | None:
     if not hits:
         return None
     # the most specific reason first: QLEDGERQ is refused for the keep term LEDGER, not the word EDGE
-    for label, group in (("keep term", rules.keep_terms), ("reserved word", rules.reserved), ("original identifier", rules.originals)):
+    for label, group in (
+        ("keep term", rules.keep_terms),
+        ("reserved word", rules.reserved),
+        ("original identifier", rules.originals),
+    ):
         if found := sorted(hits.intersection(group)):
             return f"contains {label} {found[0]}"
     return f"contains English word {min(hits)}"

@@ -54,7 +54,7 @@ def recase(new: str, occurrence: str) -> str:
     """``new`` written in the case pattern of ``occurrence`` (same length, letters at the same places; a
     longer ``new``, possible only in a hand-edited map, keeps its tail so the verifier reports it whole)."""
     head = "".join(n.upper() if o.isupper() else n.lower() if o.islower() else n for n, o in zip(new, occurrence))
-    return head + new[len(occurrence):]
+    return head + new[len(occurrence) :]
 
 
 def _cobol_segments(line: str) -> list[tuple[int, int]]:
@@ -113,4 +113,3 @@ def substitute(text: str, lang: str, replace: Callable[[str], str | None]) -> st
         return text
     out.append(text[last:])
     return "".join(out)
-

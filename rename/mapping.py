@@ -40,7 +40,9 @@ def parse_classes(spec: str | None) -> list[str]:
             if part == "data_name":  # the symbolic-map data names are made from the BMS field names
                 chosen.append("bms_field")
         elif part:
-            raise UserError(f"unknown class {part!r} (choose from: default, all, {', '.join(c for c in CLASS_ORDER if c != 'included')})")
+            raise UserError(
+                f"unknown class {part!r} (choose from: default, all, {', '.join(c for c in CLASS_ORDER if c != 'included')})"
+            )
     return sorted(set(chosen), key=CLASS_ORDER.index)
 
 
@@ -179,4 +181,3 @@ class Lookup:
         new, cls = hit
         self.counts[cls] = self.counts.get(cls, 0) + 1
         return recase(new, token)
-

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from groundjudge.storage import atomic_write_text
 from groundjudge.questions import load_questions
 from groundjudge.rename.apply import ensure_parent
 from groundjudge.rename.lexer import substitute
 from groundjudge.rename.mapping import Lookup
+from groundjudge.storage import atomic_write_text
 
 RENAMED_FIELDS = ("text", "must_touch")
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groundjudge.grounding.snapshot import Snapshot
 from groundjudge import __version__
 from groundjudge.errors import UserError
+from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.hashing import sha256_file
-from groundjudge.storage import write_model
 from groundjudge.rename.apply import build, ensure_parent, write_tree
 from groundjudge.rename.discover import discover
 from groundjudge.rename.mapping import plan_map
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, RenameMap
 from groundjudge.rename.vocabulary import read_word_file
+from groundjudge.storage import write_model
 
 
 def rename_corpus(
@@ -49,8 +49,14 @@ def rename_corpus(
         plan = plan_map(found, seed, classes, words["keep"], words["include"], words["exclude"])
         if not plan.identifiers:
             # an unchanged copy would pass for a renamed corpus and show "no recall effect"
-            hint = "" if set(classes) & CASE_SENSITIVE_CLASSES else "; Python/Java/... names are opt-in: --classes module,class,function,method"
-            raise UserError(f"nothing to rename: no identifier of the classes {','.join(classes)} found{hint}", snapshot.manifest.source)
+            hint = (
+                ""
+                if set(classes) & CASE_SENSITIVE_CLASSES
+                else "; Python/Java/... names are opt-in: --classes module,class,function,method"
+            )
+            raise UserError(
+                f"nothing to rename: no identifier of the classes {','.join(classes)} found{hint}", snapshot.manifest.source
+            )
         tree = build(snapshot, plan.identifiers, plan.classes, found.corpus_tokens)
         rmap = RenameMap(
             tool_version=__version__,

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from groundjudge.grounding.snapshot import Snapshot
 from groundjudge import __version__
+from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.hashing import sha256_file
 from groundjudge.rename.apply import rename_path
 from groundjudge.rename.lexer import shape, sniff, token_spans
@@ -84,7 +84,10 @@ def compare_text(original: str, renamed: str, lang: str, lookup: Lookup, where: 
         expected = lookup(tok)
         if expected is None:
             if tok != new:
-                checks.fail("only_mapped_tokens_differ", f"{where}:{original.count(chr(10), 0, s) + 1}: unmapped token {tok!r} became {new!r}")
+                checks.fail(
+                    "only_mapped_tokens_differ",
+                    f"{where}:{original.count(chr(10), 0, s) + 1}: unmapped token {tok!r} became {new!r}",
+                )
             elif "-" in tok or "_" in tok:
                 carried = next((c for c in map(lookup.original_class, _PART_RE.split(tok)) if c), None)
                 if carried:
@@ -94,24 +97,41 @@ def compare_text(original: str, renamed: str, lang: str, lookup: Lookup, where: 
         cls = lookup.original_class(tok) or "included"
         tally.occurrences[cls] = tally.occurrences.get(cls, 0) + 1
         if new != expected:
-            checks.fail("mapped_tokens_replaced", f"{where}:{original.count(chr(10), 0, s) + 1}: {tok!r} became {new!r}, expected {expected!r}")
+            checks.fail(
+                "mapped_tokens_replaced",
+                f"{where}:{original.count(chr(10), 0, s) + 1}: {tok!r} became {new!r}, expected {expected!r}",
+            )
         if lookup.original_class(new) is not None:
             checks.fail("no_original_left", f"{where}:{original.count(chr(10), 0, s) + 1}: {new!r} is a mapped original")
     if original[last:] != renamed[last:]:
         checks.fail("only_mapped_tokens_differ", f"{where}: text after the last token differs")
 
 
-def verify_trees(original: Snapshot, renamed: Snapshot, rmap: RenameMap, map_path: str | Path, questions: tuple[Path, Path] | None = None) -> VerifyReport:
+def verify_trees(
+    original: Snapshot, renamed: Snapshot, rmap: RenameMap, map_path: str | Path, questions: tuple[Path, Path] | None = None
+) -> VerifyReport:
     checks = _Checks()
     for name in (
-        "map_matches_corpus", "map_shapes", "file_count", "directory_count", "total_lines", "paths",
-        "verbatim_files", "line_counts", "line_lengths", "token_structure", "only_mapped_tokens_differ",
-        "mapped_tokens_replaced", "no_original_left",
+        "map_matches_corpus",
+        "map_shapes",
+        "file_count",
+        "directory_count",
+        "total_lines",
+        "paths",
+        "verbatim_files",
+        "line_counts",
+        "line_lengths",
+        "token_structure",
+        "only_mapped_tokens_differ",
+        "mapped_tokens_replaced",
+        "no_original_left",
     ):
         checks.declare(name)
     details: dict[str, str] = {}
     if rmap.corpus_tree_hash != original.tree_hash:
-        checks.fail("map_matches_corpus", f"map was made for tree {rmap.corpus_tree_hash[:12]}, original is {original.tree_hash[:12]}")
+        checks.fail(
+            "map_matches_corpus", f"map was made for tree {rmap.corpus_tree_hash[:12]}, original is {original.tree_hash[:12]}"
+        )
     seen: dict[str, str] = {}
     for orig, new in rmap.identifiers.items():
         if shape(orig) != shape(new):
@@ -125,7 +145,11 @@ def verify_trees(original: Snapshot, renamed: Snapshot, rmap: RenameMap, map_pat
     o_dirs, r_dirs = _directories(o_files), _directories(r_files)
     o_lines = sum(e.lines for e in o_files)
     r_lines = sum(e.lines for e in r_files)
-    for name, a, b in (("file_count", len(o_files), len(r_files)), ("directory_count", len(o_dirs), len(r_dirs)), ("total_lines", o_lines, r_lines)):
+    for name, a, b in (
+        ("file_count", len(o_files), len(r_files)),
+        ("directory_count", len(o_dirs), len(r_dirs)),
+        ("total_lines", o_lines, r_lines),
+    ):
         details[name] = f"{a} / {b}"
         if a != b:
             checks.fail(name, f"original {a}, renamed {b}")
@@ -200,7 +224,9 @@ def summary(report: VerifyReport) -> str:
         lines.append(f"  copied byte-identical: {', '.join(report.copied_verbatim)}")
     if report.questions_sha256:
         per = report.question_occurrences_per_class
-        lines.append(f"  questions: {sum(per.values())} renamed occurrences ({', '.join(f'{c} {n}' for c, n in per.items()) or 'none'})")
+        lines.append(
+            f"  questions: {sum(per.values())} renamed occurrences ({', '.join(f'{c} {n}' for c, n in per.items()) or 'none'})"
+        )
     for what, per_class, examples in (
         ("corpus", report.residual_per_class, report.residual_examples),
         ("questions", report.question_residual_per_class, report.question_residual_examples),

@@ -18,9 +18,45 @@ SYSTEM_PREFIXES = ("DFH", "EIB", "SQL")
 # A dataset name with one of these qualifiers belongs to the system (CICS, IMS, DB2, LE, compiler
 # libraries), not to the repository: none of its qualifiers is renamed.
 SYSTEM_QUALIFIERS = frozenset(
-    """SYS1 SYS2 SYS3 SYS SYSX CEE CICS CICSTS DFH IGY ISP ISF IMS DB2 DSN TCPIP SDFHLOAD SDFHCOB SDFHMAC
-    SDFHEXCI SCEERUN SCEERUN2 SCEELKED SCEELKEX SDSNLOAD SDSNEXIT DSNLOAD SIGYCOMP SDFSRESL SEZARNT1
-    DBDLIB PSBLIB ACBLIB RESLIB MACLIB LINKLIB PARMLIB""".split()
+    [
+        "SYS1",
+        "SYS2",
+        "SYS3",
+        "SYS",
+        "SYSX",
+        "CEE",
+        "CICS",
+        "CICSTS",
+        "DFH",
+        "IGY",
+        "ISP",
+        "ISF",
+        "IMS",
+        "DB2",
+        "DSN",
+        "TCPIP",
+        "SDFHLOAD",
+        "SDFHCOB",
+        "SDFHMAC",
+        "SDFHEXCI",
+        "SCEERUN",
+        "SCEERUN2",
+        "SCEELKED",
+        "SCEELKEX",
+        "SDSNLOAD",
+        "SDSNEXIT",
+        "DSNLOAD",
+        "SIGYCOMP",
+        "SDFSRESL",
+        "SEZARNT1",
+        "DBDLIB",
+        "PSBLIB",
+        "ACBLIB",
+        "RESLIB",
+        "MACLIB",
+        "LINKLIB",
+        "PARMLIB",
+    ]
 )
 
 

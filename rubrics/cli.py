@@ -85,21 +85,25 @@ def check_cmd(
 def score_cmd(
     rubric: str = typer.Argument(..., help="A criterion rubric: bundled name or path to its TOML file."),
     responses: Path = typer.Argument(..., help="A candidate's responses (JSON, format in docs/rubrics.md)."),
-    out: Path | None = typer.Option(None, "--out", help="Write the run summary (item results and run figures) to this JSON file."),
+    out: Path | None = typer.Option(
+        None, "--out", help="Write the run summary (item results and run figures) to this JSON file."
+    ),
 ) -> None:
     """Score one candidate's responses to a criterion rubric with the P0-capped item score and print the run figures."""
     from rich.console import Console
     from rich.table import Table
 
     from groundjudge.hashing import sha256_file
-    from groundjudge.storage import read_model, write_model
     from groundjudge.judging.criterion import CriterionResponses, score_run
     from groundjudge.rubrics.criteria import load_criterion_rubric
+    from groundjudge.storage import read_model, write_model
 
     c = load_criterion_rubric(rubric)
     given = read_model(responses, CriterionResponses)
     if given.rubric_sha256 is not None and given.rubric_sha256 != c.sha256:
-        raise UserError(f"responses were made for rubric sha256 {given.rubric_sha256[:12]}, not {c.name} ({c.sha256[:12]})", responses)
+        raise UserError(
+            f"responses were made for rubric sha256 {given.rubric_sha256[:12]}, not {c.name} ({c.sha256[:12]})", responses
+        )
     try:
         summary = score_run(c, given.responses, candidate=given.candidate)
     except ValueError as exc:

@@ -14,8 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from groundjudge.hashing import sha256_bytes
-from groundjudge.storage import VersionedModel
 from groundjudge.rubrics.files import first_duplicate, load_rubric_file
+from groundjudge.storage import VersionedModel
 
 CriterionType = Literal["requirement", "conditional", "guardrail"]
 Priority = Literal["P0", "P1", "P2", "P3"]
@@ -34,7 +34,7 @@ class Criterion(BaseModel):
     trigger: str | None = None
 
     @model_validator(mode="after")
-    def _trigger_iff_conditional(self) -> "Criterion":
+    def _trigger_iff_conditional(self) -> Criterion:
         if self.type == "conditional" and not (self.trigger and self.trigger.strip()):
             raise ValueError(f"conditional criterion {self.id!r} needs a trigger")
         if self.type != "conditional" and self.trigger is not None:
@@ -51,7 +51,7 @@ class CriterionItem(BaseModel):
     criteria: list[Criterion] = []
 
     @model_validator(mode="after")
-    def _unique(self) -> "CriterionItem":
+    def _unique(self) -> CriterionItem:
         if (dupe := first_duplicate(c.id for c in self.criteria)) is not None:
             raise ValueError(f"item {self.id!r}: duplicate criterion id {dupe!r}")
         return self
@@ -74,7 +74,7 @@ class CriterionRubricFile(VersionedModel):
     items: list[CriterionItem] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _unique(self) -> "CriterionRubricFile":
+    def _unique(self) -> CriterionRubricFile:
         if (dupe := first_duplicate(i.id for i in self.items)) is not None:
             raise ValueError(f"duplicate item id {dupe!r}")
         return self

@@ -14,9 +14,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from groundjudge.hashing import sha256_bytes
-from groundjudge.storage import VersionedModel
 from groundjudge.judging.models import RubricRef
 from groundjudge.rubrics.files import first_duplicate, load_rubric_file
+from groundjudge.storage import VersionedModel
 
 # Dimension names become field names of the judge's structured-output model and keys of score
 # files, so they must be plain identifiers that cannot clash with the model's own attributes.
@@ -34,7 +34,7 @@ class Band(BaseModel):
     descriptor: str = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _ordered(self) -> "Band":
+    def _ordered(self) -> Band:
         if self.min > self.max:
             raise ValueError(f"band {self.min}-{self.max}: min is greater than max")
         return self
@@ -50,8 +50,13 @@ class Dimension(BaseModel):
     bands: list[Band] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _valid(self) -> "Dimension":
-        if not _NAME.match(self.name) or self.name in _RESERVED or self.name.startswith("model_") or hasattr(BaseModel, self.name):
+    def _valid(self) -> Dimension:
+        if (
+            not _NAME.match(self.name)
+            or self.name in _RESERVED
+            or self.name.startswith("model_")
+            or hasattr(BaseModel, self.name)
+        ):
             raise ValueError(
                 f"dimension name {self.name!r} must match [a-z][a-z0-9_]* (at most 40 characters) "
                 "and not be 'rationale' or a pydantic attribute name"
@@ -66,7 +71,9 @@ class Dimension(BaseModel):
             if band.min < self.min or band.max > self.max:
                 raise ValueError(f"band {band.min}-{band.max} is outside {self.min}-{self.max}")
             if band.min != expected:
-                problem = "overlaps the previous band" if band.min < expected else f"leaves {expected}-{band.min - 1} without a band"
+                problem = (
+                    "overlaps the previous band" if band.min < expected else f"leaves {expected}-{band.min - 1} without a band"
+                )
                 raise ValueError(f"band {band.min}-{band.max} {problem}")
             expected = band.max + 1
         if expected != self.max + 1:
@@ -88,7 +95,7 @@ class RubricFile(VersionedModel):
     dimensions: list[Dimension] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _unique(self) -> "RubricFile":
+    def _unique(self) -> RubricFile:
         if (dupe := first_duplicate(d.name for d in self.dimensions)) is not None:
             raise ValueError(f"duplicate dimension name {dupe!r}")
         return self

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -38,7 +39,9 @@ def resolve_rubric_path(name_or_path: str | Path, kind: str = "dimensions") -> P
     bundled = BUNDLED / f"{spec}.toml"
     if bundled.is_file():
         return bundled
-    raise UserError(f"unknown rubric {spec!r}; bundled: {', '.join(bundled_rubrics(kind)) or 'none'}; or give a path to a .toml file")
+    raise UserError(
+        f"unknown rubric {spec!r}; bundled: {', '.join(bundled_rubrics(kind)) or 'none'}; or give a path to a .toml file"
+    )
 
 
 def read_toml(path: Path) -> tuple[bytes, dict[str, Any]]:

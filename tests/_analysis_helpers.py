@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groundjudge.storage import atomic_write_text, write_model
 from groundjudge.judging.models import Judgement, RubricRef, ScoreFile
+from groundjudge.storage import atomic_write_text, write_model
 from groundjudge.validation.scores_io import CellFiles, RunScores
 
 RUBRIC_1D = RubricRef(name="one", sha256="a" * 64, dimensions={"accuracy": 5.0}, minimum={"accuracy": 1.0})
@@ -23,11 +23,18 @@ def judgement(judge: str, entry: dict[str, float | None] | str) -> Judgement:
     return Judgement(judge=judge, model=f"model-{judge}", scores=entry, total=total, prompt_sha256="0" * 64)
 
 
-def score_file(cell: str, qid: str, judges: dict[str, dict | str], rubric: RubricRef = RUBRIC_1D, tree: str = "t" * 64) -> ScoreFile:
+def score_file(
+    cell: str, qid: str, judges: dict[str, dict | str], rubric: RubricRef = RUBRIC_1D, tree: str = "t" * 64
+) -> ScoreFile:
     js = [judgement(name, entry) for name, entry in judges.items()]
     return ScoreFile(
-        qid=qid, cell=cell, judged=any(j.valid for j in js), judgements=js, rubric=rubric,
-        corpus_tree_hash=tree, tool_version="test",
+        qid=qid,
+        cell=cell,
+        judged=any(j.valid for j in js),
+        judgements=js,
+        rubric=rubric,
+        corpus_tree_hash=tree,
+        tool_version="test",
     )
 
 
@@ -54,7 +61,9 @@ def write_run(
 def run_scores(cells: dict[str, dict[str, dict[str, dict | str]]], *, rubric: RubricRef = RUBRIC_1D) -> RunScores:
     """The ``RunScores`` that ``load_run`` would read from ``write_run(root, cells)``, built in memory."""
     files = {
-        cell: CellFiles(cell=cell, answers=frozenset(qs), scores={q: score_file(cell, q, js, rubric) for q, js in qs.items()}, malformed={})
+        cell: CellFiles(
+            cell=cell, answers=frozenset(qs), scores={q: score_file(cell, q, js, rubric) for q, js in qs.items()}, malformed={}
+        )
         for cell, qs in cells.items()
     }
     judges = sorted({name for qs in cells.values() for js in qs.values() for name in js})

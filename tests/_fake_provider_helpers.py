@@ -10,17 +10,24 @@ from pathlib import Path
 
 import pytest
 
-from groundjudge.judging.config import JudgeConfig, KEY_ENV, Price, RetryPolicy
+from groundjudge.judging.config import KEY_ENV, JudgeConfig, Price, RetryPolicy
 from groundjudge.judging.fakeprovider import FakeProvider
 from groundjudge.judging.judge import Budget, Endpoint, Judge
 from groundjudge.judging.limits import RateLimiter
 
 # Small waits so retry tests run in milliseconds; no jitter so waits are exact.
-FAST_RETRY = RetryPolicy(max_attempts=3, max_total_s=10.0, initial_wait_s=0.01, max_wait_s=0.05, jitter_s=0.0, max_retry_after_s=5.0)
+FAST_RETRY = RetryPolicy(
+    max_attempts=3, max_total_s=10.0, initial_wait_s=0.01, max_wait_s=0.05, jitter_s=0.0, max_retry_after_s=5.0
+)
 
 # Reference-free rubric maxima; the fake provider answers 3/4 of each maximum, rounded down.
 DIMENSIONS = {"accuracy": 30, "completeness": 25, "traceability": 25, "usefulness": 20}
-DEFAULT_SCORES = {"accuracy": 22.0, "completeness": 18.0, "traceability": 18.0, "usefulness": 15.0}  # 30*3//4=22, 25*3//4=18, 20*3//4=15
+DEFAULT_SCORES = {
+    "accuracy": 22.0,
+    "completeness": 18.0,
+    "traceability": 18.0,
+    "usefulness": 15.0,
+}  # 30*3//4=22, 25*3//4=18, 20*3//4=15
 DEFAULT_TOTAL = 73.0  # 22 + 18 + 18 + 15
 
 
@@ -45,17 +52,47 @@ def api_keys(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
 
 
-def judge_config(fp: FakeProvider, provider: str = "openai", name: str | None = None, model: str = "fake-model",
-                 timeout_s: float = 5.0, seed: int | None = 7) -> JudgeConfig:
+def judge_config(
+    fp: FakeProvider,
+    provider: str = "openai",
+    name: str | None = None,
+    model: str = "fake-model",
+    timeout_s: float = 5.0,
+    seed: int | None = 7,
+) -> JudgeConfig:
     base = fp.anthropic_base_url if provider == "anthropic" else fp.openai_base_url
-    return JudgeConfig(name=name or f"judge-{provider}", provider=provider, model=model, base_url=base,
-                       api_key_env=KEY_ENV[provider], temperature=0.0, max_tokens=512, seed=seed, timeout_s=timeout_s)
+    return JudgeConfig(
+        name=name or f"judge-{provider}",
+        provider=provider,
+        model=model,
+        base_url=base,
+        api_key_env=KEY_ENV[provider],
+        temperature=0.0,
+        max_tokens=512,
+        seed=seed,
+        timeout_s=timeout_s,
+    )
 
 
-def make_judge(config: JudgeConfig, cache=None, budget: Budget | None = None, offline: bool = False,
-               policy: RetryPolicy = FAST_RETRY, price: Price | None = None, concurrency: int = 4) -> Judge:
-    return Judge(config=config, price=price, endpoint=Endpoint(asyncio.Semaphore(concurrency), RateLimiter()), policy=policy,
-                 cache=cache, budget=budget or Budget(), offline=offline, rng=random.Random(0))
+def make_judge(
+    config: JudgeConfig,
+    cache=None,
+    budget: Budget | None = None,
+    offline: bool = False,
+    policy: RetryPolicy = FAST_RETRY,
+    price: Price | None = None,
+    concurrency: int = 4,
+) -> Judge:
+    return Judge(
+        config=config,
+        price=price,
+        endpoint=Endpoint(asyncio.Semaphore(concurrency), RateLimiter()),
+        policy=policy,
+        cache=cache,
+        budget=budget or Budget(),
+        offline=offline,
+        rng=random.Random(0),
+    )
 
 
 def run_judge(judge: Judge, system: str = "You judge.", user: str = "Question q01. Answer text.", schema=None):

@@ -163,8 +163,20 @@ def make_bank(root: Path) -> Path:
 
 
 QUESTIONS = [
-    {"id": "q1", "text": "What does ACCTPGM do with ACCT-ID before it calls ACCTSUB?", "category": "flow", "difficulty": "easy", "must_touch": ["cbl/ACCTPGM.cbl", "ACCTSUB"]},
-    {"id": "q2", "text": "Which job runs acctpgm, and which dataset does the ACCTDD DD read?", "category": "batch", "difficulty": "medium", "source": "hand"},
+    {
+        "id": "q1",
+        "text": "What does ACCTPGM do with ACCT-ID before it calls ACCTSUB?",
+        "category": "flow",
+        "difficulty": "easy",
+        "must_touch": ["cbl/ACCTPGM.cbl", "ACCTSUB"],
+    },
+    {
+        "id": "q2",
+        "text": "Which job runs acctpgm, and which dataset does the ACCTDD DD read?",
+        "category": "batch",
+        "difficulty": "medium",
+        "source": "hand",
+    },
 ]
 
 

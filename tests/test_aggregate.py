@@ -7,10 +7,10 @@ import json
 
 import numpy as np
 import pytest
+from _analysis_helpers import RUBRIC_2D, THREE_MEANS_CELL, score_file, write_run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from _analysis_helpers import RUBRIC_2D, THREE_MEANS_CELL, score_file, write_run
 from groundjudge.errors import UserError
 from groundjudge.storage import write_model
 from groundjudge.validation import aggregate as agg
@@ -141,9 +141,15 @@ def test_a_run_with_two_rubrics_is_refused(tmp_path):
 
 
 def test_missing_dimension_score_is_counted_not_zeroed(tmp_path):
-    write_run(tmp_path, {"a": {
-        "Q1": {"j1": {"accuracy": 20, "usefulness": None}, "j2": {"accuracy": 10, "usefulness": 10}},
-    }}, rubric=RUBRIC_2D)
+    write_run(
+        tmp_path,
+        {
+            "a": {
+                "Q1": {"j1": {"accuracy": 20, "usefulness": None}, "j2": {"accuracy": 10, "usefulness": 10}},
+            }
+        },
+        rubric=RUBRIC_2D,
+    )
     run = load_run(tmp_path)
     slots = agg.slot_table(run)
     means = agg.three_means(slots)

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from groundjudge.cli import app
 from groundjudge.hashing import sha256_file
-from groundjudge.storage import write_model
 from groundjudge.judging.models import RubricRef
+from groundjudge.storage import write_model
 
 runner = CliRunner()
 
@@ -43,13 +43,18 @@ def _jsonl(path, rows):
 
 
 def test_judges_command_writes_csv_with_missing_data_left_out(tmp_path):
-    run = write_run(tmp_path / "run", {"cell": {
-        "q1": {"a": {"accuracy": 1, "usefulness": 2}, "b": {"accuracy": 1, "usefulness": 3}},
-        "q2": {"a": {"accuracy": 2, "usefulness": 2}, "b": {"accuracy": 3, "usefulness": 2}},
-        "q3": {"a": {"accuracy": 3, "usefulness": 4}, "b": {"accuracy": 3, "usefulness": 4}},
-        "q4": {"a": {"accuracy": 4, "usefulness": 4}, "b": "truncated JSON"},
-        "q5": {"a": "timeout", "b": "timeout"},
-    }})
+    run = write_run(
+        tmp_path / "run",
+        {
+            "cell": {
+                "q1": {"a": {"accuracy": 1, "usefulness": 2}, "b": {"accuracy": 1, "usefulness": 3}},
+                "q2": {"a": {"accuracy": 2, "usefulness": 2}, "b": {"accuracy": 3, "usefulness": 2}},
+                "q3": {"a": {"accuracy": 3, "usefulness": 4}, "b": {"accuracy": 3, "usefulness": 4}},
+                "q4": {"a": {"accuracy": 4, "usefulness": 4}, "b": "truncated JSON"},
+                "q5": {"a": "timeout", "b": "timeout"},
+            }
+        },
+    )
     (run / "cell" / "scores" / "q6.json").write_text("{not json")
     result = _ok(["judges", str(run)])
     assert "excluded malformed score file cell/scores/q6.json" in result.output
@@ -66,10 +71,15 @@ def test_judges_command_writes_csv_with_missing_data_left_out(tmp_path):
 
 
 def test_judges_undefined_written_as_undefined(tmp_path):
-    run = write_run(tmp_path / "run", {"c": {
-        "q1": {"a": {"accuracy": 5}, "b": {"accuracy": 5}},
-        "q2": {"a": {"accuracy": 5}, "b": {"accuracy": 5}},
-    }})
+    run = write_run(
+        tmp_path / "run",
+        {
+            "c": {
+                "q1": {"a": {"accuracy": 5}, "b": {"accuracy": 5}},
+                "q2": {"a": {"accuracy": 5}, "b": {"accuracy": 5}},
+            }
+        },
+    )
     _ok(["judges", str(run), "--out", str(tmp_path / "out")])
     acc = _csv(tmp_path / "out" / "agreement_judges.csv")[0]
     assert acc["alpha"] == "undefined" and acc["spearman"] == "undefined"
@@ -83,11 +93,17 @@ def test_judges_refuses_single_judge_and_missing_run(tmp_path):
 
 
 def test_rubric_command_hand_worked(tmp_path):
-    gen = _jsonl(tmp_path / "gen.jsonl", [
-        {"item": "X", "candidate": "1", "score": 3}, {"item": "X", "candidate": "2", "score": 2},
-        {"item": "X", "candidate": "3", "score": 1}, {"item": "Y", "candidate": "1", "score": 1},
-        {"item": "Y", "candidate": "2", "score": 2}, {"item": "Z", "candidate": "1", "score": 9},
-    ])
+    gen = _jsonl(
+        tmp_path / "gen.jsonl",
+        [
+            {"item": "X", "candidate": "1", "score": 3},
+            {"item": "X", "candidate": "2", "score": 2},
+            {"item": "X", "candidate": "3", "score": 1},
+            {"item": "Y", "candidate": "1", "score": 1},
+            {"item": "Y", "candidate": "2", "score": 2},
+            {"item": "Z", "candidate": "1", "score": 9},
+        ],
+    )
     ref = tmp_path / "ref.csv"
     ref.write_text("item,candidate,score\nX,1,5\nX,2,4\nX,3,4\nY,1,2\nY,2,1\n")
     result = _ok(["rubric", str(gen), str(ref), "--out", str(tmp_path)])
@@ -95,16 +111,22 @@ def test_rubric_command_hand_worked(tmp_path):
     row = _csv(tmp_path / "agreement_rubric.csv")[0]
     assert float(row["ordering_agreement"]) == pytest.approx(2 / 3)
     assert (row["pairs_concordant"], row["pairs_discordant"], row["pairs_tied"]) == ("2", "1", "1")
-    assert float(row["spearman"]) == pytest.approx(4 / 85.5 ** 0.5)
+    assert float(row["spearman"]) == pytest.approx(4 / 85.5**0.5)
     assert json.loads((tmp_path / "agreement_rubric.inputs.json").read_text())["unmatched"] == {
-        "only_generated": 1, "only_reference": 0}
+        "only_generated": 1,
+        "only_reference": 0,
+    }
 
 
 def test_verdicts_command_hand_worked(tmp_path):
     gen = tmp_path / "gen.csv"
     ref = tmp_path / "ref.csv"
-    gen.write_text("item,criterion,verdict\n" + "".join(f"i{k},c,{'pass' if v == '1' else 'fail'}\n" for k, v in enumerate("1101101110")))
-    ref.write_text("item,criterion,verdict\n" + "".join(f"i{k},c,{'PASS' if v == '1' else 'fail'}\n" for k, v in enumerate("1101001111")))
+    gen.write_text(
+        "item,criterion,verdict\n" + "".join(f"i{k},c,{'pass' if v == '1' else 'fail'}\n" for k, v in enumerate("1101101110"))
+    )
+    ref.write_text(
+        "item,criterion,verdict\n" + "".join(f"i{k},c,{'PASS' if v == '1' else 'fail'}\n" for k, v in enumerate("1101001111"))
+    )
     _ok(["verdicts", str(gen), str(ref), "--out", str(tmp_path)])
     row = _csv(tmp_path / "agreement_verdicts.csv")[0]
     assert (row["n"], row["agree"], float(row["agreement"])) == ("10", "8", 0.8)
@@ -116,11 +138,17 @@ def test_verdicts_command_hand_worked(tmp_path):
 def test_gate_command(tmp_path):
     gate = _jsonl(tmp_path / "gate.jsonl", [{"item": i, "needs_docs": v} for i, v in enumerate([1, 1, 1, 0, 0, 0, 1, 0])])
     maint = tmp_path / "maint.csv"
-    maint.write_text("item,needs_docs\n" + "".join(f"{i},{'yes' if v else 'no'}\n" for i, v in enumerate([1, 1, 0, 0, 0, 1, 1, 0])))
+    maint.write_text(
+        "item,needs_docs\n" + "".join(f"{i},{'yes' if v else 'no'}\n" for i, v in enumerate([1, 1, 0, 0, 0, 1, 1, 0]))
+    )
     _ok(["gate", str(gate), str(maint), "--out", str(tmp_path)])
     row = _csv(tmp_path / "agreement_gate.csv")[0]
-    assert (row["gate_yes_maintainer_yes"], row["gate_yes_maintainer_no"], row["gate_no_maintainer_yes"],
-            row["gate_no_maintainer_no"]) == ("3", "1", "1", "3")
+    assert (
+        row["gate_yes_maintainer_yes"],
+        row["gate_yes_maintainer_no"],
+        row["gate_no_maintainer_yes"],
+        row["gate_no_maintainer_no"],
+    ) == ("3", "1", "1", "3")
     assert float(row["accuracy"]) == 0.75
 
 
@@ -129,12 +157,15 @@ def test_coverage_command(tmp_path):
     ref.write_text("item,id,priority\nA,R1,P0\nA,R2,P1\nA,R3,P3\nB,R1,P2\n")
     gen = tmp_path / "gen.csv"
     gen.write_text("item,id\nA,G1\nA,G2\nA,G3\nB,G1\n")
-    matches = _jsonl(tmp_path / "m.jsonl", [
-        {"item": "A", "generated": "G1", "reference": "R1", "match": "full"},
-        {"item": "A", "generated": "G2", "reference": "R1", "match": "partial"},
-        {"item": "A", "generated": "G2", "reference": "R2", "match": "partial"},
-        {"item": "A", "generated": "G3", "reference": "R3", "match": "conflict"},
-    ])
+    matches = _jsonl(
+        tmp_path / "m.jsonl",
+        [
+            {"item": "A", "generated": "G1", "reference": "R1", "match": "full"},
+            {"item": "A", "generated": "G2", "reference": "R1", "match": "partial"},
+            {"item": "A", "generated": "G2", "reference": "R2", "match": "partial"},
+            {"item": "A", "generated": "G3", "reference": "R3", "match": "conflict"},
+        ],
+    )
     printed = _ok(["coverage", str(matches), str(ref), str(gen), "--out", str(tmp_path)]).output
     assert "priority_weighted_recall" in printed and "0.5500" in printed
     row = _csv(tmp_path / "agreement_coverage.csv")[0]
@@ -184,10 +215,13 @@ def test_coverage_refuses_unknown_ids_and_missing_priority(tmp_path):
 
 
 def test_judges_cell_filter_and_by_cell(tmp_path):
-    run = write_run(tmp_path / "run", {
-        "x": {"q1": {"a": {"accuracy": 1}, "b": {"accuracy": 2}}, "q2": {"a": {"accuracy": 3}, "b": {"accuracy": 3}}},
-        "y": {"q1": {"a": {"accuracy": 9}, "b": {"accuracy": 1}}},
-    })
+    run = write_run(
+        tmp_path / "run",
+        {
+            "x": {"q1": {"a": {"accuracy": 1}, "b": {"accuracy": 2}}, "q2": {"a": {"accuracy": 3}, "b": {"accuracy": 3}}},
+            "y": {"q1": {"a": {"accuracy": 9}, "b": {"accuracy": 1}}},
+        },
+    )
     _ok(["judges", str(run), "--cell", "x", "--by-cell"])
     rows = _csv(run / "agreement_judges.csv")
     assert {r["scope"] for r in rows} == {"all cells", "x"}
@@ -208,6 +242,11 @@ def test_csv_with_bom_and_numeric_ids(tmp_path):
 
 
 def test_judges_refuses_a_dimension_named_total(tmp_path):
-    sf = score_file("c", "q1", {"a": {"total": 3}, "b": {"total": 4}}, rubric=RubricRef(name="odd", sha256="d" * 64, dimensions={"total": 10.0}))
+    sf = score_file(
+        "c",
+        "q1",
+        {"a": {"total": 3}, "b": {"total": 4}},
+        rubric=RubricRef(name="odd", sha256="d" * 64, dimensions={"total": 10.0}),
+    )
     write_model(tmp_path / "run" / "c" / "scores" / "q1.json", sf)
     assert "dimension named 'total'" in _fails(["judges", str(tmp_path / "run")])

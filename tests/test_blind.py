@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from _analysis_helpers import THREE_MEANS_CELL, write_run
 from typer.testing import CliRunner
 
-from _analysis_helpers import THREE_MEANS_CELL, write_run
 from groundjudge.cli import app
 from groundjudge.errors import UserError
 from groundjudge.storage import read_model
@@ -18,12 +18,26 @@ from groundjudge.validation.events import classify_tool, parse_events
 EVENTS = Path(__file__).parent / "fixtures" / "validation" / "events"
 
 
-@pytest.mark.parametrize("name, category", [
-    ("Read", "file"), ("Grep", "search"), ("Glob", "search"), ("Bash", "shell"), ("WebFetch", "web"),
-    ("WebSearch", "web"), ("TodoWrite", "other"), ("Task", "agent"),
-    ("mcp__filesystem__read_text_file", "file"), ("web_search", "web"), ("list_directory", "file"),
-    ("run_shell_command", "shell"), ("search_code", "search"), ("recall_notes", "other"), ("lookup_glossary", "other"),
-])
+@pytest.mark.parametrize(
+    "name, category",
+    [
+        ("Read", "file"),
+        ("Grep", "search"),
+        ("Glob", "search"),
+        ("Bash", "shell"),
+        ("WebFetch", "web"),
+        ("WebSearch", "web"),
+        ("TodoWrite", "other"),
+        ("Task", "agent"),
+        ("mcp__filesystem__read_text_file", "file"),
+        ("web_search", "web"),
+        ("list_directory", "file"),
+        ("run_shell_command", "shell"),
+        ("search_code", "search"),
+        ("recall_notes", "other"),
+        ("lookup_glossary", "other"),
+    ],
+)
 def test_tools_are_classified_by_name(name, category):
     assert classify_tool(name) == category
 
@@ -32,7 +46,10 @@ def test_claude_stream_counts_tool_use_blocks_and_honours_denials():
     s = parse_events(EVENTS / "claude_void.jsonl")
     assert s.format == "claude-code" and s.problems == [] and s.complete
     assert [(c.name, c.kind, c.line, c.denied) for c in s.calls] == [
-        ("Grep", "search", 2, False), ("Read", "file", 4, False), ("Bash", "shell", 4, True), ("TodoWrite", "other", 6, False),
+        ("Grep", "search", 2, False),
+        ("Read", "file", 4, False),
+        ("Bash", "shell", 4, True),
+        ("TodoWrite", "other", 6, False),
     ]
     check = check_answer("nosrc", "Q1", s, blind=True)
     assert check.status == "void"
@@ -67,7 +84,9 @@ def test_codex_stream_counts_each_item_once():
     s = parse_events(EVENTS / "codex_void.jsonl")
     assert s.format == "codex" and s.problems == []
     assert [(c.name, c.kind, c.line) for c in s.calls] == [
-        ("command_execution", "shell", 4), ("mcp:docs/lookup_glossary", "other", 6), ("web_search", "web", 7),
+        ("command_execution", "shell", 4),
+        ("mcp:docs/lookup_glossary", "other", 6),
+        ("web_search", "web", 7),
     ]
     check = check_answer("nosrc", "Q2", s, blind=True)
     assert check.status == "void" and check.reason == "tool calls: command_execution (shell) x1, web_search (web) x1"
@@ -111,8 +130,12 @@ def test_verify_run_voids_only_in_blind_cells(tmp_path):
     checks, blind = verify_run(_blind_run(tmp_path), ["nosrc*"])
     status = {(c.cell, c.qid): c.status for c in checks}
     assert status == {
-        ("nosrc", "Q1"): "void", ("nosrc", "Q2"): "clean", ("nosrc", "Q3"): "unverified",
-        ("src", "Q1"): "not_blind", ("src", "Q2"): "not_blind", ("src", "Q3"): "not_blind",
+        ("nosrc", "Q1"): "void",
+        ("nosrc", "Q2"): "clean",
+        ("nosrc", "Q3"): "unverified",
+        ("src", "Q1"): "not_blind",
+        ("src", "Q2"): "not_blind",
+        ("src", "Q3"): "not_blind",
     }
     assert blind.blind_cells == ["nosrc"]
     assert [(v.cell, v.qid) for v in blind.void] == [("nosrc", "Q1")]
@@ -131,7 +154,10 @@ def test_blind_command_writes_csv_and_void_list_and_report_refuses_stale_streams
     assert result.exit_code == 0, result.output
     assert "nosrc" in result.output
     lines = (run / "blind.csv").read_text().splitlines()
-    assert lines[0] == "cell,qid,blind,format,status,tool_calls,forbidden_calls,denied_calls,tools,violations,problems,reason,warnings"
+    assert (
+        lines[0]
+        == "cell,qid,blind,format,status,tool_calls,forbidden_calls,denied_calls,tools,violations,problems,reason,warnings"
+    )
     assert lines[1].startswith("nosrc,Q1,True,claude-code,void,4,3,1,Bash=1;Grep=1;Read=1;TodoWrite=1,")
     cells = (run / "blind_cells.csv").read_text().splitlines()
     assert cells == [
@@ -153,7 +179,9 @@ def test_empty_stream_and_repeated_tool_use_blocks(tmp_path):
     assert s.problems == [f"{empty}: empty event stream"]
     assert check_answer("nosrc", "Q1", s, blind=True).status == "unverified"
     repeated = tmp_path / "repeated.jsonl"
-    block = '{"type":"assistant","message":{"id":"msg_1","content":[{"type":"tool_use","id":"toolu_9","name":"Read","input":{}}]}}'
+    block = (
+        '{"type":"assistant","message":{"id":"msg_1","content":[{"type":"tool_use","id":"toolu_9","name":"Read","input":{}}]}}'
+    )
     repeated.write_text(block + "\n" + block + '\n{"type":"result","subtype":"success","permission_denials":[]}\n')
     s = parse_events(repeated)
     assert [(c.name, c.line) for c in s.calls] == [("Read", 1)] and s.problems == []

@@ -49,7 +49,12 @@ def test_an_unknown_event_or_block_that_may_carry_a_tool_call_is_a_problem(tmp_p
     path = tmp_path / "q.jsonl"
     lines = (EVENTS / "claude_2.1.45_informational_clean.jsonl").read_text().splitlines()
     lines.insert(5, json.dumps({"type": "remote_tool_call", "name": "Read", "input": {"file_path": "a.cbl"}}))
-    lines.insert(6, json.dumps({"type": "assistant", "message": {"content": [{"type": "future_tool_use", "id": "x", "name": "Read", "input": {}}]}}))
+    lines.insert(
+        6,
+        json.dumps(
+            {"type": "assistant", "message": {"content": [{"type": "future_tool_use", "id": "x", "name": "Read", "input": {}}]}}
+        ),
+    )
     lines.insert(7, json.dumps({"type": "system", "subtype": "sandbox_notice", "text": "network off"}))
     path.write_text("\n".join(lines) + "\n")
     s = parse_events(path)
@@ -64,7 +69,8 @@ def test_an_unknown_event_or_block_that_may_carry_a_tool_call_is_a_problem(tmp_p
 def test_an_unknown_codex_item_is_a_problem_only_if_it_looks_like_a_tool_call(tmp_path):
     path = tmp_path / "q.jsonl"
     events = [
-        {"type": "thread.started", "thread_id": "t"}, {"type": "turn.started"},
+        {"type": "thread.started", "thread_id": "t"},
+        {"type": "turn.started"},
         {"type": "item.completed", "item": {"id": "item_0", "type": "image_view", "path": "/tmp/screen.png"}},
         {"type": "item.completed", "item": {"id": "item_1", "type": "context_summary", "text": "..."}},
         {"type": "turn.completed", "usage": {}},
@@ -75,7 +81,9 @@ def test_an_unknown_codex_item_is_a_problem_only_if_it_looks_like_a_tool_call(tm
     assert len(s.warnings) == 2 and _check(s).status is AnswerStatus.CLEAN
     events[2]["item"] = {"id": "item_0", "type": "shell_call", "command": ["cat", "a.cbl"], "status": "completed"}
     path.write_text("".join(json.dumps(e) + "\n" for e in events))
-    assert parse_events(path).problems == [f"{path}:3: Codex item type 'shell_call' may carry a tool call this parser cannot read"]
+    assert parse_events(path).problems == [
+        f"{path}:3: Codex item type 'shell_call' may carry a tool call this parser cannot read"
+    ]
 
 
 # Refused calls do not void ----------------------------------------------------------------------
@@ -158,9 +166,11 @@ def test_server_tools_mcp_browser_and_process_tools_and_lsp_void_the_answer():
     s = parse_events(EVENTS / "claude_2.1.45_reaching_tools.jsonl")
     assert (s.problems, s.warnings) == ([], [])
     assert _calls(s) == [
-        ("web_search", ToolKind.WEB, False), ("ToolSearch", ToolKind.OTHER, False),
+        ("web_search", ToolKind.WEB, False),
+        ("ToolSearch", ToolKind.OTHER, False),
         ("mcp__puppeteer__puppeteer_navigate", ToolKind.WEB, False),
-        ("mcp__desktop-commander__start_process", ToolKind.SHELL, False), ("LSP", ToolKind.FILE, False),
+        ("mcp__desktop-commander__start_process", ToolKind.SHELL, False),
+        ("LSP", ToolKind.FILE, False),
     ]
     check = _check(s)
     assert check.status is AnswerStatus.VOID and check.forbidden_calls == 4
@@ -172,21 +182,27 @@ def test_codex_mcp_calls_are_classified_by_server_and_tool():
     assert _check(s).reason == "tool calls: mcp:filesystem/list_allowed_directories (file) x1"
 
 
-@pytest.mark.parametrize("name, server, kind", [
-    # The same MCP tool is one kind under Claude Code's name and Codex's server/tool pair.
-    ("mcp__filesystem__list_allowed_directories", None, ToolKind.FILE),
-    ("list_allowed_directories", "filesystem", ToolKind.FILE),
-    ("mcp__desktop-commander__start_process", None, ToolKind.SHELL),
-    ("start_process", "desktop_commander", ToolKind.SHELL),
-    ("mcp__desktop-commander__read_file", None, ToolKind.FILE),
-    ("mcp__desktop-commander__get_config", None, ToolKind.OTHER),
-    ("puppeteer_navigate", "puppeteer", ToolKind.WEB),
-    ("mcp__plugin_playwright_playwright__browser_navigate", None, ToolKind.WEB),
-    ("lookup_glossary", "docs", ToolKind.OTHER),
-    ("ToolSearch", None, ToolKind.OTHER), ("tool_search_tool_regex", None, ToolKind.OTHER),
-    ("LSP", None, ToolKind.FILE), ("KillShell", None, ToolKind.OTHER), ("web_fetch", None, ToolKind.WEB),
-    ("code_execution", None, ToolKind.SHELL),
-])
+@pytest.mark.parametrize(
+    "name, server, kind",
+    [
+        # The same MCP tool is one kind under Claude Code's name and Codex's server/tool pair.
+        ("mcp__filesystem__list_allowed_directories", None, ToolKind.FILE),
+        ("list_allowed_directories", "filesystem", ToolKind.FILE),
+        ("mcp__desktop-commander__start_process", None, ToolKind.SHELL),
+        ("start_process", "desktop_commander", ToolKind.SHELL),
+        ("mcp__desktop-commander__read_file", None, ToolKind.FILE),
+        ("mcp__desktop-commander__get_config", None, ToolKind.OTHER),
+        ("puppeteer_navigate", "puppeteer", ToolKind.WEB),
+        ("mcp__plugin_playwright_playwright__browser_navigate", None, ToolKind.WEB),
+        ("lookup_glossary", "docs", ToolKind.OTHER),
+        ("ToolSearch", None, ToolKind.OTHER),
+        ("tool_search_tool_regex", None, ToolKind.OTHER),
+        ("LSP", None, ToolKind.FILE),
+        ("KillShell", None, ToolKind.OTHER),
+        ("web_fetch", None, ToolKind.WEB),
+        ("code_execution", None, ToolKind.SHELL),
+    ],
+)
 def test_tools_are_classified_from_the_table(name, server, kind):
     assert classify_tool(name, server) is kind
 
@@ -224,7 +240,9 @@ def test_a_crashed_resumed_codex_turn_makes_the_stream_incomplete():
     path = EVENTS / "codex_exec_08a1f30_resume_crashed.jsonl"
     s = parse_events(path)
     assert (s.turns, s.complete) == (1, False)
-    assert s.problems == [f"{path}:5: the turn starting here has no turn.completed or turn.failed event (the agent stopped before finishing)"]
+    assert s.problems == [
+        f"{path}:5: the turn starting here has no turn.completed or turn.failed event (the agent stopped before finishing)"
+    ]
 
 
 def test_a_crashed_first_turn_is_not_covered_by_a_later_turns_end(tmp_path):
@@ -299,9 +317,12 @@ def test_problems_beyond_the_listed_ones_are_counted(tmp_path):
 
 def test_a_large_stream_is_read_without_holding_it(tmp_path):
     path = tmp_path / "big.jsonl"
-    result_line = json.dumps({
-        "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "toolu_0", "type": "tool_result", "content": "x" * 20_000}]},
-    })
+    result_line = json.dumps(
+        {
+            "type": "user",
+            "message": {"role": "user", "content": [{"tool_use_id": "toolu_0", "type": "tool_result", "content": "x" * 20_000}]},
+        }
+    )
     with path.open("w") as fh:
         fh.write((EVENTS / "claude_clean.jsonl").read_text().splitlines()[0] + "\n")
         for _ in range(1_000):

@@ -7,13 +7,19 @@ import sys
 import textwrap
 
 import pytest
+from _fake_provider_helpers import (
+    DEFAULT_TOTAL,
+    api_keys,
+    fake,
+    fake_server,
+    judge_config,
+    make_judge,
+    run_judge,
+)
 
 from groundjudge.errors import UserError
 from groundjudge.judging.cache import ResponseCache, cache_key
 from groundjudge.judging.fakeprovider import FakeProvider, Fault
-from _fake_provider_helpers import (  # noqa: F401  (fixtures)
-    DEFAULT_TOTAL, api_keys, fake, fake_server, judge_config, make_judge, run_judge,
-)
 
 MESSAGES = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]
 PARAMS = {"max_tokens": 10, "temperature": 0.0}

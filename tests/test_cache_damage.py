@@ -7,10 +7,10 @@ import logging
 import sqlite3
 
 import pytest
+from _fake_provider_helpers import api_keys, fake, fake_server, judge_config, make_judge, run_judge
 
 from groundjudge.errors import UserError
 from groundjudge.judging.cache import ResponseCache
-from _fake_provider_helpers import api_keys, fake, fake_server, judge_config, make_judge, run_judge  # noqa: F401  (fixtures)
 
 REPLY = {"accuracy": 3, "rationale": "x" * 400}  # long enough that 400 rows fill many pages
 
@@ -78,8 +78,10 @@ def test_a_damaged_cache_stops_a_judge_in_one_line(fake, api_keys, tmp_path):
 
 def _insert(path, key: str, data, input_tokens=1, output_tokens=2) -> None:
     db = sqlite3.connect(path)
-    db.execute("INSERT INTO responses (key, provider, model, data, input_tokens, output_tokens) VALUES (?, ?, ?, ?, ?, ?)",
-               (key, "openai", "m", data, input_tokens, output_tokens))
+    db.execute(
+        "INSERT INTO responses (key, provider, model, data, input_tokens, output_tokens) VALUES (?, ?, ?, ?, ?, ?)",
+        (key, "openai", "m", data, input_tokens, output_tokens),
+    )
     db.commit()
     db.close()
 

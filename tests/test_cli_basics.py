@@ -145,5 +145,7 @@ def test_demo_out_that_is_a_file_or_under_one_is_one_line(tmp_path):
     # Under a file: the OSError the copy meets becomes one line naming the path, never a traceback.
     result = runner.invoke(app, ["demo", "--out", str(tmp_path / "f" / "sub")])
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"error: {tmp_path / 'f' / 'sub' / 'cobol-bank' / 'notools-nosrc' / 'answers'}: Not a directory"
+    assert (
+        result.stderr.strip() == f"error: {tmp_path / 'f' / 'sub' / 'cobol-bank' / 'notools-nosrc' / 'answers'}: Not a directory"
+    )
     assert (tmp_path / "f").read_text() == "x"

@@ -6,12 +6,12 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from _rubrics_helpers import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from groundjudge import rubrics
 from groundjudge.errors import UserError
-from groundjudge.storage import read_model, write_model
 from groundjudge.judging.criterion import (
     CriterionResponses,
     CriterionVerdict,
@@ -25,8 +25,7 @@ from groundjudge.judging.criterion import (
     score_run,
 )
 from groundjudge.rubrics.criteria import Criterion, CriterionItem, load_criterion_rubric
-
-from _rubrics_helpers import run
+from groundjudge.storage import read_model, write_model
 
 EXAMPLE_FILE = Path(rubrics.__file__).parent / "criteria-example.toml"
 
@@ -445,7 +444,9 @@ def test_cli_score_refuses_responses_for_another_rubric_or_not_fitting(run_rubri
     assert result.stderr.strip() == f"error: {missing}: no response for item 'G'"
     assert not (tmp_path / "never.json").exists()
     bad_verdict = tmp_path / "c.json"
-    bad_verdict.write_text('{"schema_version": 1, "responses": [{"item_id": "A", "decision": "patch", "verdicts": {"a1": "maybe"}}]}')
+    bad_verdict.write_text(
+        '{"schema_version": 1, "responses": [{"item_id": "A", "decision": "patch", "verdicts": {"a1": "maybe"}}]}'
+    )
     result = run("score", run_rubric.source, str(bad_verdict))
     assert result.exit_code == 2 and "invalid CriterionResponses: responses.0.verdicts.a1" in result.stderr
 

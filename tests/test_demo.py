@@ -9,10 +9,10 @@ import os
 from typer.testing import CliRunner
 
 from groundjudge.cli import app
-from groundjudge.storage import read_model
 from groundjudge.grounding.models import GroundingReport, Verdict
 from groundjudge.judging.fakeprovider import FakeProvider
 from groundjudge.judging.models import ScoreFile
+from groundjudge.storage import read_model
 from groundjudge.validation import plots
 
 runner = CliRunner()
@@ -63,12 +63,16 @@ def test_demo_without_credentials_runs_the_whole_pipeline_with_simulated_judges(
             assert [j.judge for j in score.judgements] == ["simulated-a", "simulated-b"]
             assert all(j.valid and j.rationale.startswith("SIMULATED judgement (no model was called)") for j in score.judgements)
             counts = score.grounding.counts
-            assert f"grounding {counts.get('SUPPORTED', 0)} supported, {counts.get('PARTIALLY_SUPPORTED', 0)} partially" \
+            assert (
+                f"grounding {counts.get('SUPPORTED', 0)} supported, {counts.get('PARTIALLY_SUPPORTED', 0)} partially"
                 in score.judgements[0].rationale
+            )
     for manifest_path in sorted(out.glob("**/manifest.json")):
         judges = json.loads(manifest_path.read_text())["judges"]
-        assert [(j["provider"], j["model"], j["simulated"]) for j in judges] == \
-            [("openai", "simulated-judge-a", True), ("anthropic", "simulated-judge-b", True)], manifest_path
+        assert [(j["provider"], j["model"], j["simulated"]) for j in judges] == [
+            ("openai", "simulated-judge-a", True),
+            ("anthropic", "simulated-judge-b", True),
+        ], manifest_path
     assert len(list(out.glob("**/manifest.json"))) == 4
 
     for corpus in ("cobol-bank", "pyledger"):

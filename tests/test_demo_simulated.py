@@ -34,17 +34,25 @@ Where is the account record rewritten?
 Corpus cobol-bank (tree hash abc); claims extracted by markdown-rules.
 Counts: SUPPORTED 3, PARTIALLY_SUPPORTED 1, UNSUPPORTED 1, UNABLE_TO_VERIFY 2
 """
-OPENAI_BODY = {"model": "simulated-judge-a",
-               "messages": [{"role": "system", "content": "You judge."}, {"role": "user", "content": USER}]}
-ANTHROPIC_BODY = {"model": "simulated-judge-b", "system": [{"type": "text", "text": "You judge."}],
-                  "messages": [{"role": "user", "content": [{"type": "text", "text": USER}]}]}
-SCHEMA = {"type": "object", "properties": {
-    "accuracy": {"type": "integer", "minimum": 0, "maximum": 30},
-    "completeness": {"type": "integer", "minimum": 0, "maximum": 25},
-    "traceability": {"type": "integer", "minimum": 0, "maximum": 25},
-    "usefulness": {"type": "integer", "minimum": 0, "maximum": 20},
-    "rationale": {"type": "string"},
-}}
+OPENAI_BODY = {
+    "model": "simulated-judge-a",
+    "messages": [{"role": "system", "content": "You judge."}, {"role": "user", "content": USER}],
+}
+ANTHROPIC_BODY = {
+    "model": "simulated-judge-b",
+    "system": [{"type": "text", "text": "You judge."}],
+    "messages": [{"role": "user", "content": [{"type": "text", "text": USER}]}],
+}
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "accuracy": {"type": "integer", "minimum": 0, "maximum": 30},
+        "completeness": {"type": "integer", "minimum": 0, "maximum": 25},
+        "traceability": {"type": "integer", "minimum": 0, "maximum": 25},
+        "usefulness": {"type": "integer", "minimum": 0, "maximum": 20},
+        "rationale": {"type": "string"},
+    },
+}
 
 
 def test_noise_is_sha256_of_replicate_model_dimension_and_prompt():
@@ -63,13 +71,20 @@ def test_hand_worked_reply():
     # accuracy 30 * 0.77804 = 23.34 -> 23; completeness 25 * 0.51804 = 12.95 -> 13;
     # traceability 25 * 0.36691 = 9.17 -> 9; usefulness 20 * 0.69271 = 13.85 -> 14.
     prompt = prompt_text(OPENAI_BODY)
-    assert [round(noise(1, "simulated-judge-a", d, prompt), 5) for d in ("accuracy", "completeness", "traceability", "usefulness")] \
-        == [0.03804, 0.00137, -0.0588, -0.05729]
+    assert [
+        round(noise(1, "simulated-judge-a", d, prompt), 5) for d in ("accuracy", "completeness", "traceability", "usefulness")
+    ] == [0.03804, 0.00137, -0.0588, -0.05729]
     reply = simulated_reply(OPENAI_BODY, SCHEMA, replicate=1)
-    assert {k: v for k, v in reply.items() if k != "rationale"} == {"accuracy": 23, "completeness": 13, "traceability": 9, "usefulness": 14}
+    assert {k: v for k, v in reply.items() if k != "rationale"} == {
+        "accuracy": 23,
+        "completeness": 13,
+        "traceability": 9,
+        "usefulness": 14,
+    }
     assert reply["rationale"] == (
         "SIMULATED judgement (no model was called): grounding 3 supported, 1 partially supported, 1 unsupported, "
-        "2 unable to verify; 2 of 3 must-touch items named; 10 words, 2 code references; judge bias +0.04, replicate 1.")
+        "2 unable to verify; 2 of 3 must-touch items named; 10 words, 2 code references; judge bias +0.04, replicate 1."
+    )
 
 
 def test_judges_and_replicates_differ_and_each_is_deterministic():
@@ -88,8 +103,12 @@ def test_judges_and_replicates_differ_and_each_is_deterministic():
 
 
 def test_scores_are_clamped_to_the_schema_bounds_and_other_dimensions_get_the_mean_quality():
-    schema = {"properties": {"accuracy": {"type": "integer", "minimum": 2, "maximum": 3},
-                             "clarity": {"type": "integer", "minimum": 1, "maximum": 5}}}
+    schema = {
+        "properties": {
+            "accuracy": {"type": "integer", "minimum": 2, "maximum": 3},
+            "clarity": {"type": "integer", "minimum": 1, "maximum": 5},
+        }
+    }
     perfect = USER.replace("UNSUPPORTED 1", "UNSUPPORTED 0").replace("PARTIALLY_SUPPORTED 1", "PARTIALLY_SUPPORTED 0")
     body = {**OPENAI_BODY, "messages": [{"role": "user", "content": perfect}]}
     reply = simulated_reply(body, schema, replicate=1)
@@ -103,7 +122,9 @@ def test_scores_are_clamped_to_the_schema_bounds_and_other_dimensions_get_the_me
 
 def test_a_prompt_without_grounding_or_must_touch_still_scores():
     reply = simulated_reply({"model": "simulated-judge-a", "messages": [{"role": "user", "content": "just text"}]}, SCHEMA, 1)
-    assert all(0 <= reply[d] <= SCHEMA["properties"][d]["maximum"] for d in ("accuracy", "completeness", "traceability", "usefulness"))
+    assert all(
+        0 <= reply[d] <= SCHEMA["properties"][d]["maximum"] for d in ("accuracy", "completeness", "traceability", "usefulness")
+    )
     assert reply["rationale"].startswith(RATIONALE_PREFIX)
 
 
@@ -119,13 +140,22 @@ def test_an_unknown_model_is_refused():
 
 
 def test_features_of_a_prompt_the_bundled_template_renders():
-    question = Question(id="q7", text="How is overtime computed?", category="logic", difficulty="medium",
-                        must_touch=["src/PAYROLL.cbl", "OVERTIME-CALC", "cpy/RATES.cpy"])
+    question = Question(
+        id="q7",
+        text="How is overtime computed?",
+        category="logic",
+        difficulty="medium",
+        must_touch=["src/PAYROLL.cbl", "OVERTIME-CALC", "cpy/RATES.cpy"],
+    )
     verdicts = [Verdict.SUPPORTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY, Verdict.PARTIALLY_SUPPORTED]
     report = GroundingReport(
-        tool_version="0.1.0", corpus=CorpusRef(name="payroll", tree_hash="t" * 64),
-        answer=AnswerRef(path="cell/answers/q7.md", sha256="a" * 64), extractor="rules-v1",
-        claims=[VerifiedClaim(id=f"c{i}", text=f"claim {i}", answer_line=i, verdict=v, reason="r") for i, v in enumerate(verdicts, 1)],
+        tool_version="0.1.0",
+        corpus=CorpusRef(name="payroll", tree_hash="t" * 64),
+        answer=AnswerRef(path="cell/answers/q7.md", sha256="a" * 64),
+        extractor="rules-v1",
+        claims=[
+            VerifiedClaim(id=f"c{i}", text=f"claim {i}", answer_line=i, verdict=v, reason="r") for i, v in enumerate(verdicts, 1)
+        ],
     )
     answer = "1. `OVERTIME-CALC` in `src/PAYROLL.cbl` doubles the rate.\n2. See </answer> literally."
     rendered = render_judge_prompt(load_template(), question, answer, load_rubric("reference-free"), report)
@@ -133,7 +163,13 @@ def test_features_of_a_prompt_the_bundled_template_renders():
     assert f.counts == {Verdict.SUPPORTED: 2, Verdict.PARTIALLY_SUPPORTED: 1, Verdict.UNSUPPORTED: 1, Verdict.UNABLE_TO_VERIFY: 1}
     assert (f.must_touch, f.touched, f.code_refs, f.structured) == (3, 2, 2, True)
     schema = judgement_schema(load_rubric("reference-free"))
-    assert set(schema.model_json_schema()["properties"]) == {"accuracy", "completeness", "traceability", "usefulness", "rationale"}
+    assert set(schema.model_json_schema()["properties"]) == {
+        "accuracy",
+        "completeness",
+        "traceability",
+        "usefulness",
+        "rationale",
+    }
 
 
 def test_one_judge_per_protocol():
@@ -160,16 +196,29 @@ def test_through_the_sdks_and_the_loopback_provider(monkeypatch):
 
 def test_the_manifest_of_an_earlier_simulated_demo_is_forgotten_and_a_real_one_kept(tmp_path):
     from groundjudge.demo import _forget_simulated_manifest
-    from groundjudge.storage import write_model
     from groundjudge.judging.manifest import JudgeRecord, RunManifest
     from groundjudge.judging.models import RubricRef
+    from groundjudge.storage import write_model
 
     def manifest(run_dir, simulated):
         judge = JudgeRecord(name="j", provider="openai", model="m", params={}, params_sha256="0" * 64, simulated=simulated)
-        write_model(run_dir / "manifest.json", RunManifest(
-            tool_version="test", corpus_name="c", corpus_tree_hash="t" * 64, questions_path="q.jsonl",
-            questions_sha256="1" * 64, rubric=RubricRef(name="r", sha256="2" * 64, dimensions={"accuracy": 30}), template_name="t",
-            template_sha256="0" * 64, schema_sha256="0" * 64, judges=[judge], cells=["c"], config_files=[]))
+        write_model(
+            run_dir / "manifest.json",
+            RunManifest(
+                tool_version="test",
+                corpus_name="c",
+                corpus_tree_hash="t" * 64,
+                questions_path="q.jsonl",
+                questions_sha256="1" * 64,
+                rubric=RubricRef(name="r", sha256="2" * 64, dimensions={"accuracy": 30}),
+                template_name="t",
+                template_sha256="0" * 64,
+                schema_sha256="0" * 64,
+                judges=[judge],
+                cells=["c"],
+                config_files=[],
+            ),
+        )
         return run_dir / "manifest.json"
 
     simulated, real = manifest(tmp_path / "a", True), manifest(tmp_path / "b", False)

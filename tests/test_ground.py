@@ -6,16 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
+from _grounding_helpers import CORPORA, REPO, Grounder
 from typer.testing import CliRunner
 
-from _grounding_helpers import CORPORA, REPO, Grounder
 from groundjudge.cli import app
-from groundjudge.hashing import sha256_file
-from groundjudge.storage import read_model
 from groundjudge.grounding.ground import NO_CLAIMS_NOTE, ground_answer
 from groundjudge.grounding.models import GroundingReport, Verdict
 from groundjudge.grounding.snapshot import snapshot_directory
+from groundjudge.hashing import sha256_file
 from groundjudge.questions import load_questions
+from groundjudge.storage import read_model
 
 runner = CliRunner()
 EXAMPLES = REPO / "examples"

@@ -54,6 +54,7 @@ def corpus(tmp_path: Path) -> Path:
 
 # 1. special files as answers ------------------------------------------------------------------------
 
+
 def test_a_fifo_answer_is_refused_unopened(tmp_path):
     fifo = tmp_path / "a.md"
     os.mkfifo(fifo)
@@ -92,8 +93,9 @@ def test_ground_refuses_a_fifo_in_a_directory_of_answers_and_writes_nothing(tmp_
     answers.mkdir()
     (answers / "q1.md").write_text("`src/m.py` defines `f`.\n")
     os.mkfifo(answers / "q2.md")
-    result = _guarded(lambda: runner.invoke(app, ["ground", str(answers), "--corpus", str(corpus), "--out-dir", str(out)]),
-                      answers / "q2.md")
+    result = _guarded(
+        lambda: runner.invoke(app, ["ground", str(answers), "--corpus", str(corpus), "--out-dir", str(out)]), answers / "q2.md"
+    )
     assert result.exit_code == 2
     assert result.output.strip() == f"error: {answers / 'q2.md'}: answer is a named pipe (FIFO), not a regular file"
     assert not out.exists()
@@ -106,9 +108,21 @@ def test_score_refuses_a_fifo_answer_in_the_run_directory(tmp_path):
     answer = next((project / "run").glob("*/answers/*.md"))
     answer.unlink()
     os.mkfifo(answer)
-    args = ["score", str(project / "run"), "--corpus", str(project / "corpus"), "--questions", str(project / "questions.jsonl"),
-            "--config", str(project / "groundjudge.toml"), "--cache", str(project / "cache.sqlite"), "--no-progress",
-            "--judge", "judge-claude=anthropic:fake-claude@http://127.0.0.1:9"]
+    args = [
+        "score",
+        str(project / "run"),
+        "--corpus",
+        str(project / "corpus"),
+        "--questions",
+        str(project / "questions.jsonl"),
+        "--config",
+        str(project / "groundjudge.toml"),
+        "--cache",
+        str(project / "cache.sqlite"),
+        "--no-progress",
+        "--judge",
+        "judge-claude=anthropic:fake-claude@http://127.0.0.1:9",
+    ]
     result = _guarded(lambda: CliRunner(env={"ANTHROPIC_API_KEY": "k"}).invoke(app, args), answer)
     assert result.exit_code == 2, result.output
     assert result.output.strip() == f"error: {answer}: answer is a named pipe (FIFO), not a regular file"
@@ -116,14 +130,17 @@ def test_score_refuses_a_fifo_answer_in_the_run_directory(tmp_path):
 
 # 5. oversized answers ---------------------------------------------------------------------------------
 
+
 def test_an_answer_over_the_limit_is_refused_naming_size_limit_and_how_to_raise_it(tmp_path, corpus, monkeypatch):
     answer = tmp_path / "big.md"
     answer.write_bytes(b"- `src/m.py` defines `f`.\n" * 40_000)  # 1,040,000 bytes
     size = answer.stat().st_size
     with pytest.raises(UserError) as err:
         read_answer(answer)
-    assert str(err.value) == (f"{answer}: answer is {size} bytes, over the limit of 1000000 bytes "
-                              "(raise it with GROUNDJUDGE_MAX_ANSWER_BYTES, or ground's --max-answer-bytes)")
+    assert str(err.value) == (
+        f"{answer}: answer is {size} bytes, over the limit of 1000000 bytes "
+        "(raise it with GROUNDJUDGE_MAX_ANSWER_BYTES, or ground's --max-answer-bytes)"
+    )
     result = runner.invoke(app, ["ground", str(answer), "--corpus", str(corpus)])
     assert result.exit_code == 2 and result.output.strip() == f"error: {err.value}"
     # raised by the option, or by the environment (which `score` reads too)
@@ -145,6 +162,7 @@ def test_a_bad_answer_limit_in_the_environment_is_one_line(tmp_path, monkeypatch
 
 # 2. symlink loops in a corpus -------------------------------------------------------------------------
 
+
 def test_symlink_loops_are_skipped_and_listed(tmp_path):
     root = tmp_path / "looped"
     (root / "sub").mkdir(parents=True)
@@ -160,11 +178,14 @@ def test_symlink_loops_are_skipped_and_listed(tmp_path):
     manifest = load_snapshot("looped").manifest
     assert [f.path for f in manifest.files] == ["a.txt"]
     assert {s.path: s.reason for s in manifest.skipped} == {
-        "loop": "symlink loop", "sub/ping": "symlink loop", "sub/pong": "symlink loop",
+        "loop": "symlink loop",
+        "sub/ping": "symlink loop",
+        "sub/pong": "symlink loop",
     }
 
 
 # 3. snapshot integrity on load ------------------------------------------------------------------------
+
 
 def _two_file_corpus(root: Path, tag: str) -> Path:
     (root / "src").mkdir(parents=True)
@@ -190,8 +211,10 @@ def test_a_manifest_with_swapped_digests_is_refused_on_load(tmp_path):
     for verify in (True, False):  # every stored object still matches its own digest: only the tree hash tells
         with pytest.raises(UserError) as err:
             load_snapshot("swapped", verify=verify)
-        assert str(err.value) == (f"{path}: manifest entries do not hash to its tree hash {snap.tree_hash[:12]} (edited or damaged): "
-                                  f"run `groundjudge corpus snapshot {src} --name swapped --replace` again")
+        assert str(err.value) == (
+            f"{path}: manifest entries do not hash to its tree hash {snap.tree_hash[:12]} (edited or damaged): "
+            f"run `groundjudge corpus snapshot {src} --name swapped --replace` again"
+        )
     result = runner.invoke(app, ["corpus", "index", "swapped"])
     assert result.exit_code == 2 and result.output.strip() == f"error: {err.value}"
     assert runner.invoke(app, ["corpus", "snapshot", str(src), "--name", "swapped", "--replace"]).exit_code == 0
@@ -220,6 +243,7 @@ def test_a_damaged_object_is_named_with_the_fix_and_the_fix_works(tmp_path):
 
 # 6. a snapshot name is not silently repointed ---------------------------------------------------------
 
+
 def test_a_name_is_repointed_to_another_tree_only_with_replace(tmp_path):
     from groundjudge.grounding.snapshot import load_snapshot
 
@@ -233,7 +257,9 @@ def test_a_name_is_repointed_to_another_tree_only_with_replace(tmp_path):
     refused = runner.invoke(app, ["corpus", "snapshot", str(second), "--name", "bank"])
     assert refused.exit_code == 2
     lines = refused.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"error: {second}: snapshot 'bank' already holds another tree ({tree[:12]}, from {first}), ")
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: {second}: snapshot 'bank' already holds another tree ({tree[:12]}, from {first}), "
+    )
     assert lines[0].endswith("give --replace to repoint the name, or choose another --name")
     assert load_snapshot("bank").tree_hash == tree
     replaced = runner.invoke(app, ["corpus", "snapshot", str(second), "--name", "bank", "--replace"])
@@ -292,8 +318,9 @@ def _start_hanging_build(tmp_path: Path):
     script = tmp_path / "build.py"
     script.write_text(BUILD_SCRIPT)
     env = {**os.environ, "GROUNDJUDGE_HOME": str(home), "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    proc = subprocess.Popen([sys.executable, str(script), str(corpus), str(pids)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(corpus), str(pids)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     if not _wait_for(lambda: len(list(pids.iterdir())) == 2 or proc.poll() is not None, 60):
         proc.kill()
     workers = [int(p.name) for p in pids.iterdir()]
@@ -360,7 +387,7 @@ def test_sigterm_of_a_build_stops_its_workers_and_deletes_its_temp_file(tmp_path
 def test_a_live_builds_temp_file_is_kept_and_an_old_one_removed(tmp_path):
     import time
 
-    from groundjudge.grounding.index.build import STALE_TEMP_SECONDS, _HOST, remove_stale_temporaries
+    from groundjudge.grounding.index.build import _HOST, STALE_TEMP_SECONDS, remove_stale_temporaries
 
     live = tmp_path / f".{'a' * 64}.sqlite.{_HOST}-{os.getppid()}.tmp"  # pytest's parent: running
     other_host = tmp_path / f".{'b' * 64}.sqlite.elsewhere-{os.getpid()}.tmp"
@@ -375,6 +402,7 @@ def test_a_live_builds_temp_file_is_kept_and_an_old_one_removed(tmp_path):
 
 
 # 5. oversized corpus files ----------------------------------------------------------------------------
+
 
 def test_a_corpus_file_over_the_limit_is_listed_as_skipped_not_read(tmp_path, monkeypatch):
     from groundjudge.grounding.index import load_index

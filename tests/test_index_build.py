@@ -6,20 +6,27 @@ import shutil
 import time
 
 import pytest
+from _index_helpers import FIXTURES, FREE_FORMAT, parse_hanging_on_hang_files, raw_cobol_parse, snapshot_of
 from typer.testing import CliRunner
 
+from groundjudge.cli import app
 from groundjudge.grounding.index import load_index
 from groundjudge.grounding.index.build import build_index, default_workers, index_path, open_cached
 from groundjudge.grounding.index.pool import TimedOut, run_timed
-from groundjudge.cli import app
-from _index_helpers import FIXTURES, FREE_FORMAT, parse_hanging_on_hang_files, raw_cobol_parse, snapshot_of
 
 
 @pytest.fixture(scope="module")
 def idx(tmp_path_factory):
     snap = snapshot_of(
-        tmp_path_factory.mktemp("idx"), "cobol", "langs", "jcl",
-        extra={"data/EBCDIC.DAT": "ÄÖÜ".encode("cp500"), "data/blob.bin": b"\x00\x01\x02", "docs/notes.md": b"# Notes\nThe ACCTUPD program updates accounts.\n"},
+        tmp_path_factory.mktemp("idx"),
+        "cobol",
+        "langs",
+        "jcl",
+        extra={
+            "data/EBCDIC.DAT": "ÄÖÜ".encode("cp500"),
+            "data/blob.bin": b"\x00\x01\x02",
+            "docs/notes.md": b"# Notes\nThe ACCTUPD program updates accounts.\n",
+        },
     )
     index = load_index(snap)
     yield index
@@ -122,21 +129,56 @@ def test_counts(idx):
 def test_rows_hold_what_the_models_hold_in_one_layout():
     """The extractors' rows, the table columns and the query models agree (values worked out by hand)."""
     from groundjudge.grounding.index.model import Ref, Symbol
-    from groundjudge.grounding.index.store import (KIND, LANGUAGE, LINE, NAME, REF_COLUMNS, SYMBOL_COLUMNS, ref_of, ref_row,
-                                       symbol_of, symbol_row)
+    from groundjudge.grounding.index.store import (
+        KIND,
+        LANGUAGE,
+        LINE,
+        NAME,
+        REF_COLUMNS,
+        SYMBOL_COLUMNS,
+        ref_of,
+        ref_row,
+        symbol_of,
+        symbol_row,
+    )
 
     detail = {"pic": "X(8)", "level": "05"}
     row = symbol_row("data_item", "ws-name", "cbl/A.cbl", 12, 14, "cobol", "lexical", detail)
     detail["pic"] = "changed"  # the row was encoded when made
     columns = dict(zip(SYMBOL_COLUMNS, row, strict=True))
-    assert columns == {"kind": "data_item", "name": "ws-name", "start_line": 12, "end_line": 14, "path": "cbl/A.cbl",
-                       "language": "cobol", "source": "lexical", "detail": '{"level": "05", "pic": "X(8)"}', "name_key": "WS-NAME"}
+    assert columns == {
+        "kind": "data_item",
+        "name": "ws-name",
+        "start_line": 12,
+        "end_line": 14,
+        "path": "cbl/A.cbl",
+        "language": "cobol",
+        "source": "lexical",
+        "detail": '{"level": "05", "pic": "X(8)"}',
+        "name_key": "WS-NAME",
+    }
     assert (row[KIND], row[NAME], row[LINE], row[LANGUAGE]) == ("data_item", "ws-name", 12, "cobol")
-    assert symbol_of(row) == Symbol(kind="data_item", name="ws-name", path="cbl/A.cbl", start_line=12, end_line=14,
-                                    language="cobol", source="lexical", detail={"level": "05", "pic": "X(8)"})
+    assert symbol_of(row) == Symbol(
+        kind="data_item",
+        name="ws-name",
+        path="cbl/A.cbl",
+        start_line=12,
+        end_line=14,
+        language="cobol",
+        source="lexical",
+        detail={"level": "05", "pic": "X(8)"},
+    )
     ref = ref_row("call", "parseAmount", "py/a.py", 7, "main", "python")
-    assert dict(zip(REF_COLUMNS, ref, strict=True)) == {"kind": "call", "target": "parseAmount", "line": 7, "path": "py/a.py",
-                                                        "context": "main", "language": "python", "detail": "{}", "target_key": "parseAmount"}
+    assert dict(zip(REF_COLUMNS, ref, strict=True)) == {
+        "kind": "call",
+        "target": "parseAmount",
+        "line": 7,
+        "path": "py/a.py",
+        "context": "main",
+        "language": "python",
+        "detail": "{}",
+        "target_key": "parseAmount",
+    }
     assert (ref[KIND], ref[NAME], ref[LINE], ref[LANGUAGE]) == ("call", "parseAmount", 7, "python")
     assert ref_of(ref) == Ref(kind="call", target="parseAmount", path="py/a.py", line=7, context="main", language="python")
 
@@ -187,7 +229,13 @@ def test_one_parse_worker_per_cpu_by_default():
 def test_the_worker_pool_kills_a_hanging_parse_and_goes_on():
     # an unpadded `x` sends the COBOL grammar into an endless loop in C code
     started = time.monotonic()
-    results = dict(run_timed(raw_cobol_parse, [("hang", ("x",), 1.0), ("fine", ("x\n        \n",), 10.0), ("also", ("y\n        \n",), 10.0)], workers=1))
+    results = dict(
+        run_timed(
+            raw_cobol_parse,
+            [("hang", ("x",), 1.0), ("fine", ("x\n        \n",), 10.0), ("also", ("y\n        \n",), 10.0)],
+            workers=1,
+        )
+    )
     assert isinstance(results["hang"], TimedOut) and results["hang"].seconds == 1.0
     assert results["fine"] == "start" and results["also"] == "start"
     assert time.monotonic() - started < 30  # generous: the point is that it returns at all
@@ -261,13 +309,16 @@ def test_a_changed_extractor_means_a_rebuild(tmp_path, monkeypatch):
     again.close()
 
 
-@pytest.mark.parametrize(("cached", "changed", "moved"), [
-    (False, "ACCTUPD.cbl", b"changed"),
-    (True, "ACCTUPD.cbl", b"changed"),
-    # no longer UTF-8: the worker parsing it fails before the main process re-hashes it
-    (False, "ACCTUPD.cbl", b"\xff\xfe changed"),
-    (False, "data.bin", b"\x00 other bytes"),  # a binary file is never parsed, but is verified all the same
-])
+@pytest.mark.parametrize(
+    ("cached", "changed", "moved"),
+    [
+        (False, "ACCTUPD.cbl", b"changed"),
+        (True, "ACCTUPD.cbl", b"changed"),
+        # no longer UTF-8: the worker parsing it fails before the main process re-hashes it
+        (False, "ACCTUPD.cbl", b"\xff\xfe changed"),
+        (False, "data.bin", b"\x00 other bytes"),  # a binary file is never parsed, but is verified all the same
+    ],
+)
 def test_index_by_name_refuses_a_moved_corpus_built_or_cached(tmp_path, cached, changed, moved):
     # the CLI loads a stored snapshot unverified and lets load_index re-hash it (during a build, as the main
     # process reads each file while the workers parse); a changed object must still stop it, naming the

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from _index_helpers import FREE_FORMAT, as_models
+
 from groundjudge.grounding.index.cobol import index_cobol
 from groundjudge.grounding.index.cobol_lexical import extract
 from groundjudge.grounding.index.cobol_source import segments
@@ -65,7 +65,11 @@ def test_data_items_levels_pics_usage_parents(acctupd):
     want = {
         "TRANS-RECORD": (14, 16, {"level": "01", "fd": "TRANS-FILE"}),
         "TR-ACCT-ID": (15, 15, {"level": "05", "pic": "9(11)", "parent": "TRANS-RECORD", "fd": "TRANS-FILE"}),
-        "TR-AMOUNT": (16, 16, {"level": "05", "pic": "S9(7)V99", "usage": "COMP-3", "parent": "TRANS-RECORD", "fd": "TRANS-FILE"}),
+        "TR-AMOUNT": (
+            16,
+            16,
+            {"level": "05", "pic": "S9(7)V99", "usage": "COMP-3", "parent": "TRANS-RECORD", "fd": "TRANS-FILE"},
+        ),
         "REPORT-LINE": (18, 18, {"level": "01", "pic": "X(132)", "fd": "REPORT-FILE"}),
         "WS-FLAGS": (20, 23, {"level": "01"}),
         "WS-EOF": (21, 23, {"level": "05", "pic": "X", "value": "'N'", "parent": "WS-FLAGS"}),
@@ -94,34 +98,45 @@ def test_condition_names_fd_select(acctupd):
 
 def test_every_reference_with_context(acctupd):
     got = sorted((r.line, r.kind, r.target, r.context, tuple(sorted(r.detail.items()))) for r in acctupd.refs)
-    assert got == sorted([
-        (31, "copy", "CUSTREC", None, ()),
-        (32, "copy", "SQLCA", None, (("via", "EXEC SQL INCLUDE"),)),
-        (35, "perform", "1000-INIT", "0000-MAIN", ()),
-        (35, "perform", "1000-INIT-EXIT", "0000-MAIN", (("thru_from", "1000-INIT"),)),
-        (36, "perform", "2000-PROCESS", "0000-MAIN", ()),  # PERFORM 3 TIMES on line 38 is inline: no ref
-        (41, "xctl", "COMEN01C", "0000-MAIN", (("via", "WS-NEXT-PGM"),)),  # resolved through the VALUE
-        (44, "file_open", "TRANS-FILE", "1000-INIT", (("mode", "INPUT"),)),
-        (45, "file_open", "REPORT-FILE", "1000-INIT", (("mode", "OUTPUT"),)),
-        (52, "file_read", "TRANS-FILE", "2100-READ-TRANS", ()),
-        (56, "cics_read", "ACCTDAT", "2100-READ-TRANS", ()),
-        (60, "cics_rewrite", "ACCTDAT", "2100-READ-TRANS", (("via", "WS-ACCTFILE"),)),
-        (64, "sql_table", "ACCOUNTS", "2100-READ-TRANS", (("op", "SELECT"),)),
-        (64, "sql_table", "CUSTOMERS", "2100-READ-TRANS", (("op", "SELECT"),)),
-        (67, "call", "DATEUTIL", "2100-READ-TRANS", ()),
-        (68, "file_write", "REPORT-LINE", "2100-READ-TRANS", (("file", "REPORT-FILE"), ("verb", "WRITE"))),
-        (69, "goto", "2900-DONE", "2100-READ-TRANS", ()),
-        (71, "cics_send_map", "ACCTMAP", "2200-SEND", (("mapset", "ACCTSET"),)),
-        (73, "link", "AUDITLOG", "2200-SEND", ()),
-    ])
+    assert got == sorted(
+        [
+            (31, "copy", "CUSTREC", None, ()),
+            (32, "copy", "SQLCA", None, (("via", "EXEC SQL INCLUDE"),)),
+            (35, "perform", "1000-INIT", "0000-MAIN", ()),
+            (35, "perform", "1000-INIT-EXIT", "0000-MAIN", (("thru_from", "1000-INIT"),)),
+            (36, "perform", "2000-PROCESS", "0000-MAIN", ()),  # PERFORM 3 TIMES on line 38 is inline: no ref
+            (41, "xctl", "COMEN01C", "0000-MAIN", (("via", "WS-NEXT-PGM"),)),  # resolved through the VALUE
+            (44, "file_open", "TRANS-FILE", "1000-INIT", (("mode", "INPUT"),)),
+            (45, "file_open", "REPORT-FILE", "1000-INIT", (("mode", "OUTPUT"),)),
+            (52, "file_read", "TRANS-FILE", "2100-READ-TRANS", ()),
+            (56, "cics_read", "ACCTDAT", "2100-READ-TRANS", ()),
+            (60, "cics_rewrite", "ACCTDAT", "2100-READ-TRANS", (("via", "WS-ACCTFILE"),)),
+            (64, "sql_table", "ACCOUNTS", "2100-READ-TRANS", (("op", "SELECT"),)),
+            (64, "sql_table", "CUSTOMERS", "2100-READ-TRANS", (("op", "SELECT"),)),
+            (67, "call", "DATEUTIL", "2100-READ-TRANS", ()),
+            (68, "file_write", "REPORT-LINE", "2100-READ-TRANS", (("file", "REPORT-FILE"), ("verb", "WRITE"))),
+            (69, "goto", "2900-DONE", "2100-READ-TRANS", ()),
+            (71, "cics_send_map", "ACCTMAP", "2200-SEND", (("mapset", "ACCTSET"),)),
+            (73, "link", "AUDITLOG", "2200-SEND", ()),
+        ]
+    )
 
 
 def test_copybook_items_carry_the_copybook(custrec):
     book = by(custrec.symbols, "copybook")["CUSTREC"]
     assert (book.start_line, book.end_line) == (1, 16)
     items = by(custrec.symbols, "data_item")
-    assert sorted(items) == ["CUST-BALANCE", "CUST-FIRST-NAME", "CUST-HIST-AMT", "CUST-HISTORY", "CUST-ID",
-                             "CUST-LAST-NAME", "CUST-NAME", "CUST-RECORD", "CUST-STATUS"]  # FILLER is not a name
+    assert sorted(items) == [
+        "CUST-BALANCE",
+        "CUST-FIRST-NAME",
+        "CUST-HIST-AMT",
+        "CUST-HISTORY",
+        "CUST-ID",
+        "CUST-LAST-NAME",
+        "CUST-NAME",
+        "CUST-RECORD",
+        "CUST-STATUS",
+    ]  # FILLER is not a name
     assert all(s.detail["copybook"] == "CUSTREC" for s in items.values())
     assert (items["CUST-RECORD"].start_line, items["CUST-RECORD"].end_line) == (4, 16)
     assert (items["CUST-NAME"].start_line, items["CUST-NAME"].end_line) == (6, 8)
@@ -227,7 +242,9 @@ def test_a_program_name_moved_into_a_variable_is_a_possible_target():
         "001300     CALL WS-DYN USING WS-TO-PGM\n"
         "001400     GOBACK.\n"
     )
-    refs = sorted((r.kind, r.target, r.line, tuple(sorted(r.detail.items()))) for r in as_models(extract("MOVER.cbl", text, False)).refs)
+    refs = sorted(
+        (r.kind, r.target, r.line, tuple(sorted(r.detail.items()))) for r in as_models(extract("MOVER.cbl", text, False)).refs
+    )
     assert refs == [
         ("call", "WS-DYN", 13, ()),  # nothing known about WS-DYN: the name alone
         ("xctl", "COADM01C", 12, (("moved_at", "10"), ("via", "WS-TO-PGM"))),  # moved from WS-FILE's VALUE
@@ -245,7 +262,9 @@ def test_free_format_source_is_read_whole_lines_after_its_directive():
     item = by(got.symbols, "data_item")["WS-COUNTER"]
     assert (item.start_line, item.detail["pic"], item.detail["value"]) == (8, "9(4)", "0")
     assert sorted((r.kind, r.target, r.line, r.context) for r in got.refs) == [
-        ("perform", "WORK-PARA", 11, "MAIN-PARA"), ("perform", "WORK-PARA", 12, "MAIN-PARA")]
+        ("perform", "WORK-PARA", 11, "MAIN-PARA"),
+        ("perform", "WORK-PARA", 12, "MAIN-PARA"),
+    ]
     assert [s.line for s in segments(FREE_FORMAT)] == [2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
 
 

@@ -96,7 +96,10 @@ def test_cics_dataset_and_map_lines(bank):
     assert [r.line for r in bank.references("ACCTDAT", kind="cics_rewrite", path=upd)] == [119]
     assert [r.line for r in bank.references("ACCTDAT", kind="cics_delete", path=upd)] == [160]
     assert [(r.kind, r.line) for r in bank.references("ACTMAP", path=upd)] == [("cics_receive_map", 69), ("cics_send_map", 191)]
-    assert [(r.kind, r.line) for r in bank.references("MNUMAP", path="cbl/BKMNU01C.cbl")] == [("cics_receive_map", 54), ("cics_send_map", 115)]
+    assert [(r.kind, r.line) for r in bank.references("MNUMAP", path="cbl/BKMNU01C.cbl")] == [
+        ("cics_receive_map", 54),
+        ("cics_send_map", 115),
+    ]
     assert [r.line for r in bank.references("AUDITLG", kind="cics_write", path="cbl/BKAUD04C.cbl")] == [39]
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from _index_helpers import as_models
+
 from groundjudge.grounding.index.extract import extract_file
 from groundjudge.grounding.index.languages import grammar_for, language_for
 
@@ -110,7 +110,12 @@ def test_c():
         ("function", "greet", 14, 18, ()),  # returns a pointer: a nested declarator
         ("function", "main", 20, 23, ()),
     ]
-    assert refs == [("call", "add", 22, "main"), ("call", "printf", 16, "greet"), ("import", "stdio.h", 1, None), ("import", "util.h", 2, None)]
+    assert refs == [
+        ("call", "add", 22, "main"),
+        ("call", "printf", 16, "greet"),
+        ("import", "stdio.h", 1, None),
+        ("import", "util.h", 2, None),
+    ]
 
 
 def test_cpp():
@@ -184,20 +189,22 @@ def test_tsx_shares_the_typescript_query():
     from groundjudge.grounding.index.tags import extract
 
     text = (
-        'import { render } from "react-dom";\n'   # 1
-        "\n"                                        # 2
-        "export class Panel {\n"                    # 3
-        "  show(n: number) {\n"                     # 4
-        "    return <div>{format(n)}</div>;\n"      # 5
-        "  }\n"                                     # 6
-        "}\n"                                       # 7
-        "function format(n: number): string {\n"    # 8
-        "  return String(n);\n"                     # 9
-        "}\n"                                       # 10
+        'import { render } from "react-dom";\n'  # 1
+        "\n"  # 2
+        "export class Panel {\n"  # 3
+        "  show(n: number) {\n"  # 4
+        "    return <div>{format(n)}</div>;\n"  # 5
+        "  }\n"  # 6
+        "}\n"  # 7
+        "function format(n: number): string {\n"  # 8
+        "  return String(n);\n"  # 9
+        "}\n"  # 10
     )
     symbols, refs, _ = extract("ui/App.tsx", "typescript", text, "tsx")
     symbols, refs = [symbol_of(s) for s in symbols], [ref_of(r) for r in refs]
     assert sorted((s.kind, s.name, s.start_line, s.end_line) for s in symbols) == [
-        ("class", "Panel", 3, 7), ("function", "format", 8, 10), ("method", "show", 4, 6),
+        ("class", "Panel", 3, 7),
+        ("function", "format", 8, 10),
+        ("method", "show", 4, 6),
     ]
     assert ("call", "format", 5) in {(r.kind, r.target, r.line) for r in refs}

@@ -14,8 +14,8 @@ from groundjudge.grounding.index.cobol_lexical import (
     _REDEFINES,
     _STATEMENT_START,
     _TRIGGER,
-    TRIGGER_WORDS,
     _VALUE,
+    TRIGGER_WORDS,
     _clause,
     _statement_segments,
 )
@@ -65,8 +65,26 @@ def _statement_segments_per_line(segs, procedural_flags):
     return out
 
 
-STATEMENTS = ["PERFORM P1", "PERFORM P2.", "MOVE A TO B", "IF X", "END-IF", "EXEC CICS", "EXEC SQL", "END-EXEC",
-              "END-EXEC.", "COPY BK.", "CALL 'X'", "GO TO P3", "A", "B.", "READ F", "SELECT X", "EXECUTE", "ALREADY"]
+STATEMENTS = [
+    "PERFORM P1",
+    "PERFORM P2.",
+    "MOVE A TO B",
+    "IF X",
+    "END-IF",
+    "EXEC CICS",
+    "EXEC SQL",
+    "END-EXEC",
+    "END-EXEC.",
+    "COPY BK.",
+    "CALL 'X'",
+    "GO TO P3",
+    "A",
+    "B.",
+    "READ F",
+    "SELECT X",
+    "EXECUTE",
+    "ALREADY",
+]
 
 
 @settings(max_examples=300, deadline=None)

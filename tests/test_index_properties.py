@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
+from _index_helpers import as_models, snapshot_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from _index_helpers import as_models, snapshot_of
 from groundjudge.grounding.index import load_index
 from groundjudge.grounding.index.cobol import index_cobol
 from groundjudge.grounding.index.cobol_treesitter import facts
@@ -15,12 +15,42 @@ from groundjudge.grounding.index.pool import run_timed
 from groundjudge.grounding.snapshot import snapshot_directory
 
 FRAGMENTS = [
-    "IDENTIFICATION DIVISION.", "PROGRAM-ID. GEN1.", "PROGRAM-ID GEN2", "DATA DIVISION.", "WORKING-STORAGE SECTION.",
-    "01  WS-A PIC X(10).", "05  WS-B PIC S9(7)V99 COMP-3.", "88  WS-OK VALUE 'Y'.", "01  WS-C", "VALUE 'ABC", "PIC 9.",
-    "PROCEDURE DIVISION.", "MAIN-PARA.", "A-SECTION SECTION.", "PERFORM SUB-PARA", "PERFORM X THRU Y.", "EXEC CICS",
-    "READ DATASET('F1')", "END-EXEC", "EXEC SQL SELECT A FROM T1", "COPY BOOK1.", "CALL 'P1' USING A.", "GO TO",
-    "STOP RUN.", "END PROGRAM GEN1.", ".", "'", "x", "SUB-PARA.", "OPEN INPUT F1 OUTPUT F2", "WRITE REC.",
-    ">>SOURCE FORMAT FREE", ">>SOURCE FIXED", '$SET SOURCEFORMAT"FREE"', "*> free-format comment", ">>D DISPLAY 'T'",
+    "IDENTIFICATION DIVISION.",
+    "PROGRAM-ID. GEN1.",
+    "PROGRAM-ID GEN2",
+    "DATA DIVISION.",
+    "WORKING-STORAGE SECTION.",
+    "01  WS-A PIC X(10).",
+    "05  WS-B PIC S9(7)V99 COMP-3.",
+    "88  WS-OK VALUE 'Y'.",
+    "01  WS-C",
+    "VALUE 'ABC",
+    "PIC 9.",
+    "PROCEDURE DIVISION.",
+    "MAIN-PARA.",
+    "A-SECTION SECTION.",
+    "PERFORM SUB-PARA",
+    "PERFORM X THRU Y.",
+    "EXEC CICS",
+    "READ DATASET('F1')",
+    "END-EXEC",
+    "EXEC SQL SELECT A FROM T1",
+    "COPY BOOK1.",
+    "CALL 'P1' USING A.",
+    "GO TO",
+    "STOP RUN.",
+    "END PROGRAM GEN1.",
+    ".",
+    "'",
+    "x",
+    "SUB-PARA.",
+    "OPEN INPUT F1 OUTPUT F2",
+    "WRITE REC.",
+    ">>SOURCE FORMAT FREE",
+    ">>SOURCE FIXED",
+    '$SET SOURCEFORMAT"FREE"',
+    "*> free-format comment",
+    ">>D DISPLAY 'T'",
     "PERFORM SUB-PARA " + "X" * 70,
 ]
 CARD = st.tuples(
@@ -73,8 +103,32 @@ def test_two_builds_answer_identically(tmp_path, monkeypatch):
     again.close()
 
 
-EXEC_PIECES = ["EXEC", "exec", "END-EXEC", "end-exec", "X-EXEC", "EXEC_", " ", "  ", "\t", "\n", ".", " .", "CICS",
-               "cics", "SQL", "DLI", "DLIX", "READ", "-", "_", "A", "9", "é", "ß"]
+EXEC_PIECES = [
+    "EXEC",
+    "exec",
+    "END-EXEC",
+    "end-exec",
+    "X-EXEC",
+    "EXEC_",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    ".",
+    " .",
+    "CICS",
+    "cics",
+    "SQL",
+    "DLI",
+    "DLIX",
+    "READ",
+    "-",
+    "_",
+    "A",
+    "9",
+    "é",
+    "ß",
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -86,11 +140,38 @@ def test_the_fast_exec_block_search_finds_what_the_plain_regex_finds(pieces):
     assert _exec_spans(body, body.upper()) == [m.span() for m in _EXEC.finditer(body)]
 
 
-REPLACING_PIECES = ["COPY", "copy", "XCOPY", "COPY_", " ", "  ", "\n", ".", ". ", "BOOK", "OF", "in", "LIB", "REPLACING",
-                    "replacing", "REPLACINGS", "==A==", "BY", "==B==", "-", "_", "é", "ß",
-                    # whole statements, which random pieces seldom make
-                    "COPY BOOK REPLACING ==A== BY ==B==. ", "copy book of lib\n replacing a by b.", "X-COPY B REPLACING X. ",
-                    "COPY_B REPLACING X. ", "COPY B IN L REPLACING X.\n", "COPY B REPLACINGX. "]
+REPLACING_PIECES = [
+    "COPY",
+    "copy",
+    "XCOPY",
+    "COPY_",
+    " ",
+    "  ",
+    "\n",
+    ".",
+    ". ",
+    "BOOK",
+    "OF",
+    "in",
+    "LIB",
+    "REPLACING",
+    "replacing",
+    "REPLACINGS",
+    "==A==",
+    "BY",
+    "==B==",
+    "-",
+    "_",
+    "é",
+    "ß",
+    # whole statements, which random pieces seldom make
+    "COPY BOOK REPLACING ==A== BY ==B==. ",
+    "copy book of lib\n replacing a by b.",
+    "X-COPY B REPLACING X. ",
+    "COPY_B REPLACING X. ",
+    "COPY B IN L REPLACING X.\n",
+    "COPY B REPLACINGX. ",
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -103,8 +184,12 @@ def test_the_fast_replacing_cut_blanks_what_the_plain_regex_blanks(pieces):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["COMP", "BINARY", "INDEX", "POINTER", "NATIONAL", "PACKED-DECIMAL", "PACKED", "CO", "X", " "]),
-                max_size=6).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(["COMP", "BINARY", "INDEX", "POINTER", "NATIONAL", "PACKED-DECIMAL", "PACKED", "CO", "X", " "]),
+        max_size=6,
+    ).map("".join)
+)
 def test_the_usage_word_test_is_a_search_for_any_usage_literal(upper):
     from groundjudge.grounding.index.cobol_lexical import _may_hold_usage
 
@@ -142,8 +227,28 @@ def test_detail_json_is_what_json_dumps_writes(detail):
     assert _detail_json(detail) == json.dumps(detail, sort_keys=True)
 
 
-WORD_PIECES = ["PERFORM", "GO", "READ", "REWRITE", "COPY", "EXEC", "PROCEDURE", "DIVISION", "X-", "-", "_", "A", "9",
-               " ", "\t", ".", "é", "procedure", "division", "\n"]
+WORD_PIECES = [
+    "PERFORM",
+    "GO",
+    "READ",
+    "REWRITE",
+    "COPY",
+    "EXEC",
+    "PROCEDURE",
+    "DIVISION",
+    "X-",
+    "-",
+    "_",
+    "A",
+    "9",
+    " ",
+    "\t",
+    ".",
+    "é",
+    "procedure",
+    "division",
+    "\n",
+]
 
 
 @settings(max_examples=300, deadline=None)

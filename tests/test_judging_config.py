@@ -49,9 +49,9 @@ def test_bundled_defaults(tmp_path):
 
 def test_local_config_overlays_defaults(tmp_path):
     (tmp_path / "groundjudge.toml").write_text(
-        '[defaults]\nmax_tokens = 200\n[retry]\nmax_attempts = 2\n'
+        "[defaults]\nmax_tokens = 200\n[retry]\nmax_attempts = 2\n"
         '[[judges]]\nname = "solo"\nprovider = "openai-compatible"\nmodel = "qwen"\nbase_url = "http://127.0.0.1:1/v1"\nseed = 3\n'
-        '[prices.qwen]\ninput_per_mtok = 0.5\noutput_per_mtok = 1.0\n'
+        "[prices.qwen]\ninput_per_mtok = 0.5\noutput_per_mtok = 1.0\n"
     )
     config = load_config(cwd=tmp_path)
     assert config.retry.max_attempts == 2 and config.retry.initial_wait_s == 1.0  # untouched keys keep defaults
@@ -92,7 +92,7 @@ def test_missing_config_file(tmp_path):
 
 def test_params_hash_tracks_what_is_sent(tmp_path):
     config = load_config(cwd=tmp_path)
-    a, = select_judges(config, ["a=openai:gpt-4.1"])
+    (a,) = select_judges(config, ["a=openai:gpt-4.1"])
     b = a.model_copy(update={"temperature": 0.5})
     c = a.model_copy(update={"timeout_s": 5.0})  # not sent to the model: same hash
     d = a.model_copy(update={"base_url": "http://127.0.0.1:8000/v1"})  # another server: a judgement made elsewhere is redone
@@ -117,10 +117,15 @@ def test_sdk_base_url_environment_is_resolved_into_the_judge(tmp_path, monkeypat
     plain_gpt, plain_claude = select_judges(config, ["g=openai:gpt-4.1", "c=anthropic:claude-x"])
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9000/v1")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9001")
-    gpt, claude, explicit, compat = select_judges(config, [
-        "g=openai:gpt-4.1", "c=anthropic:claude-x", "x=openai:gpt-4.1@http://127.0.0.1:7000/v1",
-        "l=openai-compatible:m@http://127.0.0.1:7001/v1",
-    ])
+    gpt, claude, explicit, compat = select_judges(
+        config,
+        [
+            "g=openai:gpt-4.1",
+            "c=anthropic:claude-x",
+            "x=openai:gpt-4.1@http://127.0.0.1:7000/v1",
+            "l=openai-compatible:m@http://127.0.0.1:7001/v1",
+        ],
+    )
     assert (plain_gpt.base_url, plain_claude.base_url) == (None, None)
     assert (gpt.base_url, claude.base_url) == ("http://127.0.0.1:9000/v1", "http://127.0.0.1:9001")
     assert (explicit.base_url, compat.base_url) == ("http://127.0.0.1:7000/v1", "http://127.0.0.1:7001/v1")

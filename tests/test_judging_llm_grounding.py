@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from _fake_provider_helpers import CONFIG, FAST_RETRY, PROGRAM, QUESTIONS, api_keys, fake, fake_server, judge_config
 
-from groundjudge.storage import read_model
 from groundjudge.grounding.index import load_index
 from groundjudge.grounding.models import Claim, ClaimRef, GroundingReport, Verdict
 from groundjudge.grounding.snapshot import snapshot_directory
@@ -14,7 +14,7 @@ from groundjudge.judging.cache import ResponseCache
 from groundjudge.judging.fakeprovider import Fault
 from groundjudge.judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
 from groundjudge.judging.runner import Runner, ScoreOptions
-from _fake_provider_helpers import CONFIG, FAST_RETRY, PROGRAM, QUESTIONS, api_keys, fake, fake_server, judge_config  # noqa: F401
+from groundjudge.storage import read_model
 
 ANSWER = "BKX01C starts in `0000-MAIN`.\nThen it adds one to a counter for every record it sees.\n"
 
@@ -34,10 +34,17 @@ def indexed(tmp_path):
 
 
 def test_extractor_builds_claims_with_refs(fake, caller):
-    fake.add(Fault(arguments={"claims": [
-        {"text": "BKX01C  performs `1000-COUNT-RECORDS`.", "answer_line": 1},
-        {"text": "It adds one to WS-COUNT.", "answer_line": 40},
-    ]}), times=None)
+    fake.add(
+        Fault(
+            arguments={
+                "claims": [
+                    {"text": "BKX01C  performs `1000-COUNT-RECORDS`.", "answer_line": 1},
+                    {"text": "It adds one to WS-COUNT.", "answer_line": 40},
+                ]
+            }
+        ),
+        times=None,
+    )
     extractor = LLMClaimExtractor(caller)
     claims = extractor.extract(ANSWER)
     assert extractor.name == "llm:fake-small"
@@ -62,9 +69,16 @@ def test_extractor_falls_back_when_the_call_fails(fake, caller):
 
 def test_verifier_shows_code_and_maps_the_reply(fake, caller, indexed):
     snap, index = indexed
-    fake.add(Fault(arguments={"verdict": "UNSUPPORTED", "reason": "It performs 1000-COUNT-RECORDS only once.", "evidence": 1}), times=None)
-    claim = Claim(id="c1", text="0000-MAIN performs 1000-COUNT-RECORDS in a loop.", answer_line=1,
-                  refs=[ClaimRef(kind="identifier", text="1000-COUNT-RECORDS", value="1000-COUNT-RECORDS")])
+    fake.add(
+        Fault(arguments={"verdict": "UNSUPPORTED", "reason": "It performs 1000-COUNT-RECORDS only once.", "evidence": 1}),
+        times=None,
+    )
+    claim = Claim(
+        id="c1",
+        text="0000-MAIN performs 1000-COUNT-RECORDS in a loop.",
+        answer_line=1,
+        refs=[ClaimRef(kind="identifier", text="1000-COUNT-RECORDS", value="1000-COUNT-RECORDS")],
+    )
     result = LLMVerifier(caller).verify(claim, index, snap)
     assert result.verdict == Verdict.UNSUPPORTED and result.verifier == "llm:fake-small"
     assert result.evidence and result.evidence[0].path == "cbl/BKX01C.cbl"
@@ -75,7 +89,9 @@ def test_verifier_shows_code_and_maps_the_reply(fake, caller, indexed):
 
 def test_verifier_without_excerpts_makes_no_call(fake, caller, indexed):
     snap, index = indexed
-    claim = Claim(id="c1", text="Zzz qqq.", answer_line=1, refs=[ClaimRef(kind="identifier", text="NOWHERE-X", value="NOWHERE-X")])
+    claim = Claim(
+        id="c1", text="Zzz qqq.", answer_line=1, refs=[ClaimRef(kind="identifier", text="NOWHERE-X", value="NOWHERE-X")]
+    )
     result = LLMVerifier(caller).verify(claim, index, snap)
     assert result.verdict == Verdict.UNABLE_TO_VERIFY and fake.total_requests == 0
 
@@ -83,8 +99,12 @@ def test_verifier_without_excerpts_makes_no_call(fake, caller, indexed):
 def test_verifier_failure_stays_unable_to_verify(fake, caller, indexed):
     snap, index = indexed
     fake.add(Fault("status", status=500), times=None)
-    claim = Claim(id="c1", text="WS-COUNT counts records.", answer_line=1,
-                  refs=[ClaimRef(kind="identifier", text="WS-COUNT", value="WS-COUNT")])
+    claim = Claim(
+        id="c1",
+        text="WS-COUNT counts records.",
+        answer_line=1,
+        refs=[ClaimRef(kind="identifier", text="WS-COUNT", value="WS-COUNT")],
+    )
     result = LLMVerifier(caller).verify(claim, index, snap)
     assert result.verdict == Verdict.UNABLE_TO_VERIFY and result.reason.startswith("LLM verifier failed: HTTP 500")
     assert result.verifier == "llm:fake-small (failed)"  # so the runner asks again next run
@@ -92,13 +112,19 @@ def test_verifier_failure_stays_unable_to_verify(fake, caller, indexed):
 
 def test_runner_llm_verify_is_off_by_default_and_cached(fake, api_keys, tmp_path):
     run = _one_answer_project(tmp_path, fake)
-    fake.add(Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}), model="fake-small", times=None)
+    fake.add(
+        Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}),
+        model="fake-small",
+        times=None,
+    )
     plain = run()[1]
     assert all(c.verifier == "deterministic" for c in plain.claims)
     assert any(c.verdict == Verdict.UNABLE_TO_VERIFY for c in plain.claims)  # the counter sentence names nothing checkable
     small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
     with_llm = run(llm_verify=small)[1]
-    assert any(c.verifier == "llm:fake-small" and c.verdict == Verdict.SUPPORTED for c in with_llm.claims), [(c.text, c.verdict, c.verifier, c.reason) for c in with_llm.claims]
+    assert any(c.verifier == "llm:fake-small" and c.verdict == Verdict.SUPPORTED for c in with_llm.claims), [
+        (c.text, c.verdict, c.verifier, c.reason) for c in with_llm.claims
+    ]
     assert not any(c.verdict == Verdict.UNABLE_TO_VERIFY and c.verifier == "deterministic" for c in with_llm.claims)
     fake.clear()
     run(llm_verify=small)  # same answer, same grounders: the report is reused and nothing is called
@@ -111,7 +137,9 @@ def test_runner_llm_claims_failure_is_regrounded_next_run(fake, api_keys, tmp_pa
     fake.add(Fault("truncated"), model="fake-small", times=1)
     failed = run(llm_claims=small)[1]
     assert failed.extractor.startswith("markdown-v1 (llm:fake-small failed: truncated output")
-    fake.add(Fault(arguments={"claims": [{"text": "BKX01C starts in `0000-MAIN`.", "answer_line": 1}]}), model="fake-small", times=None)
+    fake.add(
+        Fault(arguments={"claims": [{"text": "BKX01C starts in `0000-MAIN`.", "answer_line": 1}]}), model="fake-small", times=None
+    )
     again = run(llm_claims=small)[1]
     assert again.extractor == "llm:fake-small" and [c.text for c in again.claims] == ["BKX01C starts in `0000-MAIN`."]
 
@@ -130,9 +158,16 @@ def _one_answer_project(tmp_path, fake, config: str = CONFIG):
     (tmp_path / "groundjudge.toml").write_text(config)
 
     def run(**kw):
-        opts = ScoreOptions(run_dir=tmp_path / "run", corpus=str(tmp_path / "corpus"), questions=tmp_path / "questions.jsonl",
-                            judges=[f"j=openai:fake-gpt@{fake.openai_base_url}"], config=tmp_path / "groundjudge.toml",
-                            cache=tmp_path / "cache.sqlite", progress=False, **kw)
+        opts = ScoreOptions(
+            run_dir=tmp_path / "run",
+            corpus=str(tmp_path / "corpus"),
+            questions=tmp_path / "questions.jsonl",
+            judges=[f"j=openai:fake-gpt@{fake.openai_base_url}"],
+            config=tmp_path / "groundjudge.toml",
+            cache=tmp_path / "cache.sqlite",
+            progress=False,
+            **kw,
+        )
         summary = Runner(opts, echo=lambda line: None).run()
         return summary, read_model(tmp_path / "run" / "c" / "grounding" / "q01.json", GroundingReport)
 
@@ -144,14 +179,20 @@ def test_llm_grounding_usage_is_recorded_and_counts_toward_budget(fake, api_keys
 
     run = _one_answer_project(tmp_path, fake, CONFIG + SMALL_PRICE)
     small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
-    fake.add(Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}), model="fake-small", times=None)
+    fake.add(
+        Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}),
+        model="fake-small",
+        times=None,
+    )
     # Any spend reaches a budget of $1e-9: the first verifier call goes out, nothing after it does.
     summary, _ = run(llm_verify=small, budget_usd=1e-9)
     sf = read_model(tmp_path / "run" / "c" / "scores" / "q01.json", ScoreFile)
     [llm] = sf.grounding.llm
     assert (llm.role, llm.model, llm.calls, llm.cache_hits) == ("verify", "fake-small", 1, 0)
     # cost = (input * $5 + output * $50) / 1e6, from the usage the server reported
-    assert llm.usage.input_tokens > 0 and llm.cost_usd == pytest.approx((llm.usage.input_tokens * 5 + llm.usage.output_tokens * 50) / 1e6)
+    assert llm.usage.input_tokens > 0 and llm.cost_usd == pytest.approx(
+        (llm.usage.input_tokens * 5 + llm.usage.output_tokens * 50) / 1e6
+    )
     assert summary.llm_grounding_calls == 1 and summary.spent_usd == pytest.approx(llm.cost_usd)
     assert summary.llm_grounding_spent_usd == pytest.approx(llm.cost_usd)
     assert [j.error for j in sf.judgements] == ["budget reached: not submitted"] and summary.budget_refused == 1
@@ -159,7 +200,11 @@ def test_llm_grounding_usage_is_recorded_and_counts_toward_budget(fake, api_keys
     from groundjudge.judging.manifest import RunManifest
 
     manifest = read_model(tmp_path / "run" / "manifest.json", RunManifest)
-    assert (manifest.llm_verify.model, manifest.llm_verify.provider, manifest.llm_claims) == ("fake-small", "openai-compatible", None)
+    assert (manifest.llm_verify.model, manifest.llm_verify.provider, manifest.llm_claims) == (
+        "fake-small",
+        "openai-compatible",
+        None,
+    )
     # Without a budget: the report is reused (no verifier call), its recorded cost carried over; the judge is called.
     fake.clear()
     summary, _ = run(llm_verify=small)
@@ -175,7 +220,11 @@ def test_runner_llm_verify_failure_is_asked_again_next_run(fake, api_keys, tmp_p
     report = run(llm_verify=small)[1]
     assert any(c.verifier == "llm:fake-small (failed)" for c in report.claims)
     fake.clear()
-    fake.add(Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}), model="fake-small", times=None)
+    fake.add(
+        Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}),
+        model="fake-small",
+        times=None,
+    )
     report = run(llm_verify=small)[1]
     assert fake.counts["/v1/chat/completions"] >= 1 and not any(c.verifier.endswith("(failed)") for c in report.claims)
     assert any(c.verifier == "llm:fake-small" and c.verdict == Verdict.SUPPORTED for c in report.claims)

@@ -8,26 +8,36 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+from _analysis_helpers import RUBRIC_1D, THREE_MEANS_CELL, write_run
 from typer.testing import CliRunner
 
-from _analysis_helpers import RUBRIC_1D, THREE_MEANS_CELL, write_run
 from groundjudge.cli import app
 from groundjudge.hashing import sha256_file
-from groundjudge.storage import read_model, write_model
 from groundjudge.judging.manifest import MANIFEST, JudgeRecord, RunManifest, find_questions, questions_location, write_manifest
+from groundjudge.storage import read_model, write_model
 
 
 def _questions(path: Path, ids: list[str]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps({"id": q, "text": f"What does {q} do?", "category": "flow", "difficulty": "easy"}) + "\n" for q in ids))
+    path.write_text(
+        "".join(json.dumps({"id": q, "text": f"What does {q} do?", "category": "flow", "difficulty": "easy"}) + "\n" for q in ids)
+    )
     return path
 
 
 def _manifest(questions_sha256: str, cells: list[str] = ["src"], **location: str) -> RunManifest:
     return RunManifest(
-        tool_version="test", corpus_name="c", corpus_tree_hash="t" * 64, questions_sha256=questions_sha256,
-        rubric=RUBRIC_1D, template_name="t", template_sha256="0" * 64, schema_sha256="0" * 64, config_files=[],
-        cells=cells, judges=[JudgeRecord(name=n, provider="openai", model="m", params={}, params_sha256="0" * 64) for n in ("j1", "j2")],
+        tool_version="test",
+        corpus_name="c",
+        corpus_tree_hash="t" * 64,
+        questions_sha256=questions_sha256,
+        rubric=RUBRIC_1D,
+        template_name="t",
+        template_sha256="0" * 64,
+        schema_sha256="0" * 64,
+        config_files=[],
+        cells=cells,
+        judges=[JudgeRecord(name=n, provider="openai", model="m", params={}, params_sha256="0" * 64) for n in ("j1", "j2")],
         **location,
     )
 
@@ -47,7 +57,11 @@ def _scored_run(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
 def test_the_location_is_recorded_relative_to_the_run_and_absolute(tmp_path, monkeypatch):
     run, qs = _scored_run(tmp_path, monkeypatch)
     m = read_model(run / MANIFEST, RunManifest)
-    assert (m.questions_path, m.questions_relpath, m.questions_abspath) == ("qs/questions.jsonl", "../work/qs/questions.jsonl", str(qs.resolve()))
+    assert (m.questions_path, m.questions_relpath, m.questions_abspath) == (
+        "qs/questions.jsonl",
+        "../work/qs/questions.jsonl",
+        str(qs.resolve()),
+    )
 
 
 def test_report_from_another_directory_counts_every_expected_judgement(tmp_path, monkeypatch):

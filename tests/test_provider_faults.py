@@ -5,13 +5,21 @@ from __future__ import annotations
 import time
 
 import pytest
+from _fake_provider_helpers import (
+    DEFAULT_SCORES,
+    DEFAULT_TOTAL,
+    FAST_RETRY,
+    api_keys,
+    fake,
+    fake_server,
+    judge_config,
+    make_judge,
+    run_judge,
+)
 
 from groundjudge.judging.config import Price, RetryPolicy
 from groundjudge.judging.fakeprovider import Fault
 from groundjudge.judging.judge import Budget
-from _fake_provider_helpers import (  # noqa: F401  (fixtures)
-    DEFAULT_SCORES, DEFAULT_TOTAL, FAST_RETRY, api_keys, fake, fake_server, judge_config, make_judge, run_judge,
-)
 
 PROVIDERS = ["openai", "anthropic"]
 PATH = {"openai": "/v1/chat/completions", "anthropic": "/v1/messages"}
@@ -198,6 +206,10 @@ def test_command_line_fault_specs():
     fault, rule = parse_fault("refusal,match=q05,delay=0.5")
     assert (fault.kind, fault.delay, rule) == ("refusal", 0.5, {"times": None, "match": "q05"})
     assert parse_fault("truncated,times=inf")[1] == {"times": None}
-    for bad, needle in [("nope", "unknown fault kind"), ("refusal,colour=red", "unknown fault option"), ("refusal,q05", "key=value")]:
+    for bad, needle in [
+        ("nope", "unknown fault kind"),
+        ("refusal,colour=red", "unknown fault option"),
+        ("refusal,q05", "key=value"),
+    ]:
         with pytest.raises(ValueError, match=needle):
             parse_fault(bad)

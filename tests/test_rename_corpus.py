@@ -7,12 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
+from _rename_helpers import BINARY_BYTES, LEGACY_BYTES, make_bank, write_questions
 from typer.testing import CliRunner
 
-from _rename_helpers import BINARY_BYTES, LEGACY_BYTES, make_bank, write_questions
-from groundjudge.grounding.snapshot import open_corpus
 from groundjudge.cli import app
 from groundjudge.errors import UserError
+from groundjudge.grounding.snapshot import open_corpus
 from groundjudge.rename.apply import check_map
 
 runner = CliRunner()
@@ -42,11 +42,22 @@ def test_default_classes_and_what_is_never_renamed(bank, tmp_path):
     out, m = _rename(bank, tmp_path)
     classes = m["classes"]
     assert classes == {
-        "ACCTPGM": "program", "ACCTSUB": "program",
-        "ACCTSET": "bms_mapset", "ACCTMAP": "bms_map", "ACCTMAPI": "bms_symbolic_map", "ACCTMAPO": "bms_symbolic_map",
-        "ACCTREC": "copybook", "ACCTTAG": "copybook", "ACCTLDG": "copybook",
-        "ACCTPRC": "jcl_proc", "ACCTJOB": "jcl_job",
-        "ACCTFIL": "dataset", "ACCTFIL2": "dataset", "BANKX": "dataset", "PRODA": "dataset", "ACCTMAST": "dataset",
+        "ACCTPGM": "program",
+        "ACCTSUB": "program",
+        "ACCTSET": "bms_mapset",
+        "ACCTMAP": "bms_map",
+        "ACCTMAPI": "bms_symbolic_map",
+        "ACCTMAPO": "bms_symbolic_map",
+        "ACCTREC": "copybook",
+        "ACCTTAG": "copybook",
+        "ACCTLDG": "copybook",
+        "ACCTPRC": "jcl_proc",
+        "ACCTJOB": "jcl_job",
+        "ACCTFIL": "dataset",
+        "ACCTFIL2": "dataset",
+        "BANKX": "dataset",
+        "PRODA": "dataset",
+        "ACCTMAST": "dataset",
     }
     assert m["derived_from"] == {"ACCTMAPI": "ACCTMAP", "ACCTMAPO": "ACCTMAP"}
     # names defined outside the repository and system datasets stay
@@ -188,7 +199,7 @@ def test_verify_catches_a_tampered_tree(bank, tmp_path, tamper, failing):
 
 def test_verify_catches_an_original_left_behind(bank, tmp_path):
     out, m = _rename(bank, tmp_path)
-    f = out / f"ACCTSUB/notes.md".replace("ACCTSUB", m["identifiers"]["ACCTSUB"])
+    f = out / "ACCTSUB/notes.md".replace("ACCTSUB", m["identifiers"]["ACCTSUB"])
     f.write_text(f.read_text().replace(m["identifiers"]["ACCTPGM"], "ACCTPGM", 1))
     res = _run("rename-verify", bank, out, "--map", tmp_path / "out.json")
     rep = json.loads(res.stdout)
@@ -209,7 +220,9 @@ def test_verify_refuses_a_map_for_another_corpus(bank, tmp_path):
     (bank / "extra.txt").write_text("x\n")
     res = _run("rename-verify", bank, out, "--map", tmp_path / "out.json")
     rep = json.loads(res.stdout)
-    assert res.exit_code == 1 and {"map_matches_corpus", "file_count", "paths"} <= {c["name"] for c in rep["checks"] if not c["ok"]}
+    assert res.exit_code == 1 and {"map_matches_corpus", "file_count", "paths"} <= {
+        c["name"] for c in rep["checks"] if not c["ok"]
+    }
 
 
 def test_opt_in_classes_and_copy_replacing(bank, tmp_path):
@@ -262,7 +275,9 @@ def test_keep_include_exclude(bank, tmp_path):
     (tmp_path / "keep.txt").write_text("# domain words\nACCTMAST\n")
     (tmp_path / "inc.txt").write_text("ACCT-BAL\nMOVE\n")
     (tmp_path / "exc.txt").write_text("acctsub\n")
-    _, m = _rename(bank, tmp_path, 7, "--keep", tmp_path / "keep.txt", "--include", tmp_path / "inc.txt", "--exclude", tmp_path / "exc.txt")
+    _, m = _rename(
+        bank, tmp_path, 7, "--keep", tmp_path / "keep.txt", "--include", tmp_path / "inc.txt", "--exclude", tmp_path / "exc.txt"
+    )
     assert m["kept"]["ACCTMAST"] == "--keep" and m["kept"]["ACCTSUB"] == "--exclude"
     assert m["kept"]["MOVE"].startswith("reserved word")
     assert m["classes"]["ACCT-BAL"] == "data_name"  # included, class known from discovery
@@ -295,7 +310,9 @@ def test_questions_are_renamed_with_the_same_map(bank, tmp_path):
     assert b[0]["must_touch"] == [f"cbl/{new['ACCTPGM']}.cbl", new["ACCTSUB"]]
     assert b[1]["text"] == f"Which job runs {new['ACCTPGM'].lower()}, and which dataset does the ACCTDD DD read?"
     for qa, qb in zip(a, b):
-        assert {k: v for k, v in qa.items() if k not in ("text", "must_touch")} == {k: v for k, v in qb.items() if k not in ("text", "must_touch")}
+        assert {k: v for k, v in qa.items() if k not in ("text", "must_touch")} == {
+            k: v for k, v in qb.items() if k not in ("text", "must_touch")
+        }
         assert list(qa) == list(qb)
     res = _run("rename-verify", bank, out, "--map", tmp_path / "out.json", "--questions", q1, q2)
     assert res.exit_code == 0, res.output
@@ -319,7 +336,11 @@ def test_an_interrupted_write_leaves_neither_tree_nor_temp_dir(bank, tmp_path, m
         return real(self, data)
 
     monkeypatch.setattr(Path, "write_bytes", failing)
-    res = runner.invoke(app, ["rename", str(bank), "--out", str(tmp_path / "out"), "--map-out", str(tmp_path / "m.json"), "--seed", "1"], catch_exceptions=False)
+    res = runner.invoke(
+        app,
+        ["rename", str(bank), "--out", str(tmp_path / "out"), "--map-out", str(tmp_path / "m.json"), "--seed", "1"],
+        catch_exceptions=False,
+    )
     assert res.exit_code == 2 and res.output == f"error: {tmp_path / 'out'}: cannot write the renamed tree (disk full)\n"
     assert calls["n"] == 4
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bank"]
@@ -365,7 +386,11 @@ def test_a_routine_in_another_language_is_a_program_when_called_and_present(tmp_
     (root / "asm/UNUSED1.asm").write_text("UNUSED1  CSECT\n")
     (root / "jcl/RUNWAIT.jcl").write_text("//RUNWAIT  JOB\n//STEP1    EXEC PGM=WAITASM\n")
     out, m = _rename(root, tmp_path)
-    assert {k: v for k, v in m["classes"].items() if v == "program"} == {"CALLERP": "program", "DATEFMT": "program", "WAITASM": "program"}
+    assert {k: v for k, v in m["classes"].items() if v == "program"} == {
+        "CALLERP": "program",
+        "DATEFMT": "program",
+        "WAITASM": "program",
+    }
     new = m["identifiers"]
     assert (out / f"asm/{new['DATEFMT']}.asm").read_text().startswith(f"{new['DATEFMT']}  CSECT")
     assert f"CALL '{new['DATEFMT']}'" in (out / f"cbl/{new['CALLERP']}.cbl").read_text()
@@ -436,9 +461,7 @@ def test_names_built_by_tag_replacing_stay_consistent_after_expansion(tmp_path):
     for d in ("cbl", "cpy", "bms"):
         (root / d).mkdir(parents=True)
     (root / "cpy/SETATTR.cpy").write_text(
-        "           IF FLG-(TESTVAR1)-NOT-OK\n"
-        "               MOVE DFHRED TO (SCRNVAR2)C OF (MAPNAME3)O\n"
-        "           END-IF\n"
+        "           IF FLG-(TESTVAR1)-NOT-OK\n               MOVE DFHRED TO (SCRNVAR2)C OF (MAPNAME3)O\n           END-IF\n"
     )
     (root / "cbl/UPDPGM1.cbl").write_text(
         "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. UPDPGM1.\n       DATA DIVISION.\n"

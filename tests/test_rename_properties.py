@@ -28,7 +28,13 @@ SEPARATORS = [" ", "  ", ".", "'", "(", ")", ",", "\n", ":", "=="]
 )
 def test_any_map_keeps_lines_and_unmapped_tokens(words, seps, mapped, seed, lang):
     text = "".join(w + s for w, s in zip(words, seps))
-    rules = TokenRules(corpus_tokens={t.upper() for t in NAMES}, reserved=frozenset(), keep_terms=[], originals=sorted(mapped), program_names=set())
+    rules = TokenRules(
+        corpus_tokens={t.upper() for t in NAMES},
+        reserved=frozenset(),
+        keep_terms=[],
+        originals=sorted(mapped),
+        program_names=set(),
+    )
     mapping, _ = generate([(n, "program", []) for n in sorted(mapped)], rules, seed)
     lookup = Lookup(mapping, {n: "program" for n in mapping})
     out = substitute(text, lang, lookup)
@@ -41,7 +47,14 @@ def test_any_map_keeps_lines_and_unmapped_tokens(words, seps, mapped, seed, lang
         else:
             assert a == b
     checks = _Checks()
-    for name in ("line_counts", "line_lengths", "token_structure", "only_mapped_tokens_differ", "mapped_tokens_replaced", "no_original_left"):
+    for name in (
+        "line_counts",
+        "line_lengths",
+        "token_structure",
+        "only_mapped_tokens_differ",
+        "mapped_tokens_replaced",
+        "no_original_left",
+    ):
         checks.declare(name)
     compare_text(text, out, lang, lookup, "t", checks, Tally())
     assert all(n == 0 for n in checks.counts.values()), checks.failures
@@ -58,7 +71,9 @@ def test_crlf_and_tabs_survive_byte_for_byte(tmp_path):
     (src / "cbl" / "CRLFPGM.cbl").write_bytes(body.encode())
     snap = snapshot_directory(src, name="crlf-corpus")
     runner = CliRunner()
-    res = runner.invoke(app, ["rename", snap.name, "--out", str(tmp_path / "o"), "--map-out", str(tmp_path / "m.json"), "--seed", "4"])
+    res = runner.invoke(
+        app, ["rename", snap.name, "--out", str(tmp_path / "o"), "--map-out", str(tmp_path / "m.json"), "--seed", "4"]
+    )
     assert res.exit_code == 0, res.output
     import json
 

@@ -43,7 +43,9 @@ def test_cobol_bank_renames_and_verifies_clean_with_its_questions(tmp_path):
     # the DB2 plan is named after its program: it moves too, or PLAN(BKRPT03) would name BKRPT03C
     assert by_class["db2_plan"] == {"BKRPT03"}
     new = rmap["identifiers"]
-    assert f"RUN PROGRAM({new['BKRPT03C']}) PLAN({new['BKRPT03']})" in (out / rmap["renamed_paths"]["jcl/BKDAILY.jcl"]).read_text()
+    assert (
+        f"RUN PROGRAM({new['BKRPT03C']}) PLAN({new['BKRPT03']})" in (out / rmap["renamed_paths"]["jcl/BKDAILY.jcl"]).read_text()
+    )
     # the high-level qualifier BANK is an English word: kept, so prose and screen text stay readable
     assert "BANK" not in rmap["identifiers"] and rmap["kept"]["BANK"].startswith("English word")
     assert "account / card bank application" in (out / "README.md").read_text()
@@ -63,7 +65,9 @@ def test_cobol_bank_renames_and_verifies_clean_with_its_questions(tmp_path):
     # independent count: whole-token mentions of the programs in the question texts and must_touch lists
     qs = [json.loads(x) for x in q1.read_text().splitlines()]
     strings = [q["text"] for q in qs] + [m for q in qs for m in q.get("must_touch", [])]
-    expected = sum(len(re.findall(rf"(?<![A-Za-z0-9_-]){n}(?![A-Za-z0-9_-])", x, re.I)) for n in by_class["program"] for x in strings)
+    expected = sum(
+        len(re.findall(rf"(?<![A-Za-z0-9_-]){n}(?![A-Za-z0-9_-])", x, re.I)) for n in by_class["program"] for x in strings
+    )
     assert rep["question_occurrences_per_class"]["program"] == expected == 22
     renamed_text = q2.read_text()
     for name in by_class["program"]:
@@ -72,7 +76,21 @@ def test_cobol_bank_renames_and_verifies_clean_with_its_questions(tmp_path):
 
 def test_cobol_bank_all_classes_verifies_clean(tmp_path):
     out, m = tmp_path / "bank", tmp_path / "bank.json"
-    assert _run("rename", BANK, "--out", out, "--map-out", m, "--seed", 5, "--classes", "default,paragraph,data_name,jcl_step,jcl_dd,transaction").exit_code == 0
+    assert (
+        _run(
+            "rename",
+            BANK,
+            "--out",
+            out,
+            "--map-out",
+            m,
+            "--seed",
+            5,
+            "--classes",
+            "default,paragraph,data_name,jcl_step,jcl_dd,transaction",
+        ).exit_code
+        == 0
+    )
     classes = json.loads(m.read_text())["classes"]
     assert classes.get("3400-UPDATE-ACCOUNT") == "paragraph"
     assert classes.get("ACCT-CURR-BAL") == "data_name"
@@ -100,7 +118,9 @@ def test_pyledger_code_classes_keep_english_words_and_the_questions_stay_readabl
     assert _run("rename-questions", q1, "--map", m, "--out", q2).exit_code == 0
     assert _run("rename-verify", LEDGER, out, "--map", m, "--questions", q1, q2).exit_code == 0
     # the prose of every question is unchanged: none of them names a non-word identifier
-    assert [json.loads(x)["text"] for x in q2.read_text().splitlines()] == [json.loads(x)["text"] for x in q1.read_text().splitlines()]
+    assert [json.loads(x)["text"] for x in q2.read_text().splitlines()] == [
+        json.loads(x)["text"] for x in q1.read_text().splitlines()
+    ]
     # no new token spells a word the corpus keeps
     assert not any(w.upper() in new.upper() for new in rmap["identifiers"].values() for w in kept if kept[w] == ENGLISH)
 
@@ -109,7 +129,20 @@ def test_pyledger_code_classes_keep_english_words_and_the_questions_stay_readabl
 def test_pyledger_english_words_renamed_on_request_and_the_package_still_runs(tmp_path):
     (tmp_path / "inc.txt").write_text("ledger Ledger transfer\n")
     out, m = tmp_path / "ledger", tmp_path / "ledger.json"
-    res = _run("rename", LEDGER, "--out", out, "--map-out", m, "--seed", 3, "--classes", "module,class,function,method", "--include", tmp_path / "inc.txt")
+    res = _run(
+        "rename",
+        LEDGER,
+        "--out",
+        out,
+        "--map-out",
+        m,
+        "--seed",
+        3,
+        "--classes",
+        "module,class,function,method",
+        "--include",
+        tmp_path / "inc.txt",
+    )
     assert res.exit_code == 0, res.output
     rmap = json.loads(m.read_text())
     classes = rmap["classes"]

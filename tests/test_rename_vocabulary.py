@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 import groundjudge.rename.generate as gen
-from groundjudge.grounding.snapshot import open_corpus
 from groundjudge.cli import app
+from groundjudge.grounding.snapshot import open_corpus
 from groundjudge.rename.discover import discover
 from groundjudge.rename.mapping import plan_map
 from groundjudge.rename.models import DEFAULT_CLASSES
@@ -51,7 +51,9 @@ def _rename(corpus: Path, tmp: Path, *extra) -> tuple[dict, dict[str, str]]:
     res = runner.invoke(app, [str(a) for a in ("rename", corpus, "--out", out, "--map-out", m, "--seed", 2, *extra)])
     assert res.exit_code == 0, res.output
     assert runner.invoke(app, ["rename-questions", str(tmp / "q.jsonl"), "--map", str(m), "--out", str(q2)]).exit_code == 0
-    res = runner.invoke(app, ["rename-verify", str(corpus), str(out), "--map", str(m), "--questions", str(tmp / "q.jsonl"), str(q2)])
+    res = runner.invoke(
+        app, ["rename-verify", str(corpus), str(out), "--map", str(m), "--questions", str(tmp / "q.jsonl"), str(q2)]
+    )
     assert res.exit_code == 0, res.output
     rmap = json.loads(m.read_text())
     new = rmap["identifiers"]
@@ -105,6 +107,7 @@ def test_a_new_token_never_spells_a_kept_english_word(corpus, monkeypatch):
 
     monkeypatch.setattr(gen, "draw", draw)
     plan = plan_map(discover(open_corpus(corpus)), 2, list(DEFAULT_CLASSES))
-    assert [(r.original, r.candidate, r.reason) for r in plan.rejections][:1] == [("LEDGPGM", "LEDGERQ", "contains keep term LEDGER")]
+    assert [(r.original, r.candidate, r.reason) for r in plan.rejections][:1] == [
+        ("LEDGPGM", "LEDGERQ", "contains keep term LEDGER")
+    ]
     assert "LEDGER" not in plan.identifiers["LEDGPGM"] and len(plan.identifiers["LEDGPGM"]) == 7
-

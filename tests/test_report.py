@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from _analysis_helpers import RUBRIC_2D, THREE_MEANS_CELL, write_run
 from typer.testing import CliRunner
 
-from _analysis_helpers import RUBRIC_2D, THREE_MEANS_CELL, write_run
 from groundjudge.cli import app
 from groundjudge.errors import UserError
 from groundjudge.validation.floors import FLOOR_COLUMNS, floor_table
@@ -21,10 +21,13 @@ EVENTS = Path(__file__).parent / "fixtures" / "validation" / "events"
 def test_floor_table_hand_worked():
     # floor 20, baseline 70 (gap 50); mid 45 is 25 over the floor = half the gap; low 22 is within
     # the 3.89 retest floor of the floor; near 68 is within it of the baseline.
-    means = pd.DataFrame({
-        "cell": ["blind", "base", "mid", "low", "near"], "dimension": ["total"] * 5,
-        "mean_question_balanced": [20.0, 70.0, 45.0, 22.0, 68.0],
-    })
+    means = pd.DataFrame(
+        {
+            "cell": ["blind", "base", "mid", "low", "near"],
+            "dimension": ["total"] * 5,
+            "mean_question_balanced": [20.0, 70.0, 45.0, 22.0, 68.0],
+        }
+    )
     f = floor_table(means, "blind", "base", {"total": 3.89}).set_index("cell")
     assert list(f.reset_index().columns) == FLOOR_COLUMNS
     assert "blind" not in f.index
@@ -43,11 +46,25 @@ def test_floor_table_hand_worked():
 def _run(root: Path, shift: float = 0.0) -> Path:
     def e(acc, use=10):
         return {"accuracy": acc + shift, "usefulness": use}
-    write_run(root, {
-        "src": {"Q1": {"j1": e(25), "j2": e(21)}, "Q2": {"j1": e(28), "j2": "schema violation"}, "Q3": {"j1": e(15), "j2": e(19)}},
-        "nosrc": {"Q1": {"j1": e(5, 2), "j2": e(9, 4)}, "Q2": {"j1": e(6, 2), "j2": e(4, 2)}, "Q3": {"j1": e(8, 6), "j2": e(10, 4)}},
-        "ctx": {"Q1": {"j1": e(20), "j2": e(18)}, "Q2": {"j1": e(22), "j2": e(24)}},
-    }, rubric=RUBRIC_2D, answers_only={"ctx": ["Q3"]})
+
+    write_run(
+        root,
+        {
+            "src": {
+                "Q1": {"j1": e(25), "j2": e(21)},
+                "Q2": {"j1": e(28), "j2": "schema violation"},
+                "Q3": {"j1": e(15), "j2": e(19)},
+            },
+            "nosrc": {
+                "Q1": {"j1": e(5, 2), "j2": e(9, 4)},
+                "Q2": {"j1": e(6, 2), "j2": e(4, 2)},
+                "Q3": {"j1": e(8, 6), "j2": e(10, 4)},
+            },
+            "ctx": {"Q1": {"j1": e(20), "j2": e(18)}, "Q2": {"j1": e(22), "j2": e(24)}},
+        },
+        rubric=RUBRIC_2D,
+        answers_only={"ctx": ["Q3"]},
+    )
     (root / "nosrc" / "events").mkdir()
     shutil.copy(EVENTS / "claude_void.jsonl", root / "nosrc" / "events" / "Q3.jsonl")
     for qid in ("Q1", "Q2"):
@@ -88,8 +105,16 @@ def test_report_end_to_end(tmp_path):
     assert rt[rt["dimension"] == "total"]["shift"].tolist() == pytest.approx([1.0, 1.0, 1.0])
     assert rt[rt["dimension"] == "total"]["mean_abs_pair_movement"].tolist() == pytest.approx([1.0, 1.0, 1.0])
     md = (out / "report.md").read_text()
-    for heading in ("## Run inventory", "## Cell totals", "## Per-dimension means per cell", "## Exclusions",
-                    "## Missing-data sensitivity", "## Blind-cell verification", "## Floors and effect sizes", "## Test-retest"):
+    for heading in (
+        "## Run inventory",
+        "## Cell totals",
+        "## Per-dimension means per cell",
+        "## Exclusions",
+        "## Missing-data sensitivity",
+        "## Blind-cell verification",
+        "## Floors and effect sizes",
+        "## Test-retest",
+    ):
         assert heading in md
     for png in ("cell_totals.png", "dimensions.png", "judge_scatter.png", "retest_shifts.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -110,7 +135,9 @@ def test_report_rejects_half_a_floor_pair_in_one_line(tmp_path):
 
 
 def _questions(path: Path, ids: list[str]) -> Path:
-    path.write_text("".join(json.dumps({"id": q, "text": f"What does {q} do?", "category": "flow", "difficulty": "easy"}) + "\n" for q in ids))
+    path.write_text(
+        "".join(json.dumps({"id": q, "text": f"What does {q} do?", "category": "flow", "difficulty": "easy"}) + "\n" for q in ids)
+    )
     return path
 
 
@@ -126,19 +153,33 @@ def test_questions_missing_from_a_run_count_as_no_answer(tmp_path):
 
 
 def test_expected_questions_come_from_the_run_manifest(tmp_path):
-    from groundjudge.hashing import sha256_file
-    from groundjudge.storage import write_model
-    from groundjudge.judging.manifest import JudgeRecord, RunManifest
     from _analysis_helpers import RUBRIC_1D
+
+    from groundjudge.hashing import sha256_file
+    from groundjudge.judging.manifest import JudgeRecord, RunManifest
+    from groundjudge.storage import write_model
 
     run = write_run(tmp_path / "A", {"src": THREE_MEANS_CELL})
     qs = _questions(run / "questions.jsonl", ["Q1", "Q2", "Q3", "Q5"])
-    write_model(run / "manifest.json", RunManifest(
-        tool_version="test", corpus_name="c", corpus_tree_hash="t" * 64, questions_path="questions.jsonl",
-        questions_sha256=sha256_file(qs), rubric=RUBRIC_1D, template_name="t", template_sha256="0" * 64,
-        schema_sha256="0" * 64, config_files=[], cells=["src"],
-        judges=[JudgeRecord(name=n, provider="openai", model="m", params={}, params_sha256="0" * 64) for n in ("j1", "j2", "j3")],
-    ))
+    write_model(
+        run / "manifest.json",
+        RunManifest(
+            tool_version="test",
+            corpus_name="c",
+            corpus_tree_hash="t" * 64,
+            questions_path="questions.jsonl",
+            questions_sha256=sha256_file(qs),
+            rubric=RUBRIC_1D,
+            template_name="t",
+            template_sha256="0" * 64,
+            schema_sha256="0" * 64,
+            config_files=[],
+            cells=["src"],
+            judges=[
+                JudgeRecord(name=n, provider="openai", model="m", params={}, params_sha256="0" * 64) for n in ("j1", "j2", "j3")
+            ],
+        ),
+    )
     result = CliRunner().invoke(app, ["report", str(run), "--resamples", "100"])
     assert result.exit_code == 0, result.output
     ex = pd.read_csv(run / "report" / "exclusions.csv").set_index("judge")
@@ -167,7 +208,10 @@ def test_a_run_without_score_files_is_refused(tmp_path):
 def test_a_later_report_without_floors_removes_the_old_floor_table(tmp_path):
     run = _run(tmp_path / "A")
     runner = CliRunner()
-    assert runner.invoke(app, ["report", str(run), "--floor-cell", "nosrc", "--baseline-cell", "src", "--resamples", "50"]).exit_code == 0
+    assert (
+        runner.invoke(app, ["report", str(run), "--floor-cell", "nosrc", "--baseline-cell", "src", "--resamples", "50"]).exit_code
+        == 0
+    )
     assert (run / "report" / "floors.csv").exists()
     assert runner.invoke(app, ["report", str(run), "--resamples", "50"]).exit_code == 0
     assert not (run / "report" / "floors.csv").exists()

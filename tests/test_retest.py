@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from _analysis_helpers import RUBRIC_2D, write_run
 from typer.testing import CliRunner
 
-from _analysis_helpers import RUBRIC_2D, write_run
 from groundjudge.cli import app
 from groundjudge.errors import UserError
-from groundjudge.storage import write_model
 from groundjudge.judging.manifest import RunManifest
+from groundjudge.storage import write_model
 from groundjudge.validation.retest import compare_runs, parse_retest_floor
 
 SHIFTS = {"c1": -2.47, "c2": 1.03, "c3": -1.23, "c4": 1.42}
@@ -17,7 +17,9 @@ SHIFTS = {"c1": -2.47, "c2": 1.03, "c3": -1.23, "c4": 1.42}
 
 def _floor_runs(tmp_path):
     a = write_run(tmp_path / "A", {c: {"Q1": {"j1": {"accuracy": 20, "usefulness": 10}}} for c in SHIFTS}, rubric=RUBRIC_2D)
-    b = write_run(tmp_path / "B", {c: {"Q1": {"j1": {"accuracy": 20 + s, "usefulness": 10}}} for c, s in SHIFTS.items()}, rubric=RUBRIC_2D)
+    b = write_run(
+        tmp_path / "B", {c: {"Q1": {"j1": {"accuracy": 20 + s, "usefulness": 10}}} for c, s in SHIFTS.items()}, rubric=RUBRIC_2D
+    )
     return a, b
 
 
@@ -31,7 +33,11 @@ def test_headline_floor_is_the_range_of_cell_shifts(tmp_path):
     assert r.loc["total", "floor"] == pytest.approx(3.89)
     assert r.loc["accuracy", "floor"] == pytest.approx(3.89)
     assert r.loc["usefulness", "floor"] == 0
-    assert (r.loc["total", "min_shift"], r.loc["total", "max_shift"], r.loc["total", "n_cells"]) == (pytest.approx(-2.47), pytest.approx(1.42), 4)
+    assert (r.loc["total", "min_shift"], r.loc["total", "max_shift"], r.loc["total", "n_cells"]) == (
+        pytest.approx(-2.47),
+        pytest.approx(1.42),
+        4,
+    )
 
 
 def test_paired_movement_keeps_only_pairs_valid_in_both_runs(tmp_path):
@@ -40,8 +46,11 @@ def test_paired_movement_keeps_only_pairs_valid_in_both_runs(tmp_path):
     # Pairs valid in both: (Q1, j1) +4 and (Q1, j2) -2: mean |move| 3, mean move +1.
     def e(v):
         return {"accuracy": v, "usefulness": 0}
+
     a = write_run(tmp_path / "A", {"c": {"Q1": {"j1": e(10), "j2": e(20)}, "Q2": {"j1": e(30), "j2": "429"}}}, rubric=RUBRIC_2D)
-    b = write_run(tmp_path / "B", {"c": {"Q1": {"j1": e(14), "j2": e(18)}, "Q2": {"j1": "timeout", "j2": e(25)}}}, rubric=RUBRIC_2D)
+    b = write_run(
+        tmp_path / "B", {"c": {"Q1": {"j1": e(14), "j2": e(18)}, "Q2": {"j1": "timeout", "j2": e(25)}}}, rubric=RUBRIC_2D
+    )
     _, _, table, ranges = compare_runs(a, b, None)
     r = table[table["dimension"] == "total"].iloc[0]
     assert (r.mean_a, r.mean_b, r["shift"]) == (22.5, 20.5, -2.0)
@@ -67,11 +76,23 @@ def test_runs_whose_manifests_name_different_question_sets_are_refused(tmp_path)
     a = write_run(tmp_path / "A", {"c": {"Q1": {"j1": {"accuracy": 3}}}})
     b = write_run(tmp_path / "B", {"c": {"Q1": {"j1": {"accuracy": 3}}}})
     for run, qhash in ((a, "1" * 64), (b, "2" * 64)):
-        write_model(run / "manifest.json", RunManifest(
-            tool_version="test", corpus_name="carddemo", corpus_tree_hash="t" * 64, questions_path="q.jsonl",
-            questions_sha256=qhash, rubric=RUBRIC_2D, template_name="t", template_sha256="0" * 64,
-            schema_sha256="0" * 64, judges=[], cells=["c"], config_files=[],
-        ))
+        write_model(
+            run / "manifest.json",
+            RunManifest(
+                tool_version="test",
+                corpus_name="carddemo",
+                corpus_tree_hash="t" * 64,
+                questions_path="q.jsonl",
+                questions_sha256=qhash,
+                rubric=RUBRIC_2D,
+                template_name="t",
+                template_sha256="0" * 64,
+                schema_sha256="0" * 64,
+                judges=[],
+                cells=["c"],
+                config_files=[],
+            ),
+        )
     with pytest.raises(UserError, match="manifest question set hash 222222222222 differs"):
         compare_runs(a, b, None)
 
@@ -83,10 +104,20 @@ def test_retest_floor_option_takes_a_number_or_a_csv(tmp_path):
     assert result.exit_code == 0, result.output
     assert "test-retest floor (range of cell-mean shifts on the total over 4 cells): 3.89" in result.output
     lines = (tmp_path / "rt" / "test_retest.csv").read_text().splitlines()
-    assert lines[0] == ",".join([
-        "cell", "dimension", "mean_a", "mean_b", "shift", "n_questions_a", "n_questions_b",
-        "n_pairs", "mean_abs_pair_movement", "mean_signed_pair_movement",
-    ])
+    assert lines[0] == ",".join(
+        [
+            "cell",
+            "dimension",
+            "mean_a",
+            "mean_b",
+            "shift",
+            "n_questions_a",
+            "n_questions_b",
+            "n_pairs",
+            "mean_abs_pair_movement",
+            "mean_signed_pair_movement",
+        ]
+    )
     assert lines[1] == "c1,accuracy,20.000000,17.530000,-2.470000,1,1,1,2.470000,-2.470000"
     floors = parse_retest_floor(str(tmp_path / "rt" / "test_retest.csv"))
     assert floors["total"] == pytest.approx(3.89) and floors["usefulness"] == 0

@@ -6,13 +6,12 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from _rubrics_helpers import run
 
 from groundjudge import rubrics
 from groundjudge.errors import UserError
 from groundjudge.judging.models import RubricRef
 from groundjudge.rubrics import load_rubric
-
-from _rubrics_helpers import run
 
 BUNDLED_FILE = Path(rubrics.__file__).parent / "reference-free.toml"
 
@@ -195,7 +194,9 @@ def test_cli_check_of_a_bad_rubric_is_one_line_and_exit_2(tmp_path):
     path = write(tmp_path, LIKERT.replace("max = 10\n", "max = 0\n"))
     result = run("check", str(path))
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines() == [f"error: {path}: invalid rubric: dimensions['correct_flow']: max must be positive, got 0"]
+    assert result.stderr.strip().splitlines() == [
+        f"error: {path}: invalid rubric: dimensions['correct_flow']: max must be positive, got 0"
+    ]
     no_kind = write(tmp_path, LIKERT.replace('kind = "dimensions"\n', ""), "nokind.toml")
     result = run("check", str(no_kind))
     assert result.exit_code == 2 and 'kind must be "dimensions" or "criteria"' in result.stderr

@@ -9,18 +9,25 @@ import signal
 from pathlib import Path
 
 import pytest
+from _fake_provider_helpers import (
+    ANSWERS,
+    CONFIG,
+    DEFAULT_SCORES,
+    DEFAULT_TOTAL,
+    api_keys,
+    fake,
+    fake_server,
+    write_project,
+)
 
 from groundjudge.errors import UserError
-from groundjudge.hashing import sha256_file
-from groundjudge.storage import read_model
 from groundjudge.grounding.models import GroundingReport
+from groundjudge.hashing import sha256_file
 from groundjudge.judging.fakeprovider import Fault
 from groundjudge.judging.manifest import RunManifest
 from groundjudge.judging.models import ScoreFile
 from groundjudge.judging.runner import Runner, ScoreOptions
-from _fake_provider_helpers import (  # noqa: F401  (fixtures)
-    ANSWERS, CONFIG, DEFAULT_SCORES, DEFAULT_TOTAL, api_keys, fake, fake_server, write_project,
-)
+from groundjudge.storage import read_model
 
 
 @pytest.fixture
@@ -29,10 +36,20 @@ def project(tmp_path):
 
 
 def options(project: Path, fake, **kw) -> ScoreOptions:
-    judges = kw.pop("judges", [f"judge-claude=anthropic:fake-claude@{fake.anthropic_base_url}",
-                               f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"])
-    return ScoreOptions(run_dir=project / "run", corpus=str(project / "corpus"), questions=project / "questions.jsonl",
-                        judges=judges, config=project / "groundjudge.toml", cache=project / "cache.sqlite", progress=False, **kw)
+    judges = kw.pop(
+        "judges",
+        [f"judge-claude=anthropic:fake-claude@{fake.anthropic_base_url}", f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"],
+    )
+    return ScoreOptions(
+        run_dir=project / "run",
+        corpus=str(project / "corpus"),
+        questions=project / "questions.jsonl",
+        judges=judges,
+        config=project / "groundjudge.toml",
+        cache=project / "cache.sqlite",
+        progress=False,
+        **kw,
+    )
 
 
 def run(project, fake, **kw):
@@ -75,7 +92,9 @@ def test_full_run_writes_grounding_scores_and_manifest(project, fake, api_keys):
     assert manifest.corpus_tree_hash == score(project, "cell-a", "q01").corpus_tree_hash
     assert manifest.rubric.name == "reference-free" and manifest.template_name == "judge-dimensions-v1"
     assert [(j.name, j.provider, j.model) for j in manifest.judges] == [
-        ("judge-claude", "anthropic", "fake-claude"), ("judge-gpt", "openai", "fake-gpt")]
+        ("judge-claude", "anthropic", "fake-claude"),
+        ("judge-gpt", "openai", "fake-gpt"),
+    ]
     assert manifest.judges[1].params == {"max_completion_tokens": 1024, "temperature": 0.0, "seed": 20240601}
     assert manifest.cells == ["cell-a", "cell-b"] and len(manifest.questions_sha256) == 64
     assert manifest.run_json_sha256 is None  # this run directory has no run.json
@@ -124,7 +143,9 @@ def test_failures_are_recorded_and_never_zero(project, fake, api_keys):
     assert (summary.done, summary.failed) == (3, 3)
     dead = score(project, "cell-b", "q01")
     assert dead.judged is False
-    assert all(j.error.startswith("out-of-range score: accuracy") and j.scores is None and j.total is None for j in dead.judgements)
+    assert all(
+        j.error.startswith("out-of-range score: accuracy") and j.scores is None and j.total is None for j in dead.judgements
+    )
     half = score(project, "cell-a", "q02")
     claude, gpt = half.judgements
     assert half.judged and claude.error.startswith("refusal") and claude.total is None and gpt.total == DEFAULT_TOTAL
@@ -139,8 +160,9 @@ def test_failures_are_recorded_and_never_zero(project, fake, api_keys):
 
 def test_budget_stops_new_calls(project, fake, api_keys):
     # One call at a time: the first call costs more than $0.000001, so nothing after it is submitted.
-    summary, _ = run(project, fake, budget_usd=0.000001, concurrency=1,
-                     judges=[f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"])
+    summary, _ = run(
+        project, fake, budget_usd=0.000001, concurrency=1, judges=[f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"]
+    )
     assert fake.total_requests == 1 and summary.done == 1 and summary.budget_refused == 2
     refused = [j for c, q in ANSWERS for j in score(project, c, q).judgements if not j.valid]
     assert len(refused) == 2 and all(j.error == "budget reached: not submitted" and j.total is None for j in refused)
@@ -281,11 +303,18 @@ def test_example_run_dir(repo_root, tmp_path, fake, api_keys):
 
     shutil.copytree(example, tmp_path / "run")
     (tmp_path / "groundjudge.toml").write_text(CONFIG)
-    opts = ScoreOptions(run_dir=tmp_path / "run", corpus=str(repo_root / "corpora" / "cobol-bank"),
-                        questions=repo_root / "questions" / "cobol-bank.jsonl", config=tmp_path / "groundjudge.toml",
-                        cache=tmp_path / "cache.sqlite", progress=False,
-                        judges=[f"judge-claude=anthropic:fake-claude@{fake.anthropic_base_url}",
-                                f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"])
+    opts = ScoreOptions(
+        run_dir=tmp_path / "run",
+        corpus=str(repo_root / "corpora" / "cobol-bank"),
+        questions=repo_root / "questions" / "cobol-bank.jsonl",
+        config=tmp_path / "groundjudge.toml",
+        cache=tmp_path / "cache.sqlite",
+        progress=False,
+        judges=[
+            f"judge-claude=anthropic:fake-claude@{fake.anthropic_base_url}",
+            f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}",
+        ],
+    )
     summary = Runner(opts, echo=lambda line: None).run()
     answers = sorted((tmp_path / "run").rglob("answers/*.md"))
     assert summary.answers == len(answers) and summary.done == 2 * len(answers) and summary.failed == 0
@@ -309,18 +338,27 @@ def test_manifest_lists_every_cell_scored_with_the_same_inputs(project, fake, ap
     _, messages = run(project, fake, cells=["cell-b"], judges=[f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"])
     manifest = read_model(project / "run" / "manifest.json", RunManifest)
     assert manifest.cells == ["cell-b"] and [j.name for j in manifest.judges] == ["judge-gpt"]
-    assert len(messages) == 1 and "described a run with other inputs" in messages[0] and "cells cell-a not scored in this run are no longer listed" in messages[0]
+    assert (
+        len(messages) == 1
+        and "described a run with other inputs" in messages[0]
+        and "cells cell-a not scored in this run are no longer listed" in messages[0]
+    )
 
 
 def test_budget_stops_retries_too(project, fake, api_keys):
     # Two slots. cell-a/q02 is answered at once and its cost reaches the budget; cell-b/q01 then takes the free
     # slot and is not sent; cell-a/q01 gets a 429 after 0.2 s (retry after 0.1 s), and its retry is not made.
     fake.add(Fault("status", status=429, retry_after=0.1, delay=0.2), match="BKX01C is defined in", times=1)
-    summary, _ = run(project, fake, budget_usd=0.000001, concurrency=2, judges=[f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"])
+    summary, _ = run(
+        project, fake, budget_usd=0.000001, concurrency=2, judges=[f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}"]
+    )
     assert fake.total_requests == 2 and summary.done == 1 and summary.budget_refused == 1
     errors = {(c, q): score(project, c, q).judgements[0].error for c, q in ANSWERS}
-    assert errors == {("cell-a", "q01"): "budget reached: not retried after a transient error", ("cell-a", "q02"): None,
-                      ("cell-b", "q01"): "budget reached: not submitted"}
+    assert errors == {
+        ("cell-a", "q01"): "budget reached: not retried after a transient error",
+        ("cell-a", "q02"): None,
+        ("cell-b", "q01"): "budget reached: not submitted",
+    }
 
 
 def test_one_edited_band_descriptor_redoes_every_judgement(project, fake, api_keys, repo_root):

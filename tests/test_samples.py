@@ -213,9 +213,7 @@ def test_cobol_symbols_paragraph_lines_match_the_files() -> None:
         header = f"{name} SECTION." if kind == "section" else f"{name}."
         assert line[7:72].rstrip() == header, f"{rel}:{number} is not the header of {name}"
         listed.add((rel, int(number), name, kind))
-    actual = {
-        (f"cbl/{p.name}", n, name, kind) for p in (COBOL / "cbl").glob("*.cbl") for n, name, kind in _cobol_paragraphs(p)
-    }
+    actual = {(f"cbl/{p.name}", n, name, kind) for p in (COBOL / "cbl").glob("*.cbl") for n, name, kind in _cobol_paragraphs(p)}
     assert listed == actual
 
 
@@ -229,7 +227,16 @@ def test_cobol_symbols_copybook_records_match_the_files() -> None:
 
 def test_cobol_symbols_program_table_line_references_match() -> None:
     rows = _table_rows((COBOL / "SYMBOLS.md").read_text(), "| Program | Kind | Source |")
-    assert [r[0] for r in rows] == ["BKACT01C", "BKTRN02C", "BKRPT03C", "BKDTE01S", "BKSGN00C", "BKMNU01C", "BKUPD02C", "BKAUD04C"]
+    assert [r[0] for r in rows] == [
+        "BKACT01C",
+        "BKTRN02C",
+        "BKRPT03C",
+        "BKDTE01S",
+        "BKSGN00C",
+        "BKMNU01C",
+        "BKUPD02C",
+        "BKAUD04C",
+    ]
     checked = 0
     for program, _kind, source, *rest in rows:
         lines = (COBOL / source).read_text().splitlines()

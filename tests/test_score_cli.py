@@ -8,11 +8,11 @@ import subprocess
 import sys
 
 import pytest
+from _fake_provider_helpers import api_keys, fake, fake_server, write_project
 from typer.testing import CliRunner
 
 from groundjudge.cli import app
 from groundjudge.judging.fakeprovider import Fault
-from _fake_provider_helpers import api_keys, fake, fake_server, write_project  # noqa: F401
 
 
 @pytest.fixture
@@ -21,10 +21,24 @@ def project(tmp_path):
 
 
 def _args(project, fake, *extra: str) -> list[str]:
-    return ["score", str(project / "run"), "--corpus", str(project / "corpus"), "--questions", str(project / "questions.jsonl"),
-            "--config", str(project / "groundjudge.toml"), "--cache", str(project / "cache.sqlite"), "--no-progress",
-            "--judge", f"judge-claude=anthropic:fake-claude@{fake.anthropic_base_url}",
-            "--judge", f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}", *extra]
+    return [
+        "score",
+        str(project / "run"),
+        "--corpus",
+        str(project / "corpus"),
+        "--questions",
+        str(project / "questions.jsonl"),
+        "--config",
+        str(project / "groundjudge.toml"),
+        "--cache",
+        str(project / "cache.sqlite"),
+        "--no-progress",
+        "--judge",
+        f"judge-claude=anthropic:fake-claude@{fake.anthropic_base_url}",
+        "--judge",
+        f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}",
+        *extra,
+    ]
 
 
 def invoke(project, fake, *extra: str):

@@ -7,14 +7,14 @@ import math
 
 import pandas as pd
 import pytest
+from _analysis_helpers import RUBRIC_2D, score_file, write_run
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
-from _analysis_helpers import RUBRIC_2D, score_file, write_run
 from groundjudge.cli import app
 from groundjudge.errors import UserError
-from groundjudge.storage import read_model
 from groundjudge.judging.models import RubricRef, ScoreFile, score_file_problem
+from groundjudge.storage import read_model
 from groundjudge.validation.scores_io import load_run
 
 
@@ -86,9 +86,16 @@ def test_a_failed_judgement_naming_an_unknown_dimension_is_refused(tmp_path):
 
 def test_report_lists_impossible_score_files_and_never_averages_them(tmp_path):
     # Two good files: totals 30 and 40, so the cell mean is 35 whatever the bad files hold.
-    run = write_run(tmp_path / "run", {"src": {
-        "Q1": {"j1": {"accuracy": 20, "usefulness": 10}}, "Q2": {"j1": {"accuracy": 25, "usefulness": 15}},
-    }}, rubric=RUBRIC_2D)
+    run = write_run(
+        tmp_path / "run",
+        {
+            "src": {
+                "Q1": {"j1": {"accuracy": 20, "usefulness": 10}},
+                "Q2": {"j1": {"accuracy": 25, "usefulness": 15}},
+            }
+        },
+        rubric=RUBRIC_2D,
+    )
     bad = {"Q3": _raw(500), "Q4": _raw(float("inf"), total=30), "Q5": _raw(20, 10, total=45), "Q6": _raw(20, 10, style=5)}
     for qid, data in bad.items():
         data["qid"] = qid

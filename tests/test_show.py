@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from _analysis_helpers import RUBRIC_2D
 from typer.testing import CliRunner
 
-from _analysis_helpers import RUBRIC_2D
 from groundjudge.cli import app
-from groundjudge.hashing import sha256_file
-from groundjudge.storage import atomic_write_text, write_model
 from groundjudge.grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
+from groundjudge.hashing import sha256_file
 from groundjudge.judging.manifest import JudgeRecord, RunManifest
 from groundjudge.judging.models import FailureKind, Judgement, ScoreFile
+from groundjudge.storage import atomic_write_text, write_model
 
 runner = CliRunner()
 ANSWER = "# Posting\n\nBKTRN02C posts with [bold]REWRITE[/bold] in `3400-UPDATE-ACCOUNT`.\n"
@@ -21,24 +21,53 @@ ANSWER = "# Posting\n\nBKTRN02C posts with [bold]REWRITE[/bold] in `3400-UPDATE-
 
 def _report(answer: Path) -> GroundingReport:
     claims = [
-        VerifiedClaim(id="c1", text="BKTRN02C posts with [bold]REWRITE[/bold] in `3400-UPDATE-ACCOUNT`.", answer_line=3,
-                      verdict=Verdict.SUPPORTED, reason="3400-UPDATE-ACCOUNT writes ACCOUNT-RECORD (cbl/BKTRN02C.cbl:178)"),
-        VerifiedClaim(id="c2", text="It calls BKERR01C.", answer_line=4,
-                      verdict=Verdict.UNSUPPORTED, reason="BKERR01C appears nowhere in the snapshot"),
+        VerifiedClaim(
+            id="c1",
+            text="BKTRN02C posts with [bold]REWRITE[/bold] in `3400-UPDATE-ACCOUNT`.",
+            answer_line=3,
+            verdict=Verdict.SUPPORTED,
+            reason="3400-UPDATE-ACCOUNT writes ACCOUNT-RECORD (cbl/BKTRN02C.cbl:178)",
+        ),
+        VerifiedClaim(
+            id="c2",
+            text="It calls BKERR01C.",
+            answer_line=4,
+            verdict=Verdict.UNSUPPORTED,
+            reason="BKERR01C appears nowhere in the snapshot",
+        ),
     ]
     counts = {v: sum(c.verdict == v for c in claims) for v in Verdict}
-    return GroundingReport(tool_version="test", corpus=CorpusRef(name="bank", tree_hash="t" * 64),
-                           answer=AnswerRef(path=str(answer), sha256=sha256_file(answer)), extractor="markdown-v1",
-                           claims=claims, counts=counts)
+    return GroundingReport(
+        tool_version="test",
+        corpus=CorpusRef(name="bank", tree_hash="t" * 64),
+        answer=AnswerRef(path=str(answer), sha256=sha256_file(answer)),
+        extractor="markdown-v1",
+        claims=claims,
+        counts=counts,
+    )
 
 
 def _scores(answer: Path) -> ScoreFile:
-    ok = Judgement(judge="j1", model="model-a", scores={"accuracy": 21.0, "usefulness": 15.5}, total=36.5,
-                   rationale="Cites [/red] the right section.", prompt_sha256="0" * 64)
-    failed = Judgement(judge="j2", model="model-b", error="HTTP 503 after 3 retries", error_kind=FailureKind.TRANSIENT,
-                       prompt_sha256="0" * 64)
-    return ScoreFile(qid="q1", cell="src", judged=True, judgements=[ok, failed], rubric=RUBRIC_2D,
-                     answer_sha256=sha256_file(answer), tool_version="test")
+    ok = Judgement(
+        judge="j1",
+        model="model-a",
+        scores={"accuracy": 21.0, "usefulness": 15.5},
+        total=36.5,
+        rationale="Cites [/red] the right section.",
+        prompt_sha256="0" * 64,
+    )
+    failed = Judgement(
+        judge="j2", model="model-b", error="HTTP 503 after 3 retries", error_kind=FailureKind.TRANSIENT, prompt_sha256="0" * 64
+    )
+    return ScoreFile(
+        qid="q1",
+        cell="src",
+        judged=True,
+        judgements=[ok, failed],
+        rubric=RUBRIC_2D,
+        answer_sha256=sha256_file(answer),
+        tool_version="test",
+    )
 
 
 def _run(root: Path, *, manifest: bool = True) -> Path:
@@ -49,19 +78,43 @@ def _run(root: Path, *, manifest: bool = True) -> Path:
     write_model(root / "src" / "grounding" / "q1.json", _report(answer))
     write_model(root / "src" / "scores" / "q1.json", _scores(answer))
     questions = root / "questions.jsonl"
-    atomic_write_text(questions, "".join(json.dumps(q) + "\n" for q in [
-        {"id": "q1", "text": "How is a transaction posted?", "category": "data-flow", "difficulty": "medium",
-         "must_touch": ["cbl/BKTRN02C.cbl", "3400-UPDATE-ACCOUNT"]},
-        {"id": "q2", "text": "What rejects a transaction?", "category": "business-rule", "difficulty": "easy"},
-        {"id": "q3", "text": "Not answered in this run.", "category": "business-rule", "difficulty": "easy"},
-    ]))
+    atomic_write_text(
+        questions,
+        "".join(
+            json.dumps(q) + "\n"
+            for q in [
+                {
+                    "id": "q1",
+                    "text": "How is a transaction posted?",
+                    "category": "data-flow",
+                    "difficulty": "medium",
+                    "must_touch": ["cbl/BKTRN02C.cbl", "3400-UPDATE-ACCOUNT"],
+                },
+                {"id": "q2", "text": "What rejects a transaction?", "category": "business-rule", "difficulty": "easy"},
+                {"id": "q3", "text": "Not answered in this run.", "category": "business-rule", "difficulty": "easy"},
+            ]
+        ),
+    )
     if manifest:
-        write_model(root / "manifest.json", RunManifest(
-            tool_version="test", corpus_name="bank", corpus_tree_hash="t" * 64, questions_path="questions.jsonl",
-            questions_sha256=sha256_file(questions), rubric=RUBRIC_2D, template_name="t", template_sha256="0" * 64,
-            schema_sha256="0" * 64, config_files=[], cells=["src"],
-            judges=[JudgeRecord(name=n, provider="openai", model="m", params={}, params_sha256="0" * 64) for n in ("j1", "j2")],
-        ))
+        write_model(
+            root / "manifest.json",
+            RunManifest(
+                tool_version="test",
+                corpus_name="bank",
+                corpus_tree_hash="t" * 64,
+                questions_path="questions.jsonl",
+                questions_sha256=sha256_file(questions),
+                rubric=RUBRIC_2D,
+                template_name="t",
+                template_sha256="0" * 64,
+                schema_sha256="0" * 64,
+                config_files=[],
+                cells=["src"],
+                judges=[
+                    JudgeRecord(name=n, provider="openai", model="m", params={}, params_sha256="0" * 64) for n in ("j1", "j2")
+                ],
+            ),
+        )
     return root
 
 
@@ -90,7 +143,7 @@ def test_shows_question_verdicts_scores_and_a_failed_judge_without_a_score(tmp_p
     # The failed judge: its error and kind in place of scores; nothing after it reads as a score table.
     failed = next(i for i, line in enumerate(out.splitlines()) if line.startswith("j2 (model-b)"))
     assert out.splitlines()[failed] == "j2 (model-b): failed (transient), no score (missing data): HTTP 503 after 3 retries"
-    assert not any("total" in line or "│" in line for line in out.splitlines()[failed + 1:])
+    assert not any("total" in line or "│" in line for line in out.splitlines()[failed + 1 :])
     assert "not grounded" not in out and "not scored" not in out
 
 

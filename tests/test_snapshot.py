@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from groundjudge.errors import UserError
-from groundjudge.hashing import sha256_text
 from groundjudge.grounding.snapshot import (
     _object_path,
     load_snapshot,
@@ -17,6 +16,7 @@ from groundjudge.grounding.snapshot import (
     open_corpus,
     snapshot_directory,
 )
+from groundjudge.hashing import sha256_text
 
 
 def _make_tree(root: Path) -> None:

@@ -106,9 +106,7 @@ def test_percentile_bootstrap_custom_statistic():
 def test_property_constant_values_give_that_constant(value, sizes, pooled):
     clusters = np.repeat(np.arange(len(sizes)), sizes)
     values = np.full(clusters.size, value)
-    lo, hi = stats.cluster_bootstrap_ci(
-        values, clusters, statistic="pooled" if pooled else "mean", n_resamples=50
-    )
+    lo, hi = stats.cluster_bootstrap_ci(values, clusters, statistic="pooled" if pooled else "mean", n_resamples=50)
     assert lo == pytest.approx(value) and hi == pytest.approx(value)
 
 

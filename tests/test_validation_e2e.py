@@ -25,12 +25,15 @@ from typer.testing import CliRunner
 
 from groundjudge.cli import app
 from groundjudge.hashing import sha256_file, sha256_json
-from groundjudge.storage import atomic_write_text, write_model
 from groundjudge.judging.manifest import JudgeRecord, RunManifest
 from groundjudge.judging.models import Judgement, RubricRef, ScoreFile
+from groundjudge.storage import atomic_write_text, write_model
 
 RUBRIC = RubricRef(
-    name="docs-v1", sha256="d" * 64, dimensions={"accuracy": 10.0, "usefulness": 5.0}, minimum={"usefulness": 1.0},
+    name="docs-v1",
+    sha256="d" * 64,
+    dimensions={"accuracy": 10.0, "usefulness": 5.0},
+    minimum={"usefulness": 1.0},
 )
 TREE = "e" * 64
 JUDGES = ("claude", "gpt")
@@ -63,7 +66,10 @@ SCORES: dict[str, dict[str, dict[str, tuple[float, float] | str]]] = {
 
 _CLAUDE_CLEAN = [
     {"type": "system", "subtype": "init", "cwd": "/tmp/blind-q1", "session_id": "s1", "tools": ["Task", "TodoWrite"]},
-    {"type": "assistant", "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "From memory: it posts interest."}]}},
+    {
+        "type": "assistant",
+        "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "From memory: it posts interest."}]},
+    },
     {"type": "result", "subtype": "success", "is_error": False, "permission_denials": []},
 ]
 _GENERIC_VOID = [
@@ -85,8 +91,11 @@ def _judgement(judge: str, entry: tuple[float, float] | str, bump: float) -> Jud
         return Judgement(judge=judge, model=f"{judge}-model", error=entry, prompt_sha256="0" * 64)
     accuracy, usefulness = entry[0] + bump, entry[1]
     return Judgement(
-        judge=judge, model=f"{judge}-model", scores={"accuracy": accuracy, "usefulness": usefulness},
-        total=accuracy + usefulness, prompt_sha256="0" * 64,
+        judge=judge,
+        model=f"{judge}-model",
+        scores={"accuracy": accuracy, "usefulness": usefulness},
+        total=accuracy + usefulness,
+        prompt_sha256="0" * 64,
     )
 
 
@@ -94,16 +103,30 @@ def write_realistic_run(root: Path, bumps: dict[str, float] | None = None) -> Pa
     """The run described in the module docstring. ``bumps`` adds a per-cell amount to every valid
     accuracy score (a rerun whose cell means moved by exactly that much)."""
     questions = root / "questions.jsonl"
-    atomic_write_text(questions, "".join(
-        json.dumps({"id": q, "text": f"What does step {q} do?", "category": "behaviour", "difficulty": "medium"}) + "\n"
-        for q in QIDS
-    ))
-    write_model(root / "manifest.json", RunManifest(
-        tool_version="test", corpus_name="carddemo", corpus_tree_hash=TREE, questions_path="questions.jsonl",
-        questions_sha256=sha256_file(questions), rubric=RUBRIC, template_name="default", template_sha256="f" * 64,
-        schema_sha256="a" * 64, cells=sorted(SCORES), config_files=[],
-        judges=[JudgeRecord(name=j, provider="fake", model=f"{j}-model", params={}, params_sha256="b" * 64) for j in JUDGES],
-    ))
+    atomic_write_text(
+        questions,
+        "".join(
+            json.dumps({"id": q, "text": f"What does step {q} do?", "category": "behaviour", "difficulty": "medium"}) + "\n"
+            for q in QIDS
+        ),
+    )
+    write_model(
+        root / "manifest.json",
+        RunManifest(
+            tool_version="test",
+            corpus_name="carddemo",
+            corpus_tree_hash=TREE,
+            questions_path="questions.jsonl",
+            questions_sha256=sha256_file(questions),
+            rubric=RUBRIC,
+            template_name="default",
+            template_sha256="f" * 64,
+            schema_sha256="a" * 64,
+            cells=sorted(SCORES),
+            config_files=[],
+            judges=[JudgeRecord(name=j, provider="fake", model=f"{j}-model", params={}, params_sha256="b" * 64) for j in JUDGES],
+        ),
+    )
     for cell, table in SCORES.items():
         for qid in QIDS:
             atomic_write_text(root / cell / "answers" / f"{qid}.md", f"# {qid}\n\nAnswer of cell {cell}.\n")
@@ -111,8 +134,13 @@ def write_realistic_run(root: Path, bumps: dict[str, float] | None = None) -> Pa
                 continue
             judgements = [_judgement(j, table[qid][j], (bumps or {}).get(cell, 0.0)) for j in JUDGES]
             score = ScoreFile(
-                qid=qid, cell=cell, judged=any(j.valid for j in judgements), judgements=judgements, rubric=RUBRIC,
-                corpus_tree_hash=TREE, tool_version="test",
+                qid=qid,
+                cell=cell,
+                judged=any(j.valid for j in judgements),
+                judgements=judgements,
+                rubric=RUBRIC,
+                corpus_tree_hash=TREE,
+                tool_version="test",
             )
             path = root / cell / "scores" / f"{qid}.json"
             write_model(path, score)
@@ -145,13 +173,31 @@ def runs(tmp_path_factory):
     done = subprocess.run([str(GROUNDJUDGE), "blind", str(a), "--blind-cells", "bl*"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     _ok(["blind", str(b), "--blind-cells", "blind"])
-    report_out = _ok([
-        "report", str(a), "--floor-cell", "blind", "--baseline-cell", "source", "--retest", str(b), "--resamples", "2000",
-    ])
+    report_out = _ok(
+        [
+            "report",
+            str(a),
+            "--floor-cell",
+            "blind",
+            "--baseline-cell",
+            "source",
+            "--retest",
+            str(b),
+            "--resamples",
+            "2000",
+        ]
+    )
     agreement_out = _ok(["agreement", "judges", str(a), "--out", str(root / "agreement")])
     retest_out = _ok(["retest", str(a), str(b), "--out", str(root / "retest")])
-    return {"root": root, "A": a, "B": b, "report": report_out, "agreement": agreement_out, "retest": retest_out,
-            "blind": done.stdout}
+    return {
+        "root": root,
+        "A": a,
+        "B": b,
+        "report": report_out,
+        "agreement": agreement_out,
+        "retest": retest_out,
+        "blind": done.stdout,
+    }
 
 
 def _csv(path: Path) -> pd.DataFrame:
@@ -187,8 +233,9 @@ def test_report_three_means_and_sensitivity_of_the_source_cell_by_hand(runs):
     sens = _csv(out / "sensitivity.csv").set_index(["cell", "dimension"]).loc[("source", "total")]
     # The total runs 1 (0 + 1) to 15 (10 + 5). Judge failure Q2/gpt at 1: Q2 = 7.5 -> 39/4; at 15:
     # Q2 = 14.5 -> 46/4. Also the malformed Q5 (both judges, infrastructure) at 1 -> 40/5, at 15 -> 61/5.
-    assert [sens[c] for c in ("judge_failures_at_min", "judge_failures_at_max", "all_missing_at_min", "all_missing_at_max")] == \
-        pytest.approx([9.75, 11.5, 8.0, 12.2], abs=1e-6)
+    assert [
+        sens[c] for c in ("judge_failures_at_min", "judge_failures_at_max", "all_missing_at_min", "all_missing_at_max")
+    ] == pytest.approx([9.75, 11.5, 8.0, 12.2], abs=1e-6)
     assert (sens["n_judge_failures"], sens["n_infrastructure_failures"]) == (1, 2)
     ex = _csv(out / "exclusions.csv").set_index(["cell", "judge"])
     assert ex.loc[("source", "gpt"), ["expected", "excluded", "judge_error", "malformed_score_file"]].tolist() == [5, 2, 1, 1]
@@ -271,8 +318,22 @@ def test_report_md_states_inputs_settings_and_exclusions(runs):
 
 def test_outputs_are_sorted_and_byte_for_byte_reproducible(runs):
     a, root = runs["A"], runs["root"]
-    _ok(["report", str(a), "--out", str(root / "again"), "--floor-cell", "blind", "--baseline-cell", "source",
-         "--retest", str(runs["B"]), "--resamples", "2000"])
+    _ok(
+        [
+            "report",
+            str(a),
+            "--out",
+            str(root / "again"),
+            "--floor-cell",
+            "blind",
+            "--baseline-cell",
+            "source",
+            "--retest",
+            str(runs["B"]),
+            "--resamples",
+            "2000",
+        ]
+    )
     first, again = sorted((a / "report").iterdir()), sorted((root / "again").iterdir())
     assert [p.name for p in first] == [p.name for p in again]
     for p, q in zip(first, again):
@@ -306,9 +367,14 @@ def test_bad_input_is_one_line_on_the_real_executable(tmp_path):
         assert [line for line in lines if line.startswith("error: ")] == [lines[-1]] and message in lines[-1]
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     a_file = str(run / "manifest.json")
-    for args in (["blind", str(tmp_path / "empty"), "--blind-cells", "x"], ["agreement", "judges", str(tmp_path / "empty")],
-                 ["report", str(tmp_path / "empty")], ["report", str(run), "--out", a_file],
-                 ["agreement", "judges", str(run), "--out", a_file], ["retest", str(run), str(run), "--out", a_file]):
+    for args in (
+        ["blind", str(tmp_path / "empty"), "--blind-cells", "x"],
+        ["agreement", "judges", str(tmp_path / "empty")],
+        ["report", str(tmp_path / "empty")],
+        ["report", str(run), "--out", a_file],
+        ["agreement", "judges", str(run), "--out", a_file],
+        ["retest", str(run), str(run), "--out", a_file],
+    ):
         result = runner.invoke(app, args)
         assert result.exit_code == 2 and result.output.count("\n") == 1 and result.output.startswith("error: "), result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "questions.jsonl", "run"]  # nothing half-written
@@ -328,7 +394,9 @@ def test_retest_refuses_runs_not_blind_checked_alike(runs, tmp_path):
 
 def test_questions_outside_the_given_set_are_named_in_the_report(runs, tmp_path):
     subset = tmp_path / "four.jsonl"
-    subset.write_text("".join(l for l in (runs["A"] / "questions.jsonl").read_text().splitlines(keepends=True) if '"Q5"' not in l))
+    subset.write_text(
+        "".join(l for l in (runs["A"] / "questions.jsonl").read_text().splitlines(keepends=True) if '"Q5"' not in l)
+    )
     out = tmp_path / "out"
     printed = _ok(["report", str(runs["A"]), "--questions", str(subset), "--out", str(out), "--resamples", "200"])
     assert "1 question in the run is not in the question set and is ignored: Q5" in printed

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import pytest
+from _grounding_helpers import Grounder
 
 from groundjudge.grounding.models import Verdict
-from _grounding_helpers import Grounder
 
 S, P, U, N = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from _grounding_helpers import Grounder
+
 from groundjudge.grounding.models import Verdict
 
 # Statements indented eight, as much free-format code is: such a line starts like a fixed-format card
@@ -35,7 +35,9 @@ def g(tmp_path_factory) -> Grounder:
 
 
 def test_a_quoted_statement_past_column_72_is_found_on_its_line(g):
-    c = g.one('In `src/FREEPAY.cob`, `MAIN-PARA` ends with `DISPLAY "PAYROLL TOTAL FOR THE PERIOD, ALL DEPARTMENTS TOGETHER:" WS-TOTAL UPON CONSOLE`.')
+    c = g.one(
+        'In `src/FREEPAY.cob`, `MAIN-PARA` ends with `DISPLAY "PAYROLL TOTAL FOR THE PERIOD, ALL DEPARTMENTS TOGETHER:" WS-TOTAL UPON CONSOLE`.'
+    )
     assert c.verdict == Verdict.SUPPORTED, c.reason
     assert [(e.path, e.start_line) for e in c.evidence if e.start_line == 11] == [("src/FREEPAY.cob", 11)]
 

@@ -4,10 +4,10 @@ and arbitrary Markdown never makes extraction or verification crash."""
 from __future__ import annotations
 
 import pytest
+from _grounding_helpers import Grounder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from _grounding_helpers import Grounder
 from groundjudge.grounding.claims import MarkdownClaimExtractor
 from groundjudge.grounding.models import Claim, Verdict, VerifiedClaim
 from groundjudge.grounding.verify import DeterministicVerifier, FallbackVerifier, Verifier
@@ -23,7 +23,9 @@ class AbsoluteWordsVerifier:
     def verify(self, claim: Claim, index, snapshot) -> VerifiedClaim:
         sweeping = any(w in claim.text.lower().split() for w in ("always", "never"))
         verdict = Verdict.UNSUPPORTED if sweeping else Verdict.UNABLE_TO_VERIFY
-        return VerifiedClaim(**claim.model_dump(), verdict=verdict, reason="sweeping claim" if sweeping else "no opinion", verifier=self.name)
+        return VerifiedClaim(
+            **claim.model_dump(), verdict=verdict, reason="sweeping claim" if sweeping else "no opinion", verifier=self.name
+        )
 
 
 @pytest.fixture(scope="module")
@@ -48,11 +50,59 @@ def test_fallback_only_sees_what_the_first_could_not_judge(g):
 
 
 TOKENS = [
-    "`", "``", "```\n", "|", "| --- |", "\n", "\n\n", "# ", "- ", "1. ", "> ", ". ", ", ", "(", ")", "'", '"',
-    "cbl/BKUPD02C.cbl", ":", "-", "90-10", "line 0", "lines 5-1", "../../etc/passwd", "/etc/passwd", "~",
-    "BKUPD02C", "BKACCT", "1000-READ-ACCOUNT", "WS-MESSAGE", "PIC", "PIC X(", "S9(7)V99", "COMP-3", "XCTL",
-    "performs", "copies", "reads", "writes", "transfers control to", "it", "which it", "by", "Ledger.post",
-    "self.", "post_entry()", "x", "\t", "é", "#L3-L", "[a](", "](cbl/BKUPD02C.cbl#L1-L2)", "99999999999999999999",
+    "`",
+    "``",
+    "```\n",
+    "|",
+    "| --- |",
+    "\n",
+    "\n\n",
+    "# ",
+    "- ",
+    "1. ",
+    "> ",
+    ". ",
+    ", ",
+    "(",
+    ")",
+    "'",
+    '"',
+    "cbl/BKUPD02C.cbl",
+    ":",
+    "-",
+    "90-10",
+    "line 0",
+    "lines 5-1",
+    "../../etc/passwd",
+    "/etc/passwd",
+    "~",
+    "BKUPD02C",
+    "BKACCT",
+    "1000-READ-ACCOUNT",
+    "WS-MESSAGE",
+    "PIC",
+    "PIC X(",
+    "S9(7)V99",
+    "COMP-3",
+    "XCTL",
+    "performs",
+    "copies",
+    "reads",
+    "writes",
+    "transfers control to",
+    "it",
+    "which it",
+    "by",
+    "Ledger.post",
+    "self.",
+    "post_entry()",
+    "x",
+    "\t",
+    "é",
+    "#L3-L",
+    "[a](",
+    "](cbl/BKUPD02C.cbl#L1-L2)",
+    "99999999999999999999",
 ]
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from _grounding_helpers import Grounder
 
 from groundjudge.grounding.models import Verdict
-from _grounding_helpers import Grounder
 
 S, P, U, N = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY
 
@@ -81,7 +81,10 @@ def test_context_from_a_file_heading(g):
 
 
 def test_invented_names(g):
-    for text, name in [("Amounts are rounded with `round_amount()`.", "round_amount"), ("Unknown accounts raise AccountNotFoundError.", "AccountNotFoundError")]:
+    for text, name in [
+        ("Amounts are rounded with `round_amount()`.", "round_amount"),
+        ("Unknown accounts raise AccountNotFoundError.", "AccountNotFoundError"),
+    ]:
         c = g.one(text)
         assert (c.verdict, c.reason) == (U, f"{name} appears nowhere in the snapshot")
 
@@ -93,10 +96,10 @@ def test_mixed_real_and_invented_names_is_partial(g):
 
 
 def test_string_and_number_values(g):
-    c = g.one("## pyledger/ledger.py\n\nOut-of-order dates fail with \"transactions must be posted in date order\".")
+    c = g.one('## pyledger/ledger.py\n\nOut-of-order dates fail with "transactions must be posted in date order".')
     assert c.verdict == S
     assert "'transactions must be posted in date order' appears at pyledger/ledger.py:57" in c.reason
-    c = g.one("In pyledger/money.py `CENTS_PER_UNIT` is 100 and `CURRENCY` is \"USD\".")  # it is "EUR"
+    c = g.one('In pyledger/money.py `CENTS_PER_UNIT` is 100 and `CURRENCY` is "USD".')  # it is "EUR"
     assert c.verdict == P
     assert "'USD' does not appear in pyledger/money.py" in c.reason
 

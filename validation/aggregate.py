@@ -8,7 +8,7 @@ over the valid rows only, and the sensitivity table shows how far the missing ro
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -26,24 +26,47 @@ VOID = "void_blind"
 REASONS = JUDGE_FAILURES + INFRASTRUCTURE_FAILURES + (VOID,)
 
 CELL_DIMENSION_COLUMNS = [
-    "cell", "dimension", "mean_question_balanced", "mean_pooled", "mean_judge_balanced", "n_questions", "n_judgements",
+    "cell",
+    "dimension",
+    "mean_question_balanced",
+    "mean_pooled",
+    "mean_judge_balanced",
+    "n_questions",
+    "n_judgements",
 ]
 CELL_JUDGE_DIMENSION_COLUMNS = ["cell", "judge", "dimension", "mean_question_balanced", "n"]
 EXCLUSION_COLUMNS = ["cell", "judge", "expected", "excluded", *REASONS]
 INVENTORY_COLUMNS = ["cell", "answers", "judged", "included", "reason"]
 SENSITIVITY_COLUMNS = [
-    "cell", "dimension", "mean_question_balanced",
-    "judge_failures_at_min", "judge_failures_at_max", "all_missing_at_min", "all_missing_at_max",
-    "n_judge_failures", "n_infrastructure_failures",
+    "cell",
+    "dimension",
+    "mean_question_balanced",
+    "judge_failures_at_min",
+    "judge_failures_at_max",
+    "all_missing_at_min",
+    "all_missing_at_max",
+    "n_judge_failures",
+    "n_infrastructure_failures",
 ]
 INTERVAL_COLUMNS = [
-    "cell", "dimension", "mean_question_balanced", "ci_low", "ci_high", "n_questions", "confidence", "n_resamples", "seed",
+    "cell",
+    "dimension",
+    "mean_question_balanced",
+    "ci_low",
+    "ci_high",
+    "n_questions",
+    "confidence",
+    "n_resamples",
+    "seed",
 ]
 
 
 def dimensions(run: RunScores) -> list[str]:
     if run.rubric is not None and TOTAL in run.rubric.dimensions:
-        raise UserError(f"rubric {run.rubric.name} has a dimension named {TOTAL!r}, which would be mixed up with the judgement total", run.run_dir)
+        raise UserError(
+            f"rubric {run.rubric.name} has a dimension named {TOTAL!r}, which would be mixed up with the judgement total",
+            run.run_dir,
+        )
     return [*(run.rubric.dimensions if run.rubric else {}), TOTAL]
 
 
@@ -133,13 +156,15 @@ def three_means(slots: pd.DataFrame) -> pd.DataFrame:
     qb = _question_balanced(valid, keys)
     g = valid.groupby(keys, observed=True)["value"]
     per_judge = valid.groupby([*keys, "judge"], observed=True)["value"].mean()
-    out = pd.DataFrame({
-        "mean_question_balanced": qb["mean"],
-        "mean_pooled": g.mean(),
-        "mean_judge_balanced": per_judge.groupby(level=[0, 1], observed=True).mean(),
-        "n_questions": qb["n"],
-        "n_judgements": g.size(),
-    }).reindex(_cell_dims(slots))
+    out = pd.DataFrame(
+        {
+            "mean_question_balanced": qb["mean"],
+            "mean_pooled": g.mean(),
+            "mean_judge_balanced": per_judge.groupby(level=[0, 1], observed=True).mean(),
+            "n_questions": qb["n"],
+            "n_judgements": g.size(),
+        }
+    ).reindex(_cell_dims(slots))
     out[["n_questions", "n_judgements"]] = out[["n_questions", "n_judgements"]].fillna(0).astype(int)
     return out.reset_index()[CELL_DIMENSION_COLUMNS]
 
@@ -196,7 +221,9 @@ def run_inventory(run: RunScores, void: Iterable[tuple[str, str]] = ()) -> pd.Da
             parts.append(_count(len(files.malformed), "malformed score file", "malformed score files"))
         if unscored and files.scores:
             parts.append(_count(unscored, "answer without a score file", "answers without a score file"))
-        rows.append({"cell": cell, "answers": len(files.answers), "judged": judged, "included": judged > 0, "reason": "; ".join(parts)})
+        rows.append(
+            {"cell": cell, "answers": len(files.answers), "judged": judged, "included": judged > 0, "reason": "; ".join(parts)}
+        )
     return pd.DataFrame(rows, columns=INVENTORY_COLUMNS)
 
 
@@ -243,8 +270,12 @@ def intervals(slots: pd.DataFrame, *, n_resamples: int = 10_000, confidence: flo
             rows.append([cell, dimension, np.nan, np.nan, np.nan, 0])
             continue
         low, high = cluster_bootstrap_ci(
-            g["value"].to_numpy(), g["qid"].to_numpy(), statistic="mean",
-            n_resamples=n_resamples, confidence=confidence, seed=seed,
+            g["value"].to_numpy(),
+            g["qid"].to_numpy(),
+            statistic="mean",
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
         )
         mean = g.groupby("qid")["value"].mean()
         rows.append([cell, dimension, float(mean.mean()), low, high, int(mean.size)])

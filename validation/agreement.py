@@ -45,7 +45,15 @@ def judgement_rows(slots: pd.DataFrame) -> pd.DataFrame:
 
 
 JUDGE_COLUMNS = [
-    "scope", "dimension", "judge_a", "judge_b", "n", "alpha", "spearman", "mean_signed_diff", "mean_abs_diff",
+    "scope",
+    "dimension",
+    "judge_a",
+    "judge_b",
+    "n",
+    "alpha",
+    "spearman",
+    "mean_signed_diff",
+    "mean_abs_diff",
 ]
 
 
@@ -56,20 +64,34 @@ def _judge_block(scope: str, dimension: str, wide: pd.DataFrame) -> list[dict]:
     for a, b in combinations(judges, 2):
         x, y = wide[a].to_numpy(), wide[b].to_numpy()
         diff = stats.mean_differences(x, y)
-        rows.append({
-            "scope": scope, "dimension": dimension, "judge_a": a, "judge_b": b, "n": diff.n,
-            "alpha": stats.krippendorff_interval_alpha(np.vstack([x, y])),
-            "spearman": stats.spearman(x, y),
-            "mean_signed_diff": diff.signed, "mean_abs_diff": diff.absolute,
-        })
+        rows.append(
+            {
+                "scope": scope,
+                "dimension": dimension,
+                "judge_a": a,
+                "judge_b": b,
+                "n": diff.n,
+                "alpha": stats.krippendorff_interval_alpha(np.vstack([x, y])),
+                "spearman": stats.spearman(x, y),
+                "mean_signed_diff": diff.signed,
+                "mean_abs_diff": diff.absolute,
+            }
+        )
     if len(judges) > 2:
         matrix = wide.to_numpy().T
-        rows.append({
-            "scope": scope, "dimension": dimension, "judge_a": "all judges", "judge_b": "",
-            "n": int(np.count_nonzero(np.count_nonzero(~np.isnan(matrix), axis=0) >= 2)),
-            "alpha": stats.krippendorff_interval_alpha(matrix),
-            "spearman": np.nan, "mean_signed_diff": np.nan, "mean_abs_diff": np.nan,
-        })
+        rows.append(
+            {
+                "scope": scope,
+                "dimension": dimension,
+                "judge_a": "all judges",
+                "judge_b": "",
+                "n": int(np.count_nonzero(np.count_nonzero(~np.isnan(matrix), axis=0) >= 2)),
+                "alpha": stats.krippendorff_interval_alpha(matrix),
+                "spearman": np.nan,
+                "mean_signed_diff": np.nan,
+                "mean_abs_diff": np.nan,
+            }
+        )
     return rows
 
 
@@ -107,7 +129,9 @@ def join_pairs(generated: pd.DataFrame, reference: pd.DataFrame, keys: list[str]
     merged = pd.merge(
         generated[keys + [value]].rename(columns={value: "generated"}),
         reference[keys + [value]].rename(columns={value: "reference"}),
-        on=keys, how="outer", indicator=True,
+        on=keys,
+        how="outer",
+        indicator=True,
     )
     only_generated = int((merged["_merge"] == "left_only").sum())
     only_reference = int((merged["_merge"] == "right_only").sum())
@@ -147,13 +171,16 @@ def verdict_agreement(pairs: pd.DataFrame) -> tuple[dict, pd.DataFrame]:
     lo, hi = stats.wilson_interval(agree, n)
     labels, table = stats.confusion_matrix(gen, ref)
     confusion = pd.DataFrame(
-        [{"generated": g, "reference": r, "count": int(table[i, k])}
-         for i, g in enumerate(labels) for k, r in enumerate(labels)],
+        [{"generated": g, "reference": r, "count": int(table[i, k])} for i, g in enumerate(labels) for k, r in enumerate(labels)],
         columns=["generated", "reference", "count"],
     )
     summary = {
-        "n": n, "agree": agree, "agreement": agree / n if n else np.nan,
-        "agreement_ci_low": lo, "agreement_ci_high": hi, "kappa": stats.cohen_kappa(gen, ref),
+        "n": n,
+        "agree": agree,
+        "agreement": agree / n if n else np.nan,
+        "agreement_ci_low": lo,
+        "agreement_ci_high": hi,
+        "kappa": stats.cohen_kappa(gen, ref),
     }
     return summary, confusion
 
@@ -173,8 +200,12 @@ def gate_agreement(pairs: pd.DataFrame) -> dict:
     correct = counts["gate_yes_maintainer_yes"] + counts["gate_no_maintainer_no"]
     lo, hi = stats.wilson_interval(correct, n)
     return {
-        "n": n, **counts, "accuracy": correct / n if n else np.nan,
-        "accuracy_ci_low": lo, "accuracy_ci_high": hi, "kappa": stats.cohen_kappa(g.tolist(), m.tolist()),
+        "n": n,
+        **counts,
+        "accuracy": correct / n if n else np.nan,
+        "accuracy_ci_low": lo,
+        "accuracy_ci_high": hi,
+        "kappa": stats.cohen_kappa(g.tolist(), m.tolist()),
     }
 
 
@@ -182,9 +213,7 @@ def gate_agreement(pairs: pd.DataFrame) -> dict:
 # Criterion coverage
 
 
-def criterion_coverage(
-    matches: pd.DataFrame, reference: pd.DataFrame, generated: pd.DataFrame
-) -> tuple[dict, pd.DataFrame]:
+def criterion_coverage(matches: pd.DataFrame, reference: pd.DataFrame, generated: pd.DataFrame) -> tuple[dict, pd.DataFrame]:
     """Coverage of reference criteria by generated ones, from a match file.
 
     ``reference``: item, id, priority (P0-P3); ``generated``: item, id; ``matches``: item, generated,
@@ -203,15 +232,21 @@ def criterion_coverage(
     weights = ref["priority"].map(PRIORITY_WEIGHTS).to_numpy(dtype=float)
     best_label = {1.0: "full", 0.5: "partial", 0.0: "conflict"}
     has_match = best.reindex(ref.index).notna().to_numpy()
-    per_reference = pd.DataFrame({
-        "item": [i for i, _ in ref.index], "reference": [c for _, c in ref.index],
-        "priority": ref["priority"].to_list(), "weight": weights,
-        "best_match": [best_label[c] if m else "none" for c, m in zip(ref_credit, has_match)],
-        "credit": ref_credit,
-    })
+    per_reference = pd.DataFrame(
+        {
+            "item": [i for i, _ in ref.index],
+            "reference": [c for _, c in ref.index],
+            "priority": ref["priority"].to_list(),
+            "weight": weights,
+            "best_match": [best_label[c] if m else "none" for c, m in zip(ref_credit, has_match)],
+            "credit": ref_credit,
+        }
+    )
     overlapping = credit[credit["credit"] > 0]
     overlap_ids = set(zip(overlapping["item"], overlapping["generated"]))
-    conflict_ids = set(zip(credit.loc[credit["match"] == "conflict", "item"], credit.loc[credit["match"] == "conflict", "generated"]))
+    conflict_ids = set(
+        zip(credit.loc[credit["match"] == "conflict", "item"], credit.loc[credit["match"] == "conflict", "generated"])
+    )
     gen_ids = set(zip(generated["item"], generated["id"]))
     n_ref, n_gen = len(ref_credit), len(gen_ids)
     labels = per_reference["best_match"]

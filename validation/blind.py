@@ -27,8 +27,19 @@ from groundjudge.validation.scores_io import cell_dirs
 
 BLIND_FILE = "blind.json"
 ANSWER_COLUMNS = [
-    "cell", "qid", "blind", "format", "status", "tool_calls", "forbidden_calls", "denied_calls", "tools",
-    "violations", "problems", "reason", "warnings",
+    "cell",
+    "qid",
+    "blind",
+    "format",
+    "status",
+    "tool_calls",
+    "forbidden_calls",
+    "denied_calls",
+    "tools",
+    "violations",
+    "problems",
+    "reason",
+    "warnings",
 ]
 CELL_COLUMNS = ["cell", "blind", "answers", "with_stream", "tool_calls", "violations", "void", "unverified", "clean", "tools"]
 
@@ -121,10 +132,16 @@ def check_answer(cell: str, qid: str, stream: EventStream | None, blind: bool) -
     else:
         status = AnswerStatus.CLEAN
     problems = stream.problems + (
-        [f"{stream.problem_count - len(stream.problems)} more problems not listed"] if stream.problem_count > len(stream.problems) else []
+        [f"{stream.problem_count - len(stream.problems)} more problems not listed"]
+        if stream.problem_count > len(stream.problems)
+        else []
     )
     return AnswerCheck(
-        cell=cell, qid=qid, blind=blind, format=stream.format, status=status,
+        cell=cell,
+        qid=qid,
+        blind=blind,
+        format=stream.format,
+        status=status,
         tool_calls=len(stream.calls),
         forbidden_calls=sum(1 for c in stream.calls if c.kind in FORBIDDEN),
         denied_calls=sum(1 for c in stream.calls if c.denied),
@@ -215,7 +232,9 @@ def read_void_list(run_dir: str | Path) -> tuple[BlindFile | None, str | None]:
     for cell in blind.blind_cells:
         for p in sorted((run_dir / cell / "events").glob("*.jsonl")):
             if p.relative_to(run_dir).as_posix() not in blind.event_files:
-                raise UserError(f"{p.relative_to(run_dir).as_posix()} is newer than the blind check; rerun `groundjudge blind`", path)
+                raise UserError(
+                    f"{p.relative_to(run_dir).as_posix()} is newer than the blind check; rerun `groundjudge blind`", path
+                )
     return blind, sha256_file(path)
 
 

@@ -41,9 +41,16 @@ def _fmt(value) -> str:
     return str(value)
 
 
-def _write_outputs(out_dir: Path, name: str, tables: dict[str, "pd.DataFrame"], *, command: str,
-                   inputs: dict[str, str], excluded: dict[str, str] | None = None,
-                   unmatched: dict[str, int] | None = None) -> list[Path]:
+def _write_outputs(
+    out_dir: Path,
+    name: str,
+    tables: dict[str, pd.DataFrame],
+    *,
+    command: str,
+    inputs: dict[str, str],
+    excluded: dict[str, str] | None = None,
+    unmatched: dict[str, int] | None = None,
+) -> list[Path]:
     from groundjudge import __version__
     from groundjudge.storage import write_model
     from groundjudge.validation.agreement_formats import AgreementInputs
@@ -57,15 +64,18 @@ def _write_outputs(out_dir: Path, name: str, tables: dict[str, "pd.DataFrame"], 
         write_csv(path, df, list(df.columns), float_format=None, na_rep=UNDEFINED)
         written.append(path)
     manifest = AgreementInputs(
-        command=command, tool_version=__version__, inputs=dict(sorted(inputs.items())),
-        excluded=dict(sorted((excluded or {}).items())), unmatched=unmatched or {},
+        command=command,
+        tool_version=__version__,
+        inputs=dict(sorted(inputs.items())),
+        excluded=dict(sorted((excluded or {}).items())),
+        unmatched=unmatched or {},
         outputs=[p.name for p in written],
     )
     write_model(out_dir / f"{name}.inputs.json", manifest)
     return written
 
 
-def _print_table(title: str, df: "pd.DataFrame") -> None:
+def _print_table(title: str, df: pd.DataFrame) -> None:
     import pandas as pd
 
     from groundjudge.validation.tables import console, print_table
@@ -149,12 +159,19 @@ def judges_cmd(
     if blind_sha is not None:
         inputs[str(Path(run_dir) / BLIND_FILE)] = blind_sha
     written = _write_outputs(
-        out or run_dir, "agreement_judges", {"agreement_judges": result}, command="agreement judges",
-        inputs=inputs, excluded=malformed | voided,
+        out or run_dir,
+        "agreement_judges",
+        {"agreement_judges": result},
+        command="agreement judges",
+        inputs=inputs,
+        excluded=malformed | voided,
     )
     _print_table("Agreement between judges", result)
-    _print_done(written, [f"excluded malformed score file {k}: {why}" for k, why in malformed.items()]
-                + [f"excluded {k}: {why}" for k, why in voided.items()])
+    _print_done(
+        written,
+        [f"excluded malformed score file {k}: {why}" for k, why in malformed.items()]
+        + [f"excluded {k}: {why}" for k, why in voided.items()],
+    )
 
 
 @agreement_app.command("rubric")
@@ -174,8 +191,14 @@ def rubric_cmd(
 
     pairs, unmatched, notes = _join(generated, reference, ScoreRow, ["item", "candidate"], "score")
     result = pd.DataFrame([rubric_agreement(pairs)])
-    written = _write_outputs(out, "agreement_rubric", {"agreement_rubric": result}, command="agreement rubric",
-                             inputs=_hashes(generated, reference), unmatched=unmatched)
+    written = _write_outputs(
+        out,
+        "agreement_rubric",
+        {"agreement_rubric": result},
+        command="agreement rubric",
+        inputs=_hashes(generated, reference),
+        unmatched=unmatched,
+    )
     _print_table("Generated vs reference rubric scores", result)
     _print_done(written, notes)
 
@@ -198,8 +221,12 @@ def verdicts_cmd(
     summary, confusion = verdict_agreement(pairs)
     result = pd.DataFrame([summary])
     written = _write_outputs(
-        out, "agreement_verdicts", {"agreement_verdicts": result, "agreement_verdicts_confusion": confusion},
-        command="agreement verdicts", inputs=_hashes(generated, reference), unmatched=unmatched,
+        out,
+        "agreement_verdicts",
+        {"agreement_verdicts": result, "agreement_verdicts_confusion": confusion},
+        command="agreement verdicts",
+        inputs=_hashes(generated, reference),
+        unmatched=unmatched,
     )
     _print_table("Verdicts vs reference", result)
     _print_table("Confusion (rows: generated, reference)", confusion)
@@ -222,8 +249,14 @@ def gate_cmd(
 
     pairs, unmatched, notes = _join(gate, maintainer, GateRow, ["item"], "needs_docs")
     result = pd.DataFrame([gate_agreement(pairs)])
-    written = _write_outputs(out, "agreement_gate", {"agreement_gate": result}, command="agreement gate",
-                             inputs=_hashes(gate, maintainer), unmatched=unmatched)
+    written = _write_outputs(
+        out,
+        "agreement_gate",
+        {"agreement_gate": result},
+        command="agreement gate",
+        inputs=_hashes(gate, maintainer),
+        unmatched=unmatched,
+    )
     _print_table("Documentation gate vs maintainers", result)
     _print_done(written, notes)
 
@@ -246,7 +279,9 @@ def _criteria(path: Path, *, need_priority: bool):
 
 @agreement_app.command("coverage")
 def coverage_cmd(
-    matches: Path = typer.Argument(..., help="Match file (JSONL/CSV: item, generated, reference, match = full|partial|conflict)."),
+    matches: Path = typer.Argument(
+        ..., help="Match file (JSONL/CSV: item, generated, reference, match = full|partial|conflict)."
+    ),
     reference_criteria: Path = typer.Argument(..., help="Reference criteria (JSONL/CSV: item, id, priority P0-P3)."),
     generated_criteria: Path = typer.Argument(..., help="Generated criteria (JSONL/CSV: item, id)."),
     out: Path = typer.Option(Path("."), "--out", help=OUT_HELP),
@@ -269,13 +304,18 @@ def coverage_cmd(
             raise UserError(f"reference criterion {r.reference!r} (item {r.item!r}) is not in {reference_criteria}", matches)
         if (r.item, r.generated) not in gen_ids:
             raise UserError(f"generated criterion {r.generated!r} (item {r.item!r}) is not in {generated_criteria}", matches)
-    match_df = pd.DataFrame([r.model_dump(include={"item", "generated", "reference", "match"}) for r in rows],
-                            columns=["item", "generated", "reference", "match"])
+    match_df = pd.DataFrame(
+        [r.model_dump(include={"item", "generated", "reference", "match"}) for r in rows],
+        columns=["item", "generated", "reference", "match"],
+    )
     summary, per_reference = criterion_coverage(match_df, ref, gen)
     result = pd.DataFrame([summary])
     written = _write_outputs(
-        out, "agreement_coverage", {"agreement_coverage": result, "agreement_coverage_criteria": per_reference},
-        command="agreement coverage", inputs=_hashes(matches, reference_criteria, generated_criteria),
+        out,
+        "agreement_coverage",
+        {"agreement_coverage": result, "agreement_coverage_criteria": per_reference},
+        command="agreement coverage",
+        inputs=_hashes(matches, reference_criteria, generated_criteria),
     )
     _print_table("Criterion coverage", result)
     _print_done(written, [])

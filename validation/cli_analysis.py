@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -17,15 +16,37 @@ def _split(values: list[str] | None) -> list[str] | None:
 
 def report(
     run_dir: Path = typer.Argument(..., help="Run directory holding <cell>/answers/<qid>.md and <cell>/scores/<qid>.json."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write the tables, report.md and plots (default RUN_DIR/report)."),
-    questions: Optional[Path] = typer.Option(None, "--questions", help="Question set (JSONL) naming the expected questions; default: the run manifest's, else every question seen in the run."),
-    floor_cell: Optional[str] = typer.Option(None, "--floor-cell", help="The blind control cell whose mean is the floor (give with --baseline-cell)."),
-    baseline_cell: Optional[str] = typer.Option(None, "--baseline-cell", help="The source-available baseline cell; each cell's share of the baseline-over-floor gap is reported."),
-    retest_floor: Optional[str] = typer.Option(None, "--retest-floor", help="Test-retest floor used to flag differences too small to trust: a number (the floor on the total, e.g. 3.89) or a test_retest.csv from `groundjudge retest` (a floor per dimension). Default: measured from --retest when given."),
-    retest: Optional[Path] = typer.Option(None, "--retest", help="A second run of the same binary, questions and corpus snapshot: adds the test-retest shifts and floor to the report."),
+    out: Path | None = typer.Option(
+        None, "--out", help="Where to write the tables, report.md and plots (default RUN_DIR/report)."
+    ),
+    questions: Path | None = typer.Option(
+        None,
+        "--questions",
+        help="Question set (JSONL) naming the expected questions; default: the run manifest's, else every question seen in the run.",
+    ),
+    floor_cell: str | None = typer.Option(
+        None, "--floor-cell", help="The blind control cell whose mean is the floor (give with --baseline-cell)."
+    ),
+    baseline_cell: str | None = typer.Option(
+        None,
+        "--baseline-cell",
+        help="The source-available baseline cell; each cell's share of the baseline-over-floor gap is reported.",
+    ),
+    retest_floor: str | None = typer.Option(
+        None,
+        "--retest-floor",
+        help="Test-retest floor used to flag differences too small to trust: a number (the floor on the total, e.g. 3.89) or a test_retest.csv from `groundjudge retest` (a floor per dimension). Default: measured from --retest when given.",
+    ),
+    retest: Path | None = typer.Option(
+        None,
+        "--retest",
+        help="A second run of the same binary, questions and corpus snapshot: adds the test-retest shifts and floor to the report.",
+    ),
     seed: int = typer.Option(0, "--seed", help="Seed of the question-level bootstrap (same seed and inputs, same intervals)."),
     resamples: int = typer.Option(10_000, "--resamples", min=1, help="Resamples of the question-level bootstrap."),
-    confidence: float = typer.Option(0.95, "--confidence", min=0.5, max=0.999, help="Confidence level of the bootstrap intervals."),
+    confidence: float = typer.Option(
+        0.95, "--confidence", min=0.5, max=0.999, help="Confidence level of the bootstrap intervals."
+    ),
 ) -> None:
     """Aggregate a run's score files into tables, report.md and plots.
 
@@ -38,16 +59,30 @@ def report(
     from groundjudge.validation.report import run_report
 
     run_report(
-        run_dir, out or run_dir / "report", questions=questions, floor_cell=floor_cell, baseline_cell=baseline_cell,
-        retest_floor=retest_floor, retest_run=retest, seed=seed, n_resamples=resamples, confidence=confidence,
+        run_dir,
+        out or run_dir / "report",
+        questions=questions,
+        floor_cell=floor_cell,
+        baseline_cell=baseline_cell,
+        retest_floor=retest_floor,
+        retest_run=retest,
+        seed=seed,
+        n_resamples=resamples,
+        confidence=confidence,
     )
 
 
 def retest(
     run_a: Path = typer.Argument(..., help="First run directory."),
     run_b: Path = typer.Argument(..., help="Second run of the same binary, questions and corpus snapshot."),
-    cells: Optional[list[str]] = typer.Option(None, "--cells", help="Cells to compare (repeatable or comma-separated); default: every cell. Both runs must have the same cells."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write test_retest.csv and test_retest_ranges.csv (default RUN_B/retest)."),
+    cells: list[str] | None = typer.Option(
+        None,
+        "--cells",
+        help="Cells to compare (repeatable or comma-separated); default: every cell. Both runs must have the same cells.",
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", help="Where to write test_retest.csv and test_retest_ranges.csv (default RUN_B/retest)."
+    ),
 ) -> None:
     """Test-retest noise floor between two runs of the same binary, questions and corpus snapshot.
 
@@ -62,8 +97,14 @@ def retest(
 
 
 def blind(
-    run_dir: Path = typer.Argument(..., help="Run directory holding <cell>/answers/<qid>.md and the agents' event streams <cell>/events/<qid>.jsonl."),
-    blind_cells: list[str] = typer.Option(..., "--blind-cells", help="Glob pattern(s) naming the cells answered without the source, e.g. 'blind-*' (repeatable or comma-separated)."),
+    run_dir: Path = typer.Argument(
+        ..., help="Run directory holding <cell>/answers/<qid>.md and the agents' event streams <cell>/events/<qid>.jsonl."
+    ),
+    blind_cells: list[str] = typer.Option(
+        ...,
+        "--blind-cells",
+        help="Glob pattern(s) naming the cells answered without the source, e.g. 'blind-*' (repeatable or comma-separated).",
+    ),
 ) -> None:
     """Verify blind cells from the agents' event streams (Claude Code stream-json, Codex exec --json
     or generic JSONL; docs/formats/events.md).

@@ -7,7 +7,7 @@ escaped before rich sees it, so an answer holding ``[bold]`` prints those charac
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -42,9 +42,9 @@ def _question_set(run_dir: Path, questions: Path | None) -> tuple[list[Question]
     """(questions, their file, a note to print): from --questions, else the set the run manifest records."""
     from groundjudge.errors import UserError
     from groundjudge.hashing import sha256_file
-    from groundjudge.storage import read_model
     from groundjudge.judging.manifest import MANIFEST, RunManifest
     from groundjudge.questions import load_questions
+    from groundjudge.storage import read_model
 
     if questions is not None:
         return load_questions(questions), questions, None
@@ -90,7 +90,9 @@ def _show_answer(out: Console, answer: Path, report: GroundingReport | None) -> 
     from groundjudge.hashing import sha256_file
 
     if answer.is_file():
-        out.print(Panel(escape(answer.read_text(encoding="utf-8", errors="replace").rstrip()), title="answer", title_align="left"))
+        out.print(
+            Panel(escape(answer.read_text(encoding="utf-8", errors="replace").rstrip()), title="answer", title_align="left")
+        )
     else:
         out.print(f"no answer file: {escape(str(answer))}")
     if report is None:
@@ -100,12 +102,16 @@ def _show_answer(out: Console, answer: Path, report: GroundingReport | None) -> 
     if not report.claims:
         out.print(f"no claims: {escape(report.note or 'the answer has no claim units')}")
         return
-    table = Table(title=f"claims ({escape(report.extractor)}, corpus {escape(report.corpus.name)})", title_justify="left", show_lines=True)
+    table = Table(
+        title=f"claims ({escape(report.extractor)}, corpus {escape(report.corpus.name)})", title_justify="left", show_lines=True
+    )
     for column in ("id", "verdict", "claim", "reason"):
         table.add_column(column, overflow="fold")
     for c in report.claims:
         style = _VERDICT_STYLE.get(c.verdict.value, "")
-        table.add_row(escape(c.id), f"[{style}]{c.verdict.value}[/{style}]" if style else c.verdict.value, escape(c.text), escape(c.reason))
+        table.add_row(
+            escape(c.id), f"[{style}]{c.verdict.value}[/{style}]" if style else c.verdict.value, escape(c.text), escape(c.reason)
+        )
     out.print(table)
     out.print("  ".join(f"{v.value} {n}" for v, n in report.counts.items()))
 
@@ -143,7 +149,9 @@ def show(
     run_dir: Path = typer.Argument(..., help="Run directory holding <cell>/answers, <cell>/grounding and <cell>/scores."),
     cell: str = typer.Argument(..., help="The cell, e.g. tools-src."),
     qid: str = typer.Argument(..., help="The question id, e.g. q01."),
-    questions: Optional[Path] = typer.Option(None, "--questions", help="Question set (JSONL); default: the one RUN_DIR/manifest.json records."),
+    questions: Path | None = typer.Option(
+        None, "--questions", help="Question set (JSONL); default: the one RUN_DIR/manifest.json records."
+    ),
 ) -> None:
     """Show one answer: its question, each claim's grounding verdict and reason, and each judge's
     scores per dimension against the maximum, total and rationale (or its error: a failed judgement
@@ -153,16 +161,18 @@ def show(
     from rich.rule import Rule
 
     from groundjudge.errors import UserError
-    from groundjudge.hashing import sha256_file
-    from groundjudge.storage import read_model
     from groundjudge.grounding.models import GroundingReport
+    from groundjudge.hashing import sha256_file
     from groundjudge.judging.models import ScoreFile
+    from groundjudge.storage import read_model
 
     if not run_dir.is_dir():
         raise UserError("not a run directory", run_dir)
     cells = _cells(run_dir)
     if cell not in cells:
-        raise UserError(f"no cell {cell!r}; cells: {', '.join(cells) or 'none (no <cell>/answers, grounding or scores)'}", run_dir)
+        raise UserError(
+            f"no cell {cell!r}; cells: {', '.join(cells) or 'none (no <cell>/answers, grounding or scores)'}", run_dir
+        )
     qs, qs_path, note = _question_set(run_dir, questions)
     cell_dir = run_dir / cell
     known = _qids(cell_dir)

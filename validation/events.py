@@ -24,12 +24,13 @@ import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import from_json
@@ -103,9 +104,7 @@ class _Tables:
         self.tools = table.tools
         self.servers = {_server_key(k): v for k, v in table.mcp_servers.items()}
         self.server_tools = {
-            f"{_server_key(server)}/{tool}": v
-            for k, v in table.mcp_tools.items()
-            for server, tool in [k.split("/", 1)]
+            f"{_server_key(server)}/{tool}": v for k, v in table.mcp_tools.items() for server, tool in [k.split("/", 1)]
         }
         self.words = [(kind, frozenset(words)) for kind, words in table.words.items()]
         # Anchored at the start of the error text, so that a command's output quoting a refusal
@@ -161,8 +160,11 @@ def classify_tool(name: str, server: str | None = None) -> ToolKind:
     if server is not None:
         key = _server_key(server)
         return (
-            t.server_tools.get(f"{key}/{name}") or t.servers.get(key)
-            or _kind_by_words(name) or _kind_by_words(server) or ToolKind.OTHER
+            t.server_tools.get(f"{key}/{name}")
+            or t.servers.get(key)
+            or _kind_by_words(name)
+            or _kind_by_words(server)
+            or ToolKind.OTHER
         )
     return t.tools.get(name) or _kind_by_words(name) or ToolKind.OTHER
 
@@ -349,7 +351,11 @@ class _Claude(_Parser):
                 self.unreadable(event, line, f"system event subtype {subtype!r}")
         elif kind == "control_request":
             request = event.get("request")
-            if isinstance(request, dict) and request.get("subtype") == "can_use_tool" and isinstance(request.get("tool_use_id"), str):
+            if (
+                isinstance(request, dict)
+                and request.get("subtype") == "can_use_tool"
+                and isinstance(request.get("tool_use_id"), str)
+            ):
                 self.permission_requests[str(event.get("request_id"))] = request["tool_use_id"]
         elif kind == "control_response":
             response = event.get("response")
@@ -421,7 +427,9 @@ class _Claude(_Parser):
             for call_id, index in self.by_id.items():
                 call = calls[index]
                 if (
-                    call_id not in matched and call.name == name and self.results.get(call_id) != _RAN
+                    call_id not in matched
+                    and call.name == name
+                    and self.results.get(call_id) != _RAN
                     and (digest is None or self.inputs[call_id] == digest)
                 ):
                     matched.add(call_id)
@@ -508,7 +516,9 @@ class _Generic(_Parser):
 
 
 _PARSERS: dict[StreamFormat, type[_Parser]] = {
-    StreamFormat.CLAUDE_CODE: _Claude, StreamFormat.CODEX: _Codex, StreamFormat.GENERIC: _Generic,
+    StreamFormat.CLAUDE_CODE: _Claude,
+    StreamFormat.CODEX: _Codex,
+    StreamFormat.GENERIC: _Generic,
 }
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _UTF8_BOM = b"\xef\xbb\xbf"
@@ -551,7 +561,7 @@ def parse_events(path: str | Path) -> EventStream:
             for number, raw in enumerate(fh, start=1):
                 digest.update(raw)
                 if number == 1 and raw.startswith(_UTF8_BOM):
-                    raw = raw[len(_UTF8_BOM):]
+                    raw = raw[len(_UTF8_BOM) :]
                 try:
                     event = from_json(raw, cache_strings="keys")
                 except ValueError:

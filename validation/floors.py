@@ -9,8 +9,15 @@ import pandas as pd
 from groundjudge.errors import UserError
 
 FLOOR_COLUMNS = [
-    "cell", "dimension", "raw", "floor", "minus_floor", "share_of_gap", "retest_floor",
-    "within_floor_noise", "within_baseline_noise",
+    "cell",
+    "dimension",
+    "raw",
+    "floor",
+    "minus_floor",
+    "share_of_gap",
+    "retest_floor",
+    "within_floor_noise",
+    "within_baseline_noise",
 ]
 
 
@@ -41,11 +48,17 @@ def floor_table(
         raw = r.mean_question_balanced
         noise = (retest_floors or {}).get(dim, np.nan)
         known = not np.isnan(noise)
-        rows.append({
-            "cell": r.cell, "dimension": dim, "raw": raw, "floor": floor, "minus_floor": raw - floor,
-            "share_of_gap": (raw - floor) / gap if gap != 0 else np.nan,
-            "retest_floor": noise,
-            "within_floor_noise": bool(abs(raw - floor) < noise) if known else None,
-            "within_baseline_noise": bool(abs(raw - floor - gap) < noise) if known else None,
-        })
+        rows.append(
+            {
+                "cell": r.cell,
+                "dimension": dim,
+                "raw": raw,
+                "floor": floor,
+                "minus_floor": raw - floor,
+                "share_of_gap": (raw - floor) / gap if gap != 0 else np.nan,
+                "retest_floor": noise,
+                "within_floor_noise": bool(abs(raw - floor) < noise) if known else None,
+                "within_baseline_noise": bool(abs(raw - floor - gap) < noise) if known else None,
+            }
+        )
     return pd.DataFrame(rows, columns=FLOOR_COLUMNS)

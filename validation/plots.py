@@ -81,8 +81,11 @@ def dimension_means(means: pd.DataFrame, bounds: dict[str, tuple[float, float]],
     ax.set_xticks(x, [f"{d}\n({bounds[d][0]:g} to {bounds[d][1]:g})" for d in dims])
     ax.set_ylabel("mean as a share of the range\n(0 = rubric minimum, 1 = maximum)")
     ax.set_ylim(0, 1.08)
-    ax.set_title("Per-dimension means per cell (question-balanced); "
-                 + ("raw mean on each bar" if labelled else "raw means in cell_dimension.csv") + note)
+    ax.set_title(
+        "Per-dimension means per cell (question-balanced); "
+        + ("raw mean on each bar" if labelled else "raw means in cell_dimension.csv")
+        + note
+    )
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), title="cell")
     _save(fig, path)
     plt.close(fig)
@@ -101,7 +104,7 @@ def judge_scatter(slots: pd.DataFrame, bounds: tuple[float, float], path: Path, 
     ncols = min(len(pairs), 3)
     nrows = -(-len(pairs) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 4.6 * nrows), squeeze=False)
-    for ax in axes.flat[len(pairs):]:
+    for ax in axes.flat[len(pairs) :]:
         ax.set_visible(False)
     # The rubric's range, widened if a judge scored outside it (that point must still show).
     lo, hi = min(bounds[0], float(t["value"].min())), max(bounds[1], float(t["value"].max()))
@@ -110,8 +113,16 @@ def judge_scatter(slots: pd.DataFrame, bounds: tuple[float, float], path: Path, 
         both = wide[[ja, jb]].dropna()
         for k, (cell, g) in enumerate(both.groupby(level="cell")):
             counts = g.groupby([ja, jb]).size().reset_index(name="n")
-            ax.scatter(counts[ja], counts[jb], s=30 * counts["n"], marker=_MARKERS[k % len(_MARKERS)],
-                       facecolors="none", edgecolors=f"C{k}", linewidths=1.3, label=cell)
+            ax.scatter(
+                counts[ja],
+                counts[jb],
+                s=30 * counts["n"],
+                marker=_MARKERS[k % len(_MARKERS)],
+                facecolors="none",
+                edgecolors=f"C{k}",
+                linewidths=1.3,
+                label=cell,
+            )
         ax.plot([lo, hi], [lo, hi], color="grey", linewidth=0.8, linestyle="--", label="equal scores")
         ax.set_xlim(lo - pad, hi + pad)
         ax.set_ylim(lo - pad, hi + pad)
@@ -123,8 +134,16 @@ def judge_scatter(slots: pd.DataFrame, bounds: tuple[float, float], path: Path, 
     fig.tight_layout()
     # One legend for every panel, under them, where it hides no point.
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(len(labels), 6), fontsize="small",
-               title="cell (a marker's area grows with the answers at that point)", title_fontsize="small")
+    fig.legend(
+        handles,
+        labels,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        ncol=min(len(labels), 6),
+        fontsize="small",
+        title="cell (a marker's area grows with the answers at that point)",
+        title_fontsize="small",
+    )
     _save(fig, path)
     plt.close(fig)
     return True
@@ -147,7 +166,11 @@ def retest_shifts(table: pd.DataFrame, floor: float, path: Path, note: str = "")
             ax.axvline(v, color="grey", linewidth=0.8, linestyle="--")
     span = float(np.nanmax(np.abs(t["shift"]))) if len(shifts) else 1.0
     ax.set_xlim(-1.3 * span - 1e-9, 1.3 * span + 1e-9)
-    title = f"Test-retest floor = range of the cell shifts = {floor:.2f}" if not np.isnan(floor) else "Test-retest floor undefined (fewer than two cells)"
+    title = (
+        f"Test-retest floor = range of the cell shifts = {floor:.2f}"
+        if not np.isnan(floor)
+        else "Test-retest floor undefined (fewer than two cells)"
+    )
     ax.set_title(title + note)
     ax.set_xlabel("shift of the cell's total, run B - run A (question-balanced)")
     _save(fig, path)

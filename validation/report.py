@@ -97,16 +97,23 @@ def _simulated(run_dir: Path) -> bool:
     return path.is_file() and any(j.simulated for j in read_model(path, RunManifest).judges)
 
 
-def analyse(run: RunScores, *, expected_qids=None, void=(), unverified=(), seed=0, n_resamples=10_000, confidence=0.95) -> Analysis:
+def analyse(
+    run: RunScores, *, expected_qids=None, void=(), unverified=(), seed=0, n_resamples=10_000, confidence=0.95
+) -> Analysis:
     """``void`` and ``unverified``: BlindEntry lists from blind.json; void answers are left out."""
     void_keys = [(v.cell, v.qid) for v in void]
     slots = agg.slot_table(run, expected_qids=expected_qids, void=void_keys)
     return Analysis(
-        run=run, slots=slots, means=agg.three_means(slots), per_judge=agg.per_judge_means(slots),
-        exclusions=agg.exclusions(slots), inventory=agg.run_inventory(run, void_keys),
+        run=run,
+        slots=slots,
+        means=agg.three_means(slots),
+        per_judge=agg.per_judge_means(slots),
+        exclusions=agg.exclusions(slots),
+        inventory=agg.run_inventory(run, void_keys),
         sensitivity=agg.sensitivity(slots, agg.score_bounds(run)),
         intervals=agg.intervals(slots, n_resamples=n_resamples, confidence=confidence, seed=seed),
-        void=list(void), unverified=list(unverified),
+        void=list(void),
+        unverified=list(unverified),
     )
 
 
@@ -131,15 +138,25 @@ def md_table(frame: pd.DataFrame) -> str:
     return "\n".join([head, rule, *body])
 
 
-def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame | None, retest: tuple | None, inputs: ReportInputs,
-                    simulated: bool = False) -> str:
+def render_markdown(
+    a: Analysis,
+    *,
+    plots: dict[str, str],
+    floors: pd.DataFrame | None,
+    retest: tuple | None,
+    inputs: ReportInputs,
+    simulated: bool = False,
+) -> str:
     out = [f"# groundjudge report: {a.run.run_dir.name}", "", *([f"**{SIMULATED_BANNER}**", ""] if simulated else [])]
     rubric = a.run.rubric
     out += [
         f"Run `{a.run.run_dir}`, {len(a.run.cells)} cells, judges: {', '.join(a.run.judges) or 'none'}, "
         f"rubric: {rubric.name + ' (' + rubric.sha256[:12] + ')' if rubric else 'none'}, "
-        + (f"{inputs.expected_questions} expected questions" if inputs.expected_questions is not None
-           else "expected questions unknown (the run's question set is missing or changed)")
+        + (
+            f"{inputs.expected_questions} expected questions"
+            if inputs.expected_questions is not None
+            else "expected questions unknown (the run's question set is missing or changed)"
+        )
         + f". groundjudge {__version__}. "
         f"Every input is listed by sha256 in `report_inputs.json`.",
         "",
@@ -147,7 +164,10 @@ def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame 
         "The primary mean is question-balanced (average the judgements of a question, then the questions).",
         "",
         *_inputs_section(a, inputs),
-        "## Run inventory", "", md_table(a.inventory), "",
+        "## Run inventory",
+        "",
+        md_table(a.inventory),
+        "",
     ]
     malformed = a.run.malformed_files()
     if malformed:
@@ -155,10 +175,13 @@ def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame 
     t = a.intervals[a.intervals["dimension"].astype(str) == agg.TOTAL]
     conf = f"{inputs.confidence:.0%}"
     out += [
-        "## Cell totals", "",
+        "## Cell totals",
+        "",
         f"Question-balanced mean of the total with a {conf} interval from a question-level bootstrap "
-        f"({inputs.n_resamples} resamples, seed {inputs.seed}).", "",
-        md_table(t[["cell", "mean_question_balanced", "ci_low", "ci_high", "n_questions"]]), "",
+        f"({inputs.n_resamples} resamples, seed {inputs.seed}).",
+        "",
+        md_table(t[["cell", "mean_question_balanced", "ci_low", "ci_high", "n_questions"]]),
+        "",
     ]
     if "cell_totals" in plots:
         out += [f"![cell totals]({plots['cell_totals']})", ""]
@@ -170,10 +193,13 @@ def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame 
         out += [f"![per-dimension means]({plots['dimensions']})", ""]
     tot = m[m["dimension"] == agg.TOTAL]
     out += [
-        "## Three means of the total", "",
+        "## Three means of the total",
+        "",
         "Question-balanced (primary), pooled over judgements, and judge-balanced (mean of per-judge means). "
-        "They differ only when judgements are missing unevenly.", "",
-        md_table(tot[["cell", "mean_question_balanced", "mean_pooled", "mean_judge_balanced", "n_questions", "n_judgements"]]), "",
+        "They differ only when judgements are missing unevenly.",
+        "",
+        md_table(tot[["cell", "mean_question_balanced", "mean_pooled", "mean_judge_balanced", "n_questions", "n_judgements"]]),
+        "",
     ]
     pj = a.per_judge[a.per_judge["dimension"].astype(str) == agg.TOTAL]
     out += ["## Per-judge totals", "", md_table(pj[["cell", "judge", "mean_question_balanced", "n"]]), ""]
@@ -183,19 +209,50 @@ def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame 
     ex["judge_failures"] = ex[list(agg.JUDGE_FAILURES[:2])].sum(axis=1)
     ex["infrastructure_failures"] = ex[list(agg.INFRASTRUCTURE_FAILURES)].sum(axis=1)
     out += [
-        "## Exclusions", "",
+        "## Exclusions",
+        "",
         "Judge failures (a judgement with an error, or no judgement from that judge) are counted apart from "
         "infrastructure failures (no answer file, no score file, a malformed score file) and from void "
-        "blind-cell answers. Full counts by reason: `exclusions.csv`.", "",
-        md_table(ex[["cell", "judge", "expected", "excluded", "judge_failures", "infrastructure_failures", agg.VOID, "dimension_missing"]]), "",
+        "blind-cell answers. Full counts by reason: `exclusions.csv`.",
+        "",
+        md_table(
+            ex[
+                [
+                    "cell",
+                    "judge",
+                    "expected",
+                    "excluded",
+                    "judge_failures",
+                    "infrastructure_failures",
+                    agg.VOID,
+                    "dimension_missing",
+                ]
+            ]
+        ),
+        "",
     ]
     s = a.sensitivity[a.sensitivity["dimension"].astype(str) == agg.TOTAL]
     out += [
-        "## Missing-data sensitivity (total)", "",
+        "## Missing-data sensitivity (total)",
+        "",
         "The question-balanced total if every excluded judgement had scored the rubric minimum or maximum: "
-        "judge failures only, then also infrastructure failures. Void answers are never filled.", "",
-        md_table(s[["cell", "mean_question_balanced", "judge_failures_at_min", "judge_failures_at_max",
-                    "all_missing_at_min", "all_missing_at_max", "n_judge_failures", "n_infrastructure_failures"]]), "",
+        "judge failures only, then also infrastructure failures. Void answers are never filled.",
+        "",
+        md_table(
+            s[
+                [
+                    "cell",
+                    "mean_question_balanced",
+                    "judge_failures_at_min",
+                    "judge_failures_at_max",
+                    "all_missing_at_min",
+                    "all_missing_at_max",
+                    "n_judge_failures",
+                    "n_infrastructure_failures",
+                ]
+            ]
+        ),
+        "",
     ]
     if a.void or a.unverified or inputs.blind_sha256:
         out += ["## Blind-cell verification", ""]
@@ -207,27 +264,39 @@ def render_markdown(a: Analysis, *, plots: dict[str, str], floors: pd.DataFrame 
     if floors is not None:
         f = floors[floors["dimension"] == agg.TOTAL]
         out += [
-            "## Floors and effect sizes (total)", "",
+            "## Floors and effect sizes (total)",
+            "",
             f"Floor cell `{inputs.floor_cell}`, baseline cell `{inputs.baseline_cell}`. share_of_gap is "
-            "(cell - floor) / (baseline - floor). A difference smaller than the test-retest floor is flagged.", "",
-            md_table(f.drop(columns=["dimension"])), "",
+            "(cell - floor) / (baseline - floor). A difference smaller than the test-retest floor is flagged.",
+            "",
+            md_table(f.drop(columns=["dimension"])),
+            "",
         ]
     if retest is not None:
         table, ranges = retest
         out += [
-            "## Test-retest", "", f"Second run: `{inputs.retest_run}`. Shift = run B - this run (question-balanced).", "",
-            md_table(table[table["dimension"].astype(str) == agg.TOTAL].drop(columns=["dimension"])), "",
-            "Range of the cell shifts per dimension (the test-retest floor):", "", md_table(ranges), "",
+            "## Test-retest",
+            "",
+            f"Second run: `{inputs.retest_run}`. Shift = run B - this run (question-balanced).",
+            "",
+            md_table(table[table["dimension"].astype(str) == agg.TOTAL].drop(columns=["dimension"])),
+            "",
+            "Range of the cell shifts per dimension (the test-retest floor):",
+            "",
+            md_table(ranges),
+            "",
         ]
         if "retest" in plots:
             out += [f"![test-retest shifts]({plots['retest']})", ""]
     out += [
-        "## Files", "",
+        "## Files",
+        "",
         "`cell_dimension.csv`, `cell_judge_dimension.csv`, `cell_intervals.csv`, `exclusions.csv`, "
         "`run_inventory.csv`, `sensitivity.csv`"
         + (", `floors.csv`" if floors is not None else "")
         + (", `test_retest.csv`, `test_retest_ranges.csv`" if retest is not None else "")
-        + ", `report_inputs.json`.", "",
+        + ", `report_inputs.json`.",
+        "",
     ]
     return "\n".join(out)
 
@@ -244,16 +313,21 @@ def _inputs_section(a: Analysis, inputs: ReportInputs) -> list[str]:
     trees = sorted(a.run.corpus_tree_hashes())
     ex = a.exclusions
     if inputs.questions_problem:
-        question_set = (f"- Question set: could not be used: {inputs.questions_problem}; the expected questions are not "
-                        f"known, so the tables cover only the {len(a.run.qids())} questions seen in the run")
+        question_set = (
+            f"- Question set: could not be used: {inputs.questions_problem}; the expected questions are not "
+            f"known, so the tables cover only the {len(a.run.qids())} questions seen in the run"
+        )
         expected = f"- Judgements expected: could not be computed (no question set); over the questions seen in the run: {int(ex['expected'].sum())}"
     else:
-        question_set = (f"- Question set: {sha(inputs.questions_sha256, 'none given; the expected questions are every question seen in the run')} "
-                        f"({inputs.expected_questions} expected questions"
-                        + (f"; ignored, not in the set: {', '.join(inputs.ignored_questions)})" if inputs.ignored_questions else ")"))
+        question_set = (
+            f"- Question set: {sha(inputs.questions_sha256, 'none given; the expected questions are every question seen in the run')} "
+            f"({inputs.expected_questions} expected questions"
+            + (f"; ignored, not in the set: {', '.join(inputs.ignored_questions)})" if inputs.ignored_questions else ")")
+        )
         expected = f"- Judgements expected: {int(ex['expected'].sum())}"
     lines = [
-        "## Inputs, settings and exclusions", "",
+        "## Inputs, settings and exclusions",
+        "",
         f"- Score files: {len(inputs.score_files)} (malformed, excluded: {len(a.run.malformed_files())}), each listed with its sha256 in `report_inputs.json`; "
         f"sha256 of that list (canonical JSON of path -> sha256): `{sha256_json(inputs.score_files)}`",
         f"- Rubric: {rubric.name} `{rubric.sha256}`" if rubric else "- Rubric: none",
@@ -284,16 +358,24 @@ def _inputs_section(a: Analysis, inputs: ReportInputs) -> list[str]:
 
 
 def run_report(
-    run_dir: Path, out: Path, *, questions: Path | None = None, floor_cell: str | None = None,
-    baseline_cell: str | None = None, retest_floor: str | None = None, retest_run: Path | None = None,
-    seed: int = 0, n_resamples: int = 10_000, confidence: float = 0.95,
+    run_dir: Path,
+    out: Path,
+    *,
+    questions: Path | None = None,
+    floor_cell: str | None = None,
+    baseline_cell: str | None = None,
+    retest_floor: str | None = None,
+    retest_run: Path | None = None,
+    seed: int = 0,
+    n_resamples: int = 10_000,
+    confidence: float = 0.95,
 ) -> Analysis:
     from groundjudge.validation import plots as P
     from groundjudge.validation.blind import read_void_list
     from groundjudge.validation.floors import FLOOR_COLUMNS, floor_table
     from groundjudge.validation.retest import RANGE_COLUMNS, RETEST_COLUMNS, compare_runs, parse_retest_floor
-    from groundjudge.validation.tables import console as make_console
     from groundjudge.validation.tables import check_output_dir, output_dir
+    from groundjudge.validation.tables import console as make_console
 
     if (floor_cell is None) != (baseline_cell is None):
         raise UserError("--floor-cell and --baseline-cell go together")
@@ -306,12 +388,19 @@ def run_report(
     exp = _expectations(run_dir, questions)
     expected, questions_sha, manifest_sha = exp.qids, exp.questions_sha256, exp.manifest_sha256
     if exp.problem:
-        print(f"warning: {exp.problem}: the expected judgements cannot be computed; the report covers only the questions "
-              "seen in the run (give the question set with --questions)", file=sys.stderr)
+        print(
+            f"warning: {exp.problem}: the expected judgements cannot be computed; the report covers only the questions "
+            "seen in the run (give the question set with --questions)",
+            file=sys.stderr,
+        )
     run = replace(run, judges=tuple(sorted(set(run.judges) | exp.judges)))
     unexpected = sorted(set(run.qids()) - set(expected)) if expected is not None else []
     if unexpected:
-        what = "question in the run is not in the question set and is" if len(unexpected) == 1 else "questions in the run are not in the question set and are"
+        what = (
+            "question in the run is not in the question set and is"
+            if len(unexpected) == 1
+            else "questions in the run are not in the question set and are"
+        )
         console.print(f"[yellow]note[/]: {len(unexpected)} {what} ignored: {', '.join(unexpected[:5])}", highlight=False)
     for problem in run.malformed_files().values():
         console.print(f"[yellow]excluded malformed score file[/]: {problem}", highlight=False)
@@ -319,8 +408,13 @@ def run_report(
     if console.is_terminal:
         console.print(f"aggregating and bootstrapping ({n_resamples} resamples)...", highlight=False)
     a = analyse(
-        run, expected_qids=expected, void=blind.void if blind else (), unverified=blind.unverified if blind else (),
-        seed=seed, n_resamples=n_resamples, confidence=confidence,
+        run,
+        expected_qids=expected,
+        void=blind.void if blind else (),
+        unverified=blind.unverified if blind else (),
+        seed=seed,
+        n_resamples=n_resamples,
+        confidence=confidence,
     )
     retest = None
     retest_files: dict[str, str] = {}
@@ -363,20 +457,41 @@ def run_report(
         plots["retest"] = "retest_shifts.png"
 
     inputs = ReportInputs(
-        tool_version=__version__, run_dir=str(run_dir), score_files=dict(sorted(run.input_hashes.items())),
-        blind_sha256=blind_sha, manifest_sha256=manifest_sha, questions_sha256=questions_sha,
+        tool_version=__version__,
+        run_dir=str(run_dir),
+        score_files=dict(sorted(run.input_hashes.items())),
+        blind_sha256=blind_sha,
+        manifest_sha256=manifest_sha,
+        questions_sha256=questions_sha,
         expected_questions=len(expected) if expected is not None else None if exp.problem else len(run.qids()),
-        questions_problem=exp.problem, ignored_questions=unexpected,
-        seed=seed, n_resamples=n_resamples, confidence=confidence, floor_cell=floor_cell, baseline_cell=baseline_cell,
-        retest_floors=floors_by_dim, retest_run=str(retest_run) if retest_run else None,
+        questions_problem=exp.problem,
+        ignored_questions=unexpected,
+        seed=seed,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        floor_cell=floor_cell,
+        baseline_cell=baseline_cell,
+        retest_floors=floors_by_dim,
+        retest_run=str(retest_run) if retest_run else None,
         retest_score_files=dict(sorted(retest_files.items())),
     )
-    atomic_write_text(out / "report.md", render_markdown(a, plots=plots, floors=floors, retest=retest, inputs=inputs, simulated=simulated))
+    atomic_write_text(
+        out / "report.md", render_markdown(a, plots=plots, floors=floors, retest=retest, inputs=inputs, simulated=simulated)
+    )
     # Optional outputs of an earlier report with other options would otherwise sit beside this one.
     optional = {
-        "floors.csv": floors is not None, "test_retest.csv": retest is not None, "test_retest_ranges.csv": retest is not None,
-        **{name: key in plots for key, name in (("cell_totals", "cell_totals.png"), ("dimensions", "dimensions.png"),
-                                              ("judge_scatter", "judge_scatter.png"), ("retest", "retest_shifts.png"))},
+        "floors.csv": floors is not None,
+        "test_retest.csv": retest is not None,
+        "test_retest_ranges.csv": retest is not None,
+        **{
+            name: key in plots
+            for key, name in (
+                ("cell_totals", "cell_totals.png"),
+                ("dimensions", "dimensions.png"),
+                ("judge_scatter", "judge_scatter.png"),
+                ("retest", "retest_shifts.png"),
+            )
+        },
     }
     for name, written in optional.items():
         if not written:
@@ -396,9 +511,14 @@ def _print_summary(console, a: Analysis, out: Path) -> None:
     excluded = a.exclusions.groupby("cell")["excluded"].sum()
     conf = f"{t['confidence'].iloc[0]:.0%}" if len(t) else ""
     rows = [
-        {"cell": cell, "mean": _fmt(r.mean_question_balanced), f"{conf} interval": f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
-         "questions": str(int(r.n_questions)), "judgements": str(int(m.loc[cell, "n_judgements"])),
-         "excluded": str(int(excluded.get(cell, 0)))}
+        {
+            "cell": cell,
+            "mean": _fmt(r.mean_question_balanced),
+            f"{conf} interval": f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
+            "questions": str(int(r.n_questions)),
+            "judgements": str(int(m.loc[cell, "n_judgements"])),
+            "excluded": str(int(excluded.get(cell, 0))),
+        }
         for cell, r in t.iterrows()
     ]
     frame = pd.DataFrame(rows)

@@ -18,15 +18,23 @@ from groundjudge.validation.aggregate import TOTAL, three_means
 from groundjudge.validation.scores_io import RunScores
 
 RETEST_COLUMNS = [
-    "cell", "dimension", "mean_a", "mean_b", "shift", "n_questions_a", "n_questions_b",
-    "n_pairs", "mean_abs_pair_movement", "mean_signed_pair_movement",
+    "cell",
+    "dimension",
+    "mean_a",
+    "mean_b",
+    "shift",
+    "n_questions_a",
+    "n_questions_b",
+    "n_pairs",
+    "mean_abs_pair_movement",
+    "mean_signed_pair_movement",
 ]
 RANGE_COLUMNS = ["dimension", "floor", "min_shift", "max_shift", "n_cells"]
 
 
 def _manifest_hashes(run_dir: Path) -> dict[str, str] | None:
-    from groundjudge.storage import read_model
     from groundjudge.judging.manifest import RunManifest
+    from groundjudge.storage import read_model
 
     path = run_dir / "manifest.json"
     if not path.exists():
@@ -47,9 +55,14 @@ def check_comparable(a: RunScores, b: RunScores) -> None:
     if ma and mb:
         for key in ma:
             if ma[key] != mb[key]:
-                raise UserError(f"manifest {key} {mb[key][:12]} differs from {ma[key][:12]} in {a.run_dir}", b.run_dir / "manifest.json")
+                raise UserError(
+                    f"manifest {key} {mb[key][:12]} differs from {ma[key][:12]} in {a.run_dir}", b.run_dir / "manifest.json"
+                )
     if set(a.cells) != set(b.cells):
-        raise UserError(f"cells differ: only in A {sorted(set(a.cells) - set(b.cells))}, only in B {sorted(set(b.cells) - set(a.cells))}", b.run_dir)
+        raise UserError(
+            f"cells differ: only in A {sorted(set(a.cells) - set(b.cells))}, only in B {sorted(set(b.cells) - set(a.cells))}",
+            b.run_dir,
+        )
     for cell in sorted(a.cells):
         qa, qb = (_questions(r, cell) for r in (a, b))
         if qa != qb:
@@ -75,12 +88,14 @@ def retest_table(slots_a: pd.DataFrame, slots_b: pd.DataFrame) -> pd.DataFrame:
     pairs["move"] = pairs["value_b"] - pairs["value_a"]
     pairs["abs_move"] = pairs["move"].abs()
     g = pairs.groupby(["cell", "dimension"], observed=True)
-    out = pd.DataFrame({
-        "mean_a": ma["mean_question_balanced"],
-        "mean_b": mb["mean_question_balanced"],
-        "n_questions_a": ma["n_questions"],
-        "n_questions_b": mb["n_questions"],
-    })
+    out = pd.DataFrame(
+        {
+            "mean_a": ma["mean_question_balanced"],
+            "mean_b": mb["mean_question_balanced"],
+            "n_questions_a": ma["n_questions"],
+            "n_questions_b": mb["n_questions"],
+        }
+    )
     out["shift"] = out["mean_b"] - out["mean_a"]
     out["n_pairs"] = g.size().reindex(out.index).fillna(0).astype(int)
     out["mean_abs_pair_movement"] = g["abs_move"].mean().reindex(out.index)
@@ -95,7 +110,9 @@ def shift_ranges(table: pd.DataFrame) -> pd.DataFrame:
         shifts = g["shift"].dropna()
         n = int(shifts.size)
         lo, hi = (float(shifts.min()), float(shifts.max())) if n else (np.nan, np.nan)
-        rows.append({"dimension": str(dimension), "floor": hi - lo if n >= 2 else np.nan, "min_shift": lo, "max_shift": hi, "n_cells": n})
+        rows.append(
+            {"dimension": str(dimension), "floor": hi - lo if n >= 2 else np.nan, "min_shift": lo, "max_shift": hi, "n_cells": n}
+        )
     return pd.DataFrame(rows, columns=RANGE_COLUMNS)
 
 
@@ -150,7 +167,8 @@ def compare_runs(run_a: Path, run_b: Path, cells: list[str] | None):
         # A shift between a run with void answers left out and one with them kept measures the exclusion.
         raise UserError(
             f"the runs were not blind-checked alike ({a.run_dir}: {setup_a}; {b.run_dir}: {setup_b}); "
-            "run `groundjudge blind` on both with the same --blind-cells", b.run_dir,
+            "run `groundjudge blind` on both with the same --blind-cells",
+            b.run_dir,
         )
     slots = [slot_table(run, void=blind.void_keys() if blind else ()) for run, blind in zip((a, b), blinds)]
     table = retest_table(*slots)
@@ -159,8 +177,8 @@ def compare_runs(run_a: Path, run_b: Path, cells: list[str] | None):
 
 def run_retest(run_a: Path, run_b: Path, cells: list[str] | None, out: Path) -> None:
     """The ``retest`` command."""
-    from groundjudge.validation.tables import console as make_console
     from groundjudge.validation.tables import check_output_dir, output_dir, write_csv
+    from groundjudge.validation.tables import console as make_console
 
     check_output_dir(out)
     a, b, table, ranges = compare_runs(run_a, run_b, cells)
@@ -173,16 +191,19 @@ def run_retest(run_a: Path, run_b: Path, cells: list[str] | None, out: Path) -> 
     write_csv(out / "test_retest_ranges.csv", ranges, RANGE_COLUMNS)
     total = ranges[ranges["dimension"] == TOTAL].iloc[0]
     pairs = table[table["dimension"] == TOTAL]
-    headline = (
-        f"test-retest floor (range of cell-mean shifts on the total over {total.n_cells} cells): "
-        + (f"{total.floor:.2f}" if not np.isnan(total.floor) else "undefined (needs at least two cells)")
+    headline = f"test-retest floor (range of cell-mean shifts on the total over {total.n_cells} cells): " + (
+        f"{total.floor:.2f}" if not np.isnan(total.floor) else "undefined (needs at least two cells)"
     )
     console.print(headline, highlight=False)
     for r in ranges.itertuples():
         if r.dimension != TOTAL:
-            console.print(f"  {r.dimension}: range {r.floor:.2f} (shifts {r.min_shift:+.2f} .. {r.max_shift:+.2f})", highlight=False)
+            console.print(
+                f"  {r.dimension}: range {r.floor:.2f} (shifts {r.min_shift:+.2f} .. {r.max_shift:+.2f})", highlight=False
+            )
     n_pairs = int(pairs["n_pairs"].sum())
     if n_pairs:
         mean_abs = float((pairs["mean_abs_pair_movement"] * pairs["n_pairs"]).sum() / n_pairs)
-        console.print(f"paired (question, judge) movement on the total: mean |B - A| = {mean_abs:.2f} over {n_pairs} pairs", highlight=False)
+        console.print(
+            f"paired (question, judge) movement on the total: mean |B - A| = {mean_abs:.2f} over {n_pairs} pairs", highlight=False
+        )
     console.print(f"wrote {out / 'test_retest.csv'}", highlight=False)

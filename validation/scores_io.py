@@ -7,14 +7,14 @@ outputs can name the exact inputs they came from.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from groundjudge.errors import UserError
 from groundjudge.hashing import sha256_file
-from groundjudge.storage import read_model
 from groundjudge.judging.models import RubricRef, ScoreFile
+from groundjudge.storage import read_model
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,8 @@ class RunScores:
         """Every malformed score file (path relative to run_dir, sorted) -> its one-line problem."""
         return {
             f"{cell}/scores/{qid}.json": problem
-            for cell in sorted(self.cells) for qid, problem in sorted(self.cells[cell].malformed.items())
+            for cell in sorted(self.cells)
+            for qid, problem in sorted(self.cells[cell].malformed.items())
         }
 
     def corpus_tree_hashes(self) -> set[str]:
@@ -56,8 +57,7 @@ def cell_dirs(run_dir: Path) -> list[Path]:
     if not run_dir.is_dir():
         raise UserError("run directory not found", run_dir)
     return sorted(
-        d for d in run_dir.iterdir()
-        if d.is_dir() and any((d / sub).is_dir() for sub in ("answers", "scores", "events"))
+        d for d in run_dir.iterdir() if d.is_dir() and any((d / sub).is_dir() for sub in ("answers", "scores", "events"))
     )
 
 

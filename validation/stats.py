@@ -11,8 +11,9 @@ Conventions shared by every function here:
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -181,16 +182,12 @@ def wilson_interval(k, n, *, confidence: float = 0.95):
     _check_confidence(confidence)
     k_arr = np.asarray(k, dtype=float)
     n_arr = np.asarray(n, dtype=float)
-    if np.any(k_arr < 0) or np.any(k_arr > n_arr) or np.any(k_arr != np.round(k_arr)) or np.any(
-        n_arr != np.round(n_arr)
-    ):
+    if np.any(k_arr < 0) or np.any(k_arr > n_arr) or np.any(k_arr != np.round(k_arr)) or np.any(n_arr != np.round(n_arr)):
         raise ValueError("need whole numbers with 0 <= k <= n")
     empty = n_arr == 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        lo, hi = proportion_confint(
-            k_arr, np.where(empty, 1.0, n_arr), alpha=1.0 - confidence, method="wilson"
-        )
+        lo, hi = proportion_confint(k_arr, np.where(empty, 1.0, n_arr), alpha=1.0 - confidence, method="wilson")
     lo = np.where(empty, np.nan, lo)
     hi = np.where(empty, np.nan, hi)
     if lo.ndim == 0:

@@ -3,8 +3,8 @@ caller sorted them, written atomically) and the rich console, tables and progres
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from groundjudge.errors import UserError
 from groundjudge.storage import atomic_write_text

@@ -1,8 +1,8 @@
 """The grounding index: definitions, references and a full-text table per snapshot, cached by tree hash.
 
-    from groundjudge.grounding.index import load_index
-    idx = load_index(snapshot)        # builds once per tree hash, then reopens the cached SQLite file
-    idx.definitions(name="2000-PROCESS", kind="paragraph")
+from groundjudge.grounding.index import load_index
+idx = load_index(snapshot)        # builds once per tree hash, then reopens the cached SQLite file
+idx.definitions(name="2000-PROCESS", kind="paragraph")
 """
 
 from __future__ import annotations

@@ -21,12 +21,12 @@ from pathlib import Path
 
 from groundjudge import __version__
 from groundjudge.errors import UserError
-from groundjudge.hashing import sha256_text
-from groundjudge.storage import home
 from groundjudge.grounding.index.languages import EXTENSIONS, extension, language_for, needs_parser
 from groundjudge.grounding.index.model import FileInfo
 from groundjudge.grounding.index.store import SCHEMA_VERSION, TOO_LARGE, Index, IndexWriter
 from groundjudge.grounding.snapshot import Snapshot, env_byte_limit
+from groundjudge.hashing import sha256_text
+from groundjudge.storage import home
 
 _PACKAGE = Path(__file__).parent
 
@@ -85,8 +85,11 @@ def open_cached(tree_hash: str) -> Index | None:
         idx = Index(path)
     except (sqlite3.DatabaseError, KeyError):
         return None
-    if (idx.meta.get("schema_version") == str(SCHEMA_VERSION) and idx.meta.get("extractor") == extractor_fingerprint()
-            and _same_size_limit(idx.meta, max_file_bytes())):
+    if (
+        idx.meta.get("schema_version") == str(SCHEMA_VERSION)
+        and idx.meta.get("extractor") == extractor_fingerprint()
+        and _same_size_limit(idx.meta, max_file_bytes())
+    ):
         return idx
     idx.close()
     return None
@@ -122,14 +125,16 @@ def build_index(
             writer = IndexWriter(tmp)
             with _progress(progress, len(snapshot.files)) as advance:
                 _index_files(snapshot, writer, advance, workers or default_workers(), time_limit, parse, verify, limit)
-            writer.finish({
-                "schema_version": str(SCHEMA_VERSION),
-                "tree_hash": snapshot.tree_hash,
-                "extractor": extractor_fingerprint(),
-                "tool_version": __version__,
-                "largest_read": str(max(read_sizes, default=0)),
-                "smallest_too_large": str(min(too_large_sizes)) if too_large_sizes else "",
-            })
+            writer.finish(
+                {
+                    "schema_version": str(SCHEMA_VERSION),
+                    "tree_hash": snapshot.tree_hash,
+                    "extractor": extractor_fingerprint(),
+                    "tool_version": __version__,
+                    "largest_read": str(max(read_sizes, default=0)),
+                    "smallest_too_large": str(min(too_large_sizes)) if too_large_sizes else "",
+                }
+            )
             os.replace(tmp, target)
     except BaseException:
         if writer is not None:
@@ -191,8 +196,11 @@ def _terminate_cleanly() -> Iterator[None]:
 
     # only where the signal would kill the process outright: an ignored SIGHUP (nohup) stays ignored, and
     # a handler of the caller's own stays in charge
-    caught = [sig for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None))
-              if sig is not None and signal.getsignal(sig) == signal.SIG_DFL]
+    caught = [
+        sig
+        for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None))
+        if sig is not None and signal.getsignal(sig) == signal.SIG_DFL
+    ]
     previous = {sig: signal.signal(sig, stop) for sig in caught}
     try:
         yield
@@ -206,7 +214,9 @@ def _parse_stored(parse: Callable, snapshot: Snapshot, path: str, language: str)
     return parse(path, language, snapshot.read_text(path))
 
 
-def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int, time_limit, parse, verify: bool, limit: int) -> None:
+def _index_files(
+    snapshot: Snapshot, writer: IndexWriter, advance, workers: int, time_limit, parse, verify: bool, limit: int
+) -> None:
     from groundjudge.grounding.index.cobol_source import is_free_format, searchable
     from groundjudge.grounding.index.extract import extract_file, extract_lexical, warm_up
     from groundjudge.grounding.index.pool import Failed, TimedOut, run_timed
@@ -232,8 +242,11 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
             if entry.path not in read:
                 if verify:
                     snapshot.read_bytes(entry.path, verify=True)
-                note = (f"{entry.kind} file" if entry.kind != "text"
-                        else f"{TOO_LARGE}: {entry.size} bytes, over the limit of {limit} ({MAX_FILE_ENV})")
+                note = (
+                    f"{entry.kind} file"
+                    if entry.kind != "text"
+                    else f"{TOO_LARGE}: {entry.size} bytes, over the limit of {limit} ({MAX_FILE_ENV})"
+                )
                 info = FileInfo(path=entry.path, language=language_for(entry.path, ""), lines=0, status="skipped", note=note)
                 writer.add_file(info, [], [])
                 advance()
@@ -241,7 +254,9 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
             text = snapshot.read_text(entry.path, verify=verify)
             lines = text.splitlines()
             if len(lines) != entry.lines:
-                raise UserError(f"snapshot {snapshot.name} lists {entry.lines} lines for this file, which has {len(lines)}", entry.path)
+                raise UserError(
+                    f"snapshot {snapshot.name} lists {entry.lines} lines for this file, which has {len(lines)}", entry.path
+                )
             lang = language_for(entry.path, text)
             fixed_cobol = lang == "cobol" and not is_free_format(text)
             writer.add_text(entry.path, text, searchable(lines) if fixed_cobol else lines)
@@ -252,15 +267,21 @@ def _index_files(snapshot: Snapshot, writer: IndexWriter, advance, workers: int,
 
     work = own_work()
     lines_of = {e.path: e.lines for e in text_entries}
-    results = run_timed(partial(_parse_stored, parse or extract_file, snapshot), tasks, workers=workers,
-                        idle=lambda: next(work, StopIteration) is not StopIteration)
+    results = run_timed(
+        partial(_parse_stored, parse or extract_file, snapshot),
+        tasks,
+        workers=workers,
+        idle=lambda: next(work, StopIteration) is not StopIteration,
+    )
     try:
         for path, result in results:
             if isinstance(result, (TimedOut, Failed)):
                 lang = EXTENSIONS[extension(path)]
                 text = snapshot.read_text(path, verify=verify)  # rare: read again rather than hold every file
                 if isinstance(result, TimedOut):
-                    result = extract_lexical(path, lang, text, "timeout", f"parse exceeded {result.seconds:.1f} s; indexed lexically")
+                    result = extract_lexical(
+                        path, lang, text, "timeout", f"parse exceeded {result.seconds:.1f} s; indexed lexically"
+                    )
                 else:
                     result = extract_lexical(path, lang, text, "lexical", f"parser failed ({result.error}); indexed lexically")
             _add(writer, result, lines_of[path])
@@ -289,8 +310,15 @@ class _progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.bar = Progress(TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                            console=Console(stderr=True), auto_refresh=False, transient=True)
+        self.bar = Progress(
+            TextColumn("indexing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            auto_refresh=False,
+            transient=True,
+        )
         self.bar.start()
         task = self.bar.add_task("index", total=self.total)
         last = [0.0]

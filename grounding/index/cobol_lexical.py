@@ -29,22 +29,151 @@ LANG = "cobol"
 
 # Words that start a statement or clause: never a paragraph name, never a PERFORM target.
 RESERVED = frozenset(
-    """ACCEPT ADD ALTER CALL CANCEL CLOSE COMPUTE CONTINUE DELETE DISPLAY DIVIDE ELSE END EVALUATE EXEC EXIT
-    GOBACK GO IF INITIALIZE INSPECT MERGE MOVE MULTIPLY NEXT OPEN PERFORM READ RELEASE RETURN REWRITE SEARCH
-    SET SORT START STOP STRING SUBTRACT UNSTRING WHEN WRITE COPY NOT AT INVALID KEY ON SIZE OVERFLOW ERROR
-    END-IF END-PERFORM END-EVALUATE END-READ END-WRITE END-REWRITE END-CALL END-COMPUTE END-STRING
-    END-UNSTRING END-SEARCH END-START END-DELETE END-RETURN END-ADD END-SUBTRACT END-MULTIPLY END-DIVIDE
-    END-EXEC UNTIL VARYING WITH TEST FOREVER TIMES THRU THROUGH USING BY FROM TO INTO GIVING RETURNING
-    INPUT OUTPUT I-O EXTEND DEPENDING TRUE FALSE OTHER ALSO AND OR THEN DIVISION SECTION PROCEDURE
-    ENTRY EJECT SKIP1 SKIP2 SKIP3 REPLACE USE DECLARATIVES""".split()
+    [
+        "ACCEPT",
+        "ADD",
+        "ALTER",
+        "CALL",
+        "CANCEL",
+        "CLOSE",
+        "COMPUTE",
+        "CONTINUE",
+        "DELETE",
+        "DISPLAY",
+        "DIVIDE",
+        "ELSE",
+        "END",
+        "EVALUATE",
+        "EXEC",
+        "EXIT",
+        "GOBACK",
+        "GO",
+        "IF",
+        "INITIALIZE",
+        "INSPECT",
+        "MERGE",
+        "MOVE",
+        "MULTIPLY",
+        "NEXT",
+        "OPEN",
+        "PERFORM",
+        "READ",
+        "RELEASE",
+        "RETURN",
+        "REWRITE",
+        "SEARCH",
+        "SET",
+        "SORT",
+        "START",
+        "STOP",
+        "STRING",
+        "SUBTRACT",
+        "UNSTRING",
+        "WHEN",
+        "WRITE",
+        "COPY",
+        "NOT",
+        "AT",
+        "INVALID",
+        "KEY",
+        "ON",
+        "SIZE",
+        "OVERFLOW",
+        "ERROR",
+        "END-IF",
+        "END-PERFORM",
+        "END-EVALUATE",
+        "END-READ",
+        "END-WRITE",
+        "END-REWRITE",
+        "END-CALL",
+        "END-COMPUTE",
+        "END-STRING",
+        "END-UNSTRING",
+        "END-SEARCH",
+        "END-START",
+        "END-DELETE",
+        "END-RETURN",
+        "END-ADD",
+        "END-SUBTRACT",
+        "END-MULTIPLY",
+        "END-DIVIDE",
+        "END-EXEC",
+        "UNTIL",
+        "VARYING",
+        "WITH",
+        "TEST",
+        "FOREVER",
+        "TIMES",
+        "THRU",
+        "THROUGH",
+        "USING",
+        "BY",
+        "FROM",
+        "TO",
+        "INTO",
+        "GIVING",
+        "RETURNING",
+        "INPUT",
+        "OUTPUT",
+        "I-O",
+        "EXTEND",
+        "DEPENDING",
+        "TRUE",
+        "FALSE",
+        "OTHER",
+        "ALSO",
+        "AND",
+        "OR",
+        "THEN",
+        "DIVISION",
+        "SECTION",
+        "PROCEDURE",
+        "ENTRY",
+        "EJECT",
+        "SKIP1",
+        "SKIP2",
+        "SKIP3",
+        "REPLACE",
+        "USE",
+        "DECLARATIVES",
+    ]
 )
 DATA_SECTIONS = frozenset(
-    "FILE WORKING-STORAGE LOCAL-STORAGE LINKAGE COMMUNICATION REPORT SCREEN CONFIGURATION INPUT-OUTPUT".split()
+    ["FILE", "WORKING-STORAGE", "LOCAL-STORAGE", "LINKAGE", "COMMUNICATION", "REPORT", "SCREEN", "CONFIGURATION", "INPUT-OUTPUT"]
 )
 _CLAUSE_WORDS = frozenset(
-    """PIC PICTURE VALUE VALUES REDEFINES OCCURS USAGE COMP COMP-1 COMP-2 COMP-3 COMP-4 COMP-5 BINARY
-    COMPUTATIONAL COMPUTATIONAL-3 PACKED-DECIMAL DISPLAY INDEX POINTER SIGN JUSTIFIED JUST BLANK SYNC
-    SYNCHRONIZED EXTERNAL GLOBAL RENAMES""".split()
+    [
+        "PIC",
+        "PICTURE",
+        "VALUE",
+        "VALUES",
+        "REDEFINES",
+        "OCCURS",
+        "USAGE",
+        "COMP",
+        "COMP-1",
+        "COMP-2",
+        "COMP-3",
+        "COMP-4",
+        "COMP-5",
+        "BINARY",
+        "COMPUTATIONAL",
+        "COMPUTATIONAL-3",
+        "PACKED-DECIMAL",
+        "DISPLAY",
+        "INDEX",
+        "POINTER",
+        "SIGN",
+        "JUSTIFIED",
+        "JUST",
+        "BLANK",
+        "SYNC",
+        "SYNCHRONIZED",
+        "EXTERNAL",
+        "GLOBAL",
+        "RENAMES",
+    ]
 )
 _FILE_MODES = frozenset({"INPUT", "OUTPUT", "I-O", "EXTEND"})
 _VERBS = frozenset({"PERFORM", "CALL", "GO", "OPEN", "READ", "WRITE", "REWRITE"})
@@ -63,9 +192,7 @@ _FD = re.compile(r"^(FD|SD)\s+([A-Z0-9][A-Z0-9_-]*)", re.I)
 _SELECT = re.compile(r"^SELECT\s+(?:OPTIONAL\s+)?([A-Z0-9][A-Z0-9_-]*)(?:.*?\bASSIGN\s+(?:TO\s+)?(\S+))?", re.I | re.S)
 _LITERAL = re.compile(r"""[XxNnGgZz]?"(?:[^"]|"")*"?|[XxNnGgZz]?'(?:[^']|'')*'?""")
 _PIC = re.compile(r"\bPIC(?:TURE)?\s+(?:IS\s+)?(\S+?)(?=\.?(?:\s|$))", re.I)
-_USAGE = re.compile(
-    r"\b(COMP(?:UTATIONAL)?(?:-[1-5X])?|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL)(?=[\s.]|$)", re.I
-)
+_USAGE = re.compile(r"\b(COMP(?:UTATIONAL)?(?:-[1-5X])?|BINARY|PACKED-DECIMAL|INDEX|POINTER|NATIONAL)(?=[\s.]|$)", re.I)
 _ENTRY_NAME = re.compile(r"^[A-Z0-9:][A-Z0-9:_-]*$", re.I)
 _VALUE = re.compile(r"\bVALUES?\s+(?:(?:IS|ARE)\s+)?", re.I)
 _REDEFINES = re.compile(r"\bREDEFINES\s+([A-Z0-9:][A-Z0-9:_-]*)", re.I)
@@ -76,7 +203,11 @@ def _may_hold_usage(upper: str) -> bool:
     """False when upper holds none of the literals the _USAGE branches start with. Substring tests: a regex
     alternation of them would be tried at every character."""
     return (
-        "COMP" in upper or "BINARY" in upper or "INDEX" in upper or "POINTER" in upper or "NATIONAL" in upper
+        "COMP" in upper
+        or "BINARY" in upper
+        or "INDEX" in upper
+        or "POINTER" in upper
+        or "NATIONAL" in upper
         or "PACKED-DECIMAL" in upper
     )
 
@@ -88,7 +219,7 @@ def ends_sentence(text: str) -> bool:
     """True when text holds a period that ends a sentence (followed by a blank or the end), outside literals."""
     if "'" not in text and '"' not in text:
         return _SENTENCE_END.search(text) is not None  # no literal: one C-level scan
-    if text.endswith(".") and ('"' not in text and not text.count("'") % 2 or "'" not in text and not text.count('"') % 2):
+    if text.endswith(".") and (('"' not in text and not text.count("'") % 2) or ("'" not in text and not text.count('"') % 2)):
         return True  # one kind of quote, evenly many: every literal is closed, so the last period ends it
     quote = None
     for i, ch in enumerate(text):
@@ -389,11 +520,16 @@ def extract(
         return "both" if (kind, name, start) in ts_keys or (kind == "program" and name in ts_programs) else "lexical"
 
     def add(kind: str, name: str, start: int, end: int, detail: dict[str, str] | None = None, source: str | None = None) -> None:
-        symbols.append(symbol_row(kind, name, path, start, end, LANG, source or source_of(kind, name, start),
-                                  {**detail, **book} if detail else book))
+        symbols.append(
+            symbol_row(
+                kind, name, path, start, end, LANG, source or source_of(kind, name, start), {**detail, **book} if detail else book
+            )
+        )
 
     if copybook:
-        symbols.append(symbol_row("copybook", book["copybook"], path, 1, max(n_lines, 1), LANG, source_of("copybook", book["copybook"], 1)))
+        symbols.append(
+            symbol_row("copybook", book["copybook"], path, 1, max(n_lines, 1), LANG, source_of("copybook", book["copybook"], 1))
+        )
     programs = _program_spans(lay)
     for name, start, end in programs:
         add("program", name, start, end)
@@ -445,8 +581,37 @@ class _Contexts:
 _TRIGGER = re.compile(r"(?:PERFORM|CALL|GO|OPEN|READ|WRITE|REWRITE|COPY|EXEC)(?![\w-])")
 # A line starting with one of these begins a new statement: the one before it has ended.
 _STATEMENT_START = frozenset(
-    """MOVE IF ELSE ADD SUBTRACT COMPUTE DISPLAY EVALUATE WHEN SET INITIALIZE STRING UNSTRING INSPECT ACCEPT
-    CONTINUE EXIT GOBACK STOP MULTIPLY DIVIDE SEARCH CLOSE START DELETE RETURN RELEASE SORT MERGE""".split()
+    [
+        "MOVE",
+        "IF",
+        "ELSE",
+        "ADD",
+        "SUBTRACT",
+        "COMPUTE",
+        "DISPLAY",
+        "EVALUATE",
+        "WHEN",
+        "SET",
+        "INITIALIZE",
+        "STRING",
+        "UNSTRING",
+        "INSPECT",
+        "ACCEPT",
+        "CONTINUE",
+        "EXIT",
+        "GOBACK",
+        "STOP",
+        "MULTIPLY",
+        "DIVIDE",
+        "SEARCH",
+        "CLOSE",
+        "START",
+        "DELETE",
+        "RETURN",
+        "RELEASE",
+        "SORT",
+        "MERGE",
+    ]
 )
 _CARRY = 8  # lines a statement may still run on after the line that starts it
 
@@ -495,9 +660,7 @@ def _statement_segments(source: CobolSource, procedural: Callable[[int], bool]) 
     return out
 
 
-_MOVE = re.compile(
-    r"(?<![\w-])MOVE\s+('(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|[A-Z0-9][A-Z0-9-]*)\s+TO\s+([A-Z0-9][A-Z0-9-]*)", re.I
-)
+_MOVE = re.compile(r"(?<![\w-])MOVE\s+('(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|[A-Z0-9][A-Z0-9-]*)\s+TO\s+([A-Z0-9][A-Z0-9-]*)", re.I)
 
 
 class _Names:
@@ -550,7 +713,9 @@ def _procedural_lines(lay: _Layout) -> list[bool]:
     return flags
 
 
-def _refs(path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: dict[str, str], record_files: dict[str, str]) -> list[RefRow]:
+def _refs(
+    path: str, source: CobolSource, lay: _Layout, ctx: _Contexts, values: dict[str, str], record_files: dict[str, str]
+) -> list[RefRow]:
     out: list[RefRow] = []
     procedural = _procedural_lines(lay).__getitem__
 
@@ -643,8 +808,33 @@ _CICS_DATASET = {
     "READPREV": "cics_readprev",
 }
 _SQL_STOP = frozenset(
-    """WHERE GROUP ORDER HAVING JOIN INNER LEFT RIGHT FULL OUTER CROSS ON FOR WITH UNION EXCEPT INTERSECT FETCH
-    SET VALUES SELECT INTO WHEN END-EXEC OPTIMIZE""".split()
+    [
+        "WHERE",
+        "GROUP",
+        "ORDER",
+        "HAVING",
+        "JOIN",
+        "INNER",
+        "LEFT",
+        "RIGHT",
+        "FULL",
+        "OUTER",
+        "CROSS",
+        "ON",
+        "FOR",
+        "WITH",
+        "UNION",
+        "EXCEPT",
+        "INTERSECT",
+        "FETCH",
+        "SET",
+        "VALUES",
+        "SELECT",
+        "INTO",
+        "WHEN",
+        "END-EXEC",
+        "OPTIMIZE",
+    ]
 )
 
 

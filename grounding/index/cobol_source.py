@@ -46,7 +46,7 @@ _FORMAT_DIRECTIVE = re.compile(
 
 def _may_switch_format(text: str) -> bool:
     """False when text surely holds no format directive (both kinds start with a character code rarely has)."""
-    return ">>" in text or "$" in text and re.search(r"\$[ \t]*SET", text, re.I) is not None
+    return ">>" in text or ("$" in text and re.search(r"\$[ \t]*SET", text, re.I) is not None)
 
 
 def is_free_format(text: str) -> bool:
@@ -142,7 +142,7 @@ class CobolSource:
         self._upper_lines: list[str] | None = None
 
     @staticmethod
-    def of(source: "str | CobolSource") -> "CobolSource":
+    def of(source: str | CobolSource) -> CobolSource:
         return source if isinstance(source, CobolSource) else CobolSource(source)
 
     @property

@@ -42,8 +42,11 @@ _DSN_RUN = re.compile(r"^\s*RUN\s+PROG(?:RAM)?\(([A-Z0-9@#$]+)\)", re.I)
 
 def _instream_runs(text: str) -> list[tuple[int, str]]:
     """Programs run through the DB2 DSN command processor from in-stream SYSTSIN data (not `//` lines)."""
-    return [(n, m.group(1).upper()) for n, raw in enumerate(text.splitlines(), start=1)
-            if not raw.startswith("//") and (m := _DSN_RUN.match(raw))]
+    return [
+        (n, m.group(1).upper())
+        for n, raw in enumerate(text.splitlines(), start=1)
+        if not raw.startswith("//") and (m := _DSN_RUN.match(raw))
+    ]
 
 
 def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 EXTENSIONS = {
-    ".cbl": "cobol", ".cob": "cobol", ".cpy": "cobol",
-    ".jcl": "jcl", ".proc": "jcl",
+    ".cbl": "cobol",
+    ".cob": "cobol",
+    ".cpy": "cobol",
+    ".jcl": "jcl",
+    ".proc": "jcl",
     ".bms": "bms",
-    ".py": "python", ".java": "java", ".js": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".tsx": "typescript", ".go": "go",
-    ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp",
+    ".py": "python",
+    ".java": "java",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".tsx": "typescript",
+    ".go": "go",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".hpp": "cpp",
 }
 CASE_INSENSITIVE = frozenset({"cobol", "jcl", "bms"})
 TAG_LANGUAGES = ("python", "java", "javascript", "typescript", "go", "c", "cpp")  # by tag queries (tags.py)

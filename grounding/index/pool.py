@@ -108,7 +108,7 @@ def run_timed(
     tasks: Iterable[tuple[Any, tuple, float]],
     workers: int = 2,
     idle: Callable[[], bool] | None = None,
-) -> "TimedRun":
+) -> TimedRun:
     """Yield (key, fn(*args)) per task of (key, args, time limit in seconds), in completion order.
 
     A task that overruns its limit yields TimedOut; one that raises yields Failed. The workers start
@@ -145,7 +145,7 @@ class TimedRun:
     def __init__(self, pool: list[_Worker], results: Iterator[tuple[Any, Any]]):
         self._pool, self._results = pool, results
 
-    def __iter__(self) -> "TimedRun":
+    def __iter__(self) -> TimedRun:
         return self
 
     def __next__(self) -> tuple[Any, Any]:

@@ -67,21 +67,39 @@ RefRow = tuple  # in REF_COLUMNS order
 KIND, NAME, LINE, LANGUAGE = 0, 1, 2, 5  # positions that mean the same in both layouts
 
 
-def symbol_row(kind: str, name: str, path: str, start_line: int, end_line: int, language: str, source: Source,
-               detail: dict[str, str] | None = None) -> SymbolRow:
+def symbol_row(
+    kind: str,
+    name: str,
+    path: str,
+    start_line: int,
+    end_line: int,
+    language: str,
+    source: Source,
+    detail: dict[str, str] | None = None,
+) -> SymbolRow:
     """A definition (see Symbol), as a row. detail is encoded now: later changes to the dict do not reach the row."""
     return (kind, name, start_line, end_line, path, language, source, _detail_json(detail), match_key(name, language))
 
 
-def ref_row(kind: str, target: str, path: str, line: int, context: str | None, language: str,
-            detail: dict[str, str] | None = None) -> RefRow:
+def ref_row(
+    kind: str, target: str, path: str, line: int, context: str | None, language: str, detail: dict[str, str] | None = None
+) -> RefRow:
     """A use of a name (see Ref), as a row."""
     return (kind, target, line, path, context, language, _detail_json(detail), match_key(target, language))
 
 
 def symbol_of(row: SymbolRow) -> Symbol:
     kind, name, start, end, path, language, source, detail, _ = row
-    return Symbol(kind=kind, name=name, path=path, start_line=start, end_line=end, language=language, source=source, detail=json.loads(detail))
+    return Symbol(
+        kind=kind,
+        name=name,
+        path=path,
+        start_line=start,
+        end_line=end,
+        language=language,
+        source=source,
+        detail=json.loads(detail),
+    )
 
 
 def ref_of(row: RefRow) -> Ref:
@@ -122,7 +140,9 @@ class IndexWriter:
         """A file's text, and what of each of its lines (text.splitlines()) the full-text table holds."""
         first = self._first_row[path]
         self.conn.execute("INSERT INTO file_text VALUES (?, ?)", (path, text))
-        self.conn.executemany("INSERT INTO lines_fts(rowid, text) VALUES (?, ?)", zip(range(first, first + len(searchable)), searchable))
+        self.conn.executemany(
+            "INSERT INTO lines_fts(rowid, text) VALUES (?, ?)", zip(range(first, first + len(searchable)), searchable)
+        )
 
     def add_file(self, info: FileInfo, symbols: list[SymbolRow], refs: list[RefRow]) -> None:
         """Rows as made by symbol_row / ref_row."""
@@ -164,7 +184,7 @@ class Index:
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> "Index":
+    def __enter__(self) -> Index:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -177,7 +197,11 @@ class Index:
 
     def file_info(self, path: str) -> FileInfo | None:
         norm = normalize_relpath(path)
-        row = self.conn.execute("SELECT path, language, lines, status, note FROM files WHERE path = ?", (norm,)).fetchone() if norm else None
+        row = (
+            self.conn.execute("SELECT path, language, lines, status, note FROM files WHERE path = ?", (norm,)).fetchone()
+            if norm
+            else None
+        )
         return FileInfo(path=row[0], language=row[1], lines=row[2], status=row[3], note=row[4]) if row else None
 
     def _all_paths(self) -> list[str]:
@@ -225,7 +249,9 @@ class Index:
         rows = self._select("refs", _REF_SELECT, "path, line, kind, target, context, detail", target, kind, path)
         return [ref_of(r) for r in rows if target is None or match_key(target, r[LANGUAGE]) == match_key(r[NAME], r[LANGUAGE])]
 
-    def enclosing(self, path: str, line: int, kinds=("paragraph", "section", "function", "method", "class", "program")) -> Symbol | None:
+    def enclosing(
+        self, path: str, line: int, kinds=("paragraph", "section", "function", "method", "class", "program")
+    ) -> Symbol | None:
         """The innermost symbol of one of kinds whose range holds line."""
         kinds = tuple(kinds)
         if not kinds:

@@ -17,12 +17,29 @@ from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol
 _QUERIES = Path(__file__).parent / "queries"
 # Nodes whose functions are methods of the class they name.
 _CLASS_NODES = frozenset(
-    {"class_definition", "class_declaration", "class", "abstract_class_declaration", "interface_declaration",
-     "enum_declaration", "record_declaration", "class_specifier", "struct_specifier"}
+    {
+        "class_definition",
+        "class_declaration",
+        "class",
+        "abstract_class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "class_specifier",
+        "struct_specifier",
+    }
 )
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*$")
-GRAMMAR = {"python": "python", "java": "java", "javascript": "javascript", "typescript": "typescript", "tsx": "tsx",
-           "go": "go", "c": "c", "cpp": "cpp"}
+GRAMMAR = {
+    "python": "python",
+    "java": "java",
+    "javascript": "javascript",
+    "typescript": "typescript",
+    "tsx": "tsx",
+    "go": "go",
+    "c": "c",
+    "cpp": "cpp",
+}
 _QUERY_OF = {"tsx": "typescript"}
 
 
@@ -83,7 +100,14 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
         if not names:
             continue
         name_node = names[0]
-        for role in ("definition.function", "definition.method", "definition.class", "definition.constant", "reference.call", "reference.import"):
+        for role in (
+            "definition.function",
+            "definition.method",
+            "definition.class",
+            "definition.constant",
+            "reference.call",
+            "reference.import",
+        ):
             if role in caps:
                 node = caps[role][0]
                 break
