@@ -41,7 +41,9 @@ BMS_SUFFIXES = frozenset("LFACPHVUMTIO")
 
 JCL_STMT_RE = re.compile(r"^//([A-Za-z$#@][A-Za-z0-9$#@]{0,7})\s+(JOB|EXEC|DD|PROC)\b(.*)$", _I)
 JCL_EXEC_RE = re.compile(r"^\s*(PGM|PROC)\s*=\s*([A-Za-z0-9$#@]+)|^\s*([A-Za-z$#@][A-Za-z0-9$#@]*)", _I)
-DSN_RE = re.compile(r"\b(?:DSN|DSNAME|DATASET|INDATASET|OUTDATASET|NAME|IDS|ODS)\s*[=(]\s*'?([A-Za-z0-9$#@&.]+)", _I)
+# A qualifier may be a placeholder the installer fills in (``<USRHLQ>``, ``&SYSUID``, ``&HLQ..``): it is
+# read through, so the qualifiers after it, which name the application, are still found.
+DSN_RE = re.compile(r"\b(?:DSN|DSNAME|DATASET|INDATASET|OUTDATASET|NAME|IDS|ODS)\s*[=(]\s*'?([A-Za-z0-9$#@&.<>]+)", _I)
 
 BMS_RE = re.compile(r"^([A-Za-z$#@][A-Za-z0-9$#@]*)\s+(DFHMSD|DFHMDI|DFHMDF)\b", _I)
 BMS_CLASS = {"DFHMSD": "bms_mapset", "DFHMDI": "bms_map", "DFHMDF": "bms_field"}
@@ -93,7 +95,7 @@ def _dataset_qualifiers(dsn: str) -> Iterable[str]:
         return
     for q in dsn.split("."):
         q = q.split("(", 1)[0]
-        if q and not q.startswith("&") and re.search("[A-Za-z]", q) and not re.fullmatch(r"G\d{4}V\d{2}", q, _I):
+        if q and not q.startswith(("&", "<")) and re.search("[A-Za-z]", q) and not re.fullmatch(r"G\d{4}V\d{2}", q, _I):
             yield q
 
 
@@ -188,11 +190,10 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 candidates.append((m.group(2), "data_name"))
             elif m := FD_RE.match(line) or SELECT_RE.match(line):
                 candidates.append((m.group(1), "data_name"))
-            elif (in_procedure or path in copybook_paths) and line[:4].strip():
-                if m := PARAGRAPH_RE.match(line.lstrip()):
-                    candidates.append((m.group(1), "paragraph"))
+            elif (in_procedure or path in copybook_paths) and line[:4].strip() and (m := PARAGRAPH_RE.match(line.lstrip())):
+                candidates.append((m.group(1), "paragraph"))
 
-    for path, (lang, text) in texts.items():
+    for lang, text in texts.values():
         if lang == "jcl":
             _discover_jcl(text, programs, procs, candidates)
         elif lang == "bms":
@@ -287,9 +288,10 @@ def _call_targets(cobol: dict[str, list[str]], texts: dict[str, tuple[str, str]]
     for lang, text in texts.values():
         if lang == "jcl":
             for line in text.splitlines():
-                if (m := JCL_STMT_RE.match(line)) and m.group(2).upper() == "EXEC":
-                    if (em := JCL_EXEC_RE.match(m.group(3))) and (em.group(1) or "").upper() == "PGM":
-                        yield em.group(2)
+                m = JCL_STMT_RE.match(line)
+                em = m and m.group(2).upper() == "EXEC" and JCL_EXEC_RE.match(m.group(3))
+                if em and (em.group(1) or "").upper() == "PGM":
+                    yield em.group(2)
 
 
 def _discover_jcl(text: str, programs: dict[str, str], procs: dict[str, str], out: list[tuple[str, str]]) -> None:
