@@ -94,8 +94,8 @@ def score_cmd(
     from rich.table import Table
 
     from groundjudge.hashing import sha256_file
-    from groundjudge.judging.criterion import CriterionResponses, score_run
     from groundjudge.rubrics.criteria import load_criterion_rubric
+    from groundjudge.rubrics.criterion import CriterionResponses, score_run
     from groundjudge.storage import read_model, write_model
 
     c = load_criterion_rubric(rubric)

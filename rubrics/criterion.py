@@ -114,7 +114,9 @@ class CriterionResponses(VersionedModel):
     responses: list[ItemResponse]
 
 
-class RunSummary(VersionedModel):
+class CriterionRunSummary(VersionedModel):
+    """On-disk format (JSON) of one candidate's scored run: per-item results and the run figures."""
+
     schema_version: Literal[1] = 1
     rubric: str
     rubric_sha256: str
@@ -248,7 +250,7 @@ def run_metrics(results: list[ItemResult]) -> RunMetrics:
     )
 
 
-def score_run(rubric: CriterionRubric, responses: list[ItemResponse], candidate: str = "") -> RunSummary:
+def score_run(rubric: CriterionRubric, responses: list[ItemResponse], candidate: str = "") -> CriterionRunSummary:
     """Score one candidate's responses: exactly one per item of the rubric, in any order."""
     by_id: dict[str, ItemResponse] = {}
     for response in responses:
@@ -263,6 +265,6 @@ def score_run(rubric: CriterionRubric, responses: list[ItemResponse], candidate:
     if missing:
         raise ValueError(f"no response for item {missing[0]!r}")
     results = [score_item(item, by_id[item.id]) for item in sorted(rubric.items, key=lambda i: i.id)]
-    return RunSummary(
+    return CriterionRunSummary(
         rubric=rubric.name, rubric_sha256=rubric.sha256, candidate=candidate, metrics=run_metrics(results), items=results
     )

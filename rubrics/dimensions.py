@@ -7,14 +7,14 @@ descriptor changes the recorded hash.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from groundjudge.hashing import sha256_bytes
-from groundjudge.judging.models import RubricRef
 from groundjudge.rubrics.files import first_duplicate, load_rubric_file
 from groundjudge.storage import VersionedModel
 
@@ -22,6 +22,8 @@ from groundjudge.storage import VersionedModel
 # files, so they must be plain identifiers that cannot clash with the model's own attributes.
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 _RESERVED = {"rationale"}
+# A total is a sum of floats written as JSON and read back: allow for rounding, not for a wrong sum.
+TOTAL_TOLERANCE = 1e-6
 
 
 class Band(BaseModel):
@@ -99,6 +101,59 @@ class RubricFile(VersionedModel):
         if (dupe := first_duplicate(d.name for d in self.dimensions)) is not None:
             raise ValueError(f"duplicate dimension name {dupe!r}")
         return self
+
+
+class Scored(Protocol):
+    """What a rubric checks of a judgement (``judging.models.Judgement``), which sits above rubrics."""
+
+    @property
+    def scores(self) -> dict[str, float | None] | None: ...
+    @property
+    def total(self) -> float | None: ...
+    @property
+    def error(self) -> str | None: ...
+
+
+class RubricRef(BaseModel):
+    name: str
+    sha256: str
+    dimensions: dict[str, float]  # dimension -> maximum; a missing-data sensitivity analysis needs the range
+    minimum: dict[str, float] = {}  # dimension -> minimum; 0 when absent
+
+    @model_validator(mode="after")
+    def _finite_ranges(self) -> RubricRef:
+        for dim, hi in self.dimensions.items():
+            lo = self.minimum.get(dim, 0.0)
+            if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
+                raise ValueError(f"dimension {dim!r} has no finite range (minimum {lo}, maximum {hi})")
+        unknown = sorted(set(self.minimum) - set(self.dimensions))
+        if unknown:
+            raise ValueError(f"minimum given for {', '.join(map(repr, unknown))}, not a dimension of the rubric")
+        return self
+
+    def problem(self, j: Scored) -> str | None:
+        """Why judgement ``j`` cannot have been made with this rubric, or None.
+
+        Every dimension named must be the rubric's. One left out, or None, is a dimension the judge gave no
+        score for: counted as missing data, never as 0 (``dimension_missing``); the total is the sum of
+        the scores given."""
+        scores = j.scores or {}
+        unknown = sorted(set(scores) - set(self.dimensions))
+        if unknown:
+            return f"dimension {', '.join(map(repr, unknown))} is not in rubric {self.name} ({', '.join(self.dimensions)})"
+        if j.error is not None:
+            return None
+        for dim, value in scores.items():
+            if value is None:
+                continue
+            lo, hi = self.minimum.get(dim, 0.0), self.dimensions[dim]
+            if not math.isfinite(value) or not lo <= value <= hi:
+                return f"{dim} = {value} is outside the rubric's range [{lo:g}, {hi:g}]"
+        assert j.total is not None  # Judgement's own validation: no error means a total
+        expected = sum(v for v in scores.values() if v is not None)
+        if not math.isfinite(j.total) or not math.isclose(j.total, expected, rel_tol=0.0, abs_tol=TOTAL_TOLERANCE):
+            return f"total = {j.total} is not the sum of the dimension scores ({expected:g})"
+        return None
 
 
 class Rubric(RubricFile):

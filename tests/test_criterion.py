@@ -12,19 +12,19 @@ from hypothesis import strategies as st
 
 from groundjudge import rubrics
 from groundjudge.errors import UserError
-from groundjudge.judging.criterion import (
+from groundjudge.rubrics.criteria import Criterion, CriterionItem, load_criterion_rubric
+from groundjudge.rubrics.criterion import (
     CriterionResponses,
+    CriterionRunSummary,
     CriterionVerdict,
     ItemResponse,
     ItemResult,
-    RunSummary,
     capped_quality,
     harmonic_composite,
     run_metrics,
     score_item,
     score_run,
 )
-from groundjudge.rubrics.criteria import Criterion, CriterionItem, load_criterion_rubric
 from groundjudge.storage import read_model, write_model
 
 EXAMPLE_FILE = Path(rubrics.__file__).parent / "criteria-example.toml"
@@ -299,7 +299,7 @@ def test_run_summary_is_independent_of_response_order(run_rubric):
 def test_run_summary_round_trips_through_disk(run_rubric, tmp_path):
     summary = score_run(run_rubric, RUN_RESPONSES)
     write_model(tmp_path / "summary.json", summary)
-    assert read_model(tmp_path / "summary.json", RunSummary) == summary
+    assert read_model(tmp_path / "summary.json", CriterionRunSummary) == summary
 
 
 def test_undefined_figures_are_none_not_zero():
@@ -427,7 +427,7 @@ def test_cli_score_prints_and_writes_the_run_summary(run_rubric, tmp_path):
         "decision accuracy": "57.1",
         "P0-clean delivery rate": "25.0",
     }
-    summary = read_model(out, RunSummary)
+    summary = read_model(out, CriterionRunSummary)
     assert summary.candidate == "agent-x"
     assert summary.responses_sha256 == hashlib.sha256(responses.read_bytes()).hexdigest()
     assert summary.metrics == score_run(run_rubric, RUN_RESPONSES).metrics

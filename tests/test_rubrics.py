@@ -10,8 +10,8 @@ from _rubrics_helpers import run
 
 from groundjudge import rubrics
 from groundjudge.errors import UserError
-from groundjudge.judging.models import RubricRef
 from groundjudge.rubrics import load_rubric
+from groundjudge.rubrics.dimensions import RubricRef
 
 BUNDLED_FILE = Path(rubrics.__file__).parent / "reference-free.toml"
 
