@@ -30,16 +30,6 @@ _CLASS_NODES = frozenset(
     }
 )
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*$")
-GRAMMAR = {
-    "python": "python",
-    "java": "java",
-    "javascript": "javascript",
-    "typescript": "typescript",
-    "tsx": "tsx",
-    "go": "go",
-    "c": "c",
-    "cpp": "cpp",
-}
 _QUERY_OF = {"tsx": "typescript"}
 
 
