@@ -7,7 +7,7 @@ and sensitivity (everything `report` computes except the bootstrap intervals, wh
 of validation.stats.cluster_bootstrap_ci, benchmarked on its own). Baseline, measured in the same run: a plain pandas
 groupby-mean of the same valid rows by cell and dimension.
 
-    /work/venv/bin/python bench/bench_aggregate.py
+    python bench/bench_aggregate.py
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def make_stream(path: Path, megabytes: int, seed: int = 7) -> int:
             {
                 "type": "system",
                 "subtype": "init",
-                "cwd": "/work/carddemo",
+                "cwd": "/tmp/carddemo",
                 "session_id": session,
                 "tools": tools,
                 "mcp_servers": [{"name": "filesystem", "status": "connected"}],

@@ -6,7 +6,7 @@ Generates the corpus (seeded) in a temporary directory, then times, as whole pro
   (c) ``groundjudge rename-verify``.
 Prints wall and CPU seconds and the ratio (b + c) / a. Target: b + c under 5 s on 2 cores.
 
-    /work/venv/bin/python bench/bench_rename.py [--lines 60000] [--corpus DIR]
+    python bench/bench_rename.py [--lines 60000] [--corpus DIR]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Scoring-runner throughput against the loopback provider (issue 3 §7).
 
-    /work/venv/bin/python bench/bench_runner.py [--answers 200] [--latency 0.2] [--concurrency 16]
+    python bench/bench_runner.py [--answers 200] [--latency 0.2] [--concurrency 16]
 
 Three figures, each with its baseline measured in the same run:
 1. 200 answers x 2 judges at 200 ms server latency, concurrency 16 (both judges share one endpoint,

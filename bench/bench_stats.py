@@ -1,6 +1,6 @@
 """Cluster bootstrap speed: 10,000 resamples over 1,800 rows (target: under 3 s).
 
-Run: /work/venv/bin/python bench/bench_stats.py
+Run: python bench/bench_stats.py
 The baseline, measured in the same run, is the floor any resampling bootstrap pays: drawing the
 same 10,000 x clusters index matrix and taking np.mean over the gathered 10,000 x clusters values.
 A second line does the same at one cluster per row (1,800 clusters, the worst case).

@@ -8,7 +8,7 @@ invented names; prose with nothing checkable), extracted from Markdown, then ver
 DeterministicVerifier (cold caches). Baseline, measured in the same run: 1,000 plain
 ``idx.definitions(name)`` look-ups of the claims' first names.
 
-    /work/venv/bin/python bench/bench_verify.py [--corpus DIR] [--claims 1000] [--seed 7]
+    python bench/bench_verify.py [--corpus DIR] [--claims 1000] [--seed 7]
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ import gc
 import importlib
 import inspect
 import sys
+from pathlib import PurePath
+from typing import Any, get_args, get_origin
 
 import typer
 from typer.core import TyperGroup
@@ -15,8 +17,56 @@ from groundjudge import __version__
 from groundjudge.errors import UserError
 
 
+def _metavar(param: Any) -> str:
+    """A human placeholder for a parameter's value: PATH, N, NUMBER, the option's name for text, and
+    nothing for a flag (Typer's default shows Python types: <bool>, <list[str]>, <Path,Path>...)."""
+    if getattr(param, "is_flag", False):
+        return ""
+    annotation = param.type_descriptor.annotation
+    if get_origin(annotation) is list:
+        annotation = get_args(annotation)[0]
+    kinds = get_args(annotation) if get_origin(annotation) is tuple else (annotation,)
+    words = []
+    for kind in kinds:
+        if isinstance(kind, type) and issubclass(kind, PurePath):
+            words.append("PATH")
+        elif kind is int:
+            words.append("N")
+        elif kind is float:
+            words.append("NUMBER")
+        else:
+            words.append((param.name or "value").upper())
+    return " ".join(words)
+
+
+def _human_metavars(command: Any) -> None:
+    """Set every parameter's placeholder, on the command and its subcommands. An argument is shown by
+    its name (RUN_DIR), with no type column; Typer builds --help on demand, so its option is wrapped."""
+    for param in command.params:
+        if param.param_type_name == "argument":
+            param.metavar = param.metavar or (param.name or "value").upper()
+            param.display_type_rich = lambda ctx: None
+        elif param.metavar is None:
+            param.metavar = _metavar(param)
+    make_help_option = command.get_help_option
+
+    def help_option(ctx: Any) -> Any:
+        option = make_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+    command.get_help_option = help_option
+    for sub in getattr(command, "commands", {}).values():
+        _human_metavars(sub)
+
+
 class _OneLineErrors(TyperGroup):
     """Bad input ends in one line naming the file and the problem, and exit code 2, never a traceback."""
+
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        _human_metavars(self)
 
     def invoke(self, ctx):  # type: ignore[override]
         try:

@@ -112,7 +112,7 @@ def jsonl_objects(text: str, path: str | Path) -> Iterator[tuple[int, dict[str, 
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise UserError(f"line {number}: not JSON ({exc.msg})", path) from None
+            raise UserError(f"line {number}: not JSON ({exc.msg}: column {exc.colno})", path) from None
         if not isinstance(obj, dict):
             raise UserError(f"line {number}: expected a JSON object", path)
         yield number, obj

@@ -163,7 +163,7 @@ def classify(exc: BaseException) -> Exception:
         if isinstance(e, ValidationError):
             return validation_error(e)
         if isinstance(e, json.JSONDecodeError):
-            return JudgeError(f"malformed output: {e.msg}", FailureKind.MALFORMED)
+            return JudgeError(f"malformed output: {e.msg}: character {e.pos}", FailureKind.MALFORMED)
     return JudgeError(f"{type(exc).__name__}: {exc}")
 
 

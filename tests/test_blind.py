@@ -71,7 +71,7 @@ def test_corrupt_and_unknown_lines_are_reported_with_file_and_line():
     path = EVENTS / "claude_truncated.jsonl"
     s = parse_events(path)
     assert s.problems == [
-        f"{path}:3: not JSON (Unterminated string starting at)",
+        f"{path}:3: not JSON (Unterminated string starting at: column 70)",
         f"{path}:1: the turn starting here has no result event (the agent stopped before finishing)",
     ]
     # An event type nobody knows is a warning: it is not what makes this stream unverified.

@@ -342,7 +342,7 @@ def test_blank_lines_leading_blanks_and_trailing_garbage(tmp_path):
     path = tmp_path / "q.jsonl"
     path.write_text("\n".join(["", "  " + lines[0], "   ", lines[1] + " {}", lines[2]]) + "\n")
     s = parse_events(path)
-    assert s.problems == [f"{path}:4: not JSON (Extra data)"]
+    assert s.problems == [f"{path}:4: not JSON (Extra data: column {len(lines[1]) + 2})"]
     assert s.complete
 
 

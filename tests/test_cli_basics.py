@@ -149,3 +149,26 @@ def test_demo_out_that_is_a_file_or_under_one_is_one_line(tmp_path):
         result.stderr.strip() == f"error: {tmp_path / 'f' / 'sub' / 'cobol-bank' / 'notools-nosrc' / 'answers'}: Not a directory"
     )
     assert (tmp_path / "f").read_text() == "x"
+
+
+def _command_paths(command, prefix=()):
+    yield prefix
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        yield from _command_paths(sub, (*prefix, name))
+
+
+def test_every_help_shows_human_placeholders_not_python_types():
+    import re
+
+    import typer.main
+
+    from groundjudge.cli import build_app
+
+    runner = CliRunner(env={"COLUMNS": "200"})
+    paths = list(_command_paths(typer.main.get_command(build_app())))
+    assert len(paths) > 15
+    for path in paths:
+        result = runner.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, (path, result.output)
+        leaked = re.findall(r"<(?:bool|str|int|float|path|list\[[^>]*\]|Path[^>]*)>", result.output)
+        assert not leaked, (path, leaked)

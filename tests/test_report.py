@@ -216,3 +216,13 @@ def test_a_later_report_without_floors_removes_the_old_floor_table(tmp_path):
     assert runner.invoke(app, ["report", str(run), "--resamples", "50"]).exit_code == 0
     assert not (run / "report" / "floors.csv").exists()
     assert "## Floors" not in (run / "report" / "report.md").read_text()
+
+
+def test_the_shift_axis_has_a_readable_scale_when_nothing_moved():
+    import numpy as np
+
+    from groundjudge.validation.plots import shift_axis_limit
+
+    assert shift_axis_limit(np.array([0.0, 0.0, 0.0])) == 1.0
+    assert shift_axis_limit(np.array([])) == 1.0
+    assert shift_axis_limit(np.array([-2.0, 1.0])) == 2.6

@@ -30,7 +30,7 @@ def test_jsonl_objects_numbers_lines_and_skips_blank_ones():
 @pytest.mark.parametrize(
     "text, problem",
     [
-        ('{"id": "a"}\n{oops\n', "q.jsonl: line 2: not JSON (Expecting property name enclosed in double quotes)"),
+        ('{"id": "a"}\n{oops\n', "q.jsonl: line 2: not JSON (Expecting property name enclosed in double quotes: column 2)"),
         ('{"id": "a"}\n\n["a", "b"]\n', "q.jsonl: line 3: expected a JSON object"),
     ],
 )

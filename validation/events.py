@@ -538,7 +538,7 @@ def _read_slowly(stream: EventStream, raw: bytes, number: int) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        stream.problem(number, f"not JSON ({exc.msg})")
+        stream.problem(number, f"not JSON ({exc.msg}: column {exc.colno})")
         return _SKIP
 
 

@@ -149,6 +149,13 @@ def judge_scatter(slots: pd.DataFrame, bounds: tuple[float, float], path: Path, 
     return True
 
 
+def shift_axis_limit(shifts: np.ndarray) -> float:
+    """Half-width of the shift axis: 30% past the largest shift, and one point either side when every
+    shift is 0 (an axis of +-1e-9 made rounding noise look like the whole scale)."""
+    span = float(np.max(np.abs(shifts))) if len(shifts) else 0.0
+    return 1.3 * span if span > 0 else 1.0
+
+
 def retest_shifts(table: pd.DataFrame, floor: float, path: Path, note: str = "") -> None:
     """Shift of each cell's total between the two runs (B - A); the floor is the range they span."""
     plt = _plt()
@@ -164,8 +171,8 @@ def retest_shifts(table: pd.DataFrame, floor: float, path: Path, note: str = "")
     if len(shifts) >= 2:
         for v in (shifts.min(), shifts.max()):
             ax.axvline(v, color="grey", linewidth=0.8, linestyle="--")
-    span = float(np.nanmax(np.abs(t["shift"]))) if len(shifts) else 1.0
-    ax.set_xlim(-1.3 * span - 1e-9, 1.3 * span + 1e-9)
+    limit = shift_axis_limit(shifts.to_numpy(dtype=float))
+    ax.set_xlim(-limit, limit)
     title = (
         f"Test-retest floor = range of the cell shifts = {floor:.2f}"
         if not np.isnan(floor)
