@@ -123,8 +123,8 @@ def main() -> None:
         n_files = sum(1 for p in corpus.rglob("*") if p.is_file())
         copy_s, copy_cpu = _timed([sys.executable, "-c", COPY, str(corpus), str(tmp_path / "copy")], env)
         rename_s, rename_cpu = _timed(
-            GJ
-            + [
+            [
+                *GJ,
                 "rename",
                 str(corpus),
                 "--out",
@@ -139,7 +139,7 @@ def main() -> None:
             env,
         )
         verify_s, verify_cpu = _timed(
-            GJ + ["rename-verify", str(corpus), str(tmp_path / "out"), "--map", str(tmp_path / "map.json")], env
+            [*GJ, "rename-verify", str(corpus), str(tmp_path / "out"), "--map", str(tmp_path / "map.json")], env
         )
         total, total_cpu = rename_s + verify_s, rename_cpu + verify_cpu
         print(

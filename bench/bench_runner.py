@@ -151,6 +151,8 @@ def main() -> None:
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--trials", type=int, default=2, help="repeat [1] this many times and [2] once more; report the best")
     args = ap.parse_args()
+    if args.trials < 1:
+        ap.error("--trials must be at least 1")
     os.environ.setdefault("OPENAI_API_KEY", "bench-key")
     home = Path(tempfile.mkdtemp(prefix="gj-bench-home-"))
     os.environ["GROUNDJUDGE_HOME"] = str(home)
@@ -160,13 +162,14 @@ def main() -> None:
         n = 2 * args.answers
         with FakeProvider(latency=args.latency) as fp:
             fp.keep_requests = False
-            walls = []
+            walls, preps = [], []
             for trial in range(args.trials):
                 fp.clear()
                 summary, prep, wall, _ = timed_run(options(root, fp, args.concurrency, force=True, cache=f"cache-{trial}.sqlite"))
                 assert summary.done == n and fp.total_requests == n, (summary, fp.total_requests)
                 walls.append(wall)
-                prep_s = prep if trial == 0 else prep_s  # the first trial grounds; later ones reuse its reports
+                preps.append(prep)
+            prep_s = preps[0]  # the first trial grounds; later ones reuse its reports
             wall = min(walls)
             ideal = n * args.latency / args.concurrency
             print(
