@@ -117,6 +117,35 @@ def analyse(
     )
 
 
+# The plots by their key in report.md, and the record of the inputs: each file named once.
+PLOT_FILES = {
+    "cell_totals": "cell_totals.png",
+    "dimensions": "dimensions.png",
+    "judge_scatter": "judge_scatter.png",
+    "retest": "retest_shifts.png",
+}
+INPUTS_FILE = "report_inputs.json"
+
+
+def _tables(a: Analysis, floors: pd.DataFrame | None, retest: tuple | None) -> dict[str, tuple[pd.DataFrame, list[str]] | None]:
+    """Every CSV table a report can have, by file name: (frame, columns), or None for an optional table
+    this report has not."""
+    from groundjudge.validation.floors import FLOOR_COLUMNS
+    from groundjudge.validation.retest import RANGE_COLUMNS, RETEST_COLUMNS
+
+    return {
+        "cell_dimension.csv": (a.means, agg.CELL_DIMENSION_COLUMNS),
+        "cell_judge_dimension.csv": (a.per_judge, agg.CELL_JUDGE_DIMENSION_COLUMNS),
+        "cell_intervals.csv": (a.intervals, agg.INTERVAL_COLUMNS),
+        "exclusions.csv": (a.exclusions, agg.EXCLUSION_COLUMNS),
+        "run_inventory.csv": (a.inventory, agg.INVENTORY_COLUMNS),
+        "sensitivity.csv": (a.sensitivity, agg.SENSITIVITY_COLUMNS),
+        "floors.csv": (floors, FLOOR_COLUMNS) if floors is not None else None,
+        "test_retest.csv": (retest[0], RETEST_COLUMNS) if retest is not None else None,
+        "test_retest_ranges.csv": (retest[1], RANGE_COLUMNS) if retest is not None else None,
+    }
+
+
 # --------------------------------------------------------------------------------------------------
 # Markdown
 
@@ -288,14 +317,11 @@ def render_markdown(
         ]
         if "retest" in plots:
             out += [f"![test-retest shifts]({plots['retest']})", ""]
+    written = [name for name, table in _tables(a, floors, retest).items() if table is not None]
     out += [
         "## Files",
         "",
-        "`cell_dimension.csv`, `cell_judge_dimension.csv`, `cell_intervals.csv`, `exclusions.csv`, "
-        "`run_inventory.csv`, `sensitivity.csv`"
-        + (", `floors.csv`" if floors is not None else "")
-        + (", `test_retest.csv`, `test_retest_ranges.csv`" if retest is not None else "")
-        + ", `report_inputs.json`.",
+        ", ".join(f"`{name}`" for name in [*written, INPUTS_FILE]) + ".",
         "",
     ]
     return "\n".join(out)
@@ -372,8 +398,8 @@ def run_report(
 ) -> Analysis:
     from groundjudge.validation import plots as P
     from groundjudge.validation.blind import read_void_list
-    from groundjudge.validation.floors import FLOOR_COLUMNS, floor_table
-    from groundjudge.validation.retest import RANGE_COLUMNS, RETEST_COLUMNS, compare_runs, parse_retest_floor
+    from groundjudge.validation.floors import floor_table
+    from groundjudge.validation.retest import compare_runs, parse_retest_floor
     from groundjudge.validation.tables import check_output_dir, output_dir
     from groundjudge.validation.tables import console as make_console
 
@@ -429,32 +455,25 @@ def run_report(
     floors = floor_table(a.means, floor_cell, baseline_cell, floors_by_dim) if floor_cell else None
 
     out = output_dir(out)  # after every check and computation: a refused report leaves nothing behind
-    write_csv(out / "cell_dimension.csv", a.means, agg.CELL_DIMENSION_COLUMNS)
-    write_csv(out / "cell_judge_dimension.csv", a.per_judge, agg.CELL_JUDGE_DIMENSION_COLUMNS)
-    write_csv(out / "cell_intervals.csv", a.intervals, agg.INTERVAL_COLUMNS)
-    write_csv(out / "exclusions.csv", a.exclusions, agg.EXCLUSION_COLUMNS)
-    write_csv(out / "run_inventory.csv", a.inventory, agg.INVENTORY_COLUMNS)
-    write_csv(out / "sensitivity.csv", a.sensitivity, agg.SENSITIVITY_COLUMNS)
-    if floors is not None:
-        write_csv(out / "floors.csv", floors, FLOOR_COLUMNS)
-    if retest is not None:
-        write_csv(out / "test_retest.csv", retest[0], RETEST_COLUMNS)
-        write_csv(out / "test_retest_ranges.csv", retest[1], RANGE_COLUMNS)
+    tables = _tables(a, floors, retest)
+    for name, table in tables.items():
+        if table is not None:
+            write_csv(out / name, *table)
 
     simulated = any(_simulated(Path(d)) for d in (run_dir, retest_run) if d is not None)
     note = " (simulated judges)" if simulated else ""
     plots: dict[str, str] = {}
     if a.means["n_judgements"].sum():
-        P.cell_totals(a.intervals, out / "cell_totals.png", note)
-        plots["cell_totals"] = "cell_totals.png"
-        P.dimension_means(a.means, agg.score_bounds(run), out / "dimensions.png", note)
-        plots["dimensions"] = "dimensions.png"
-        if P.judge_scatter(a.slots, agg.score_bounds(run)[agg.TOTAL], out / "judge_scatter.png", note):
-            plots["judge_scatter"] = "judge_scatter.png"
+        P.cell_totals(a.intervals, out / PLOT_FILES["cell_totals"], note)
+        plots["cell_totals"] = PLOT_FILES["cell_totals"]
+        P.dimension_means(a.means, agg.score_bounds(run), out / PLOT_FILES["dimensions"], note)
+        plots["dimensions"] = PLOT_FILES["dimensions"]
+        if P.judge_scatter(a.slots, agg.score_bounds(run)[agg.TOTAL], out / PLOT_FILES["judge_scatter"], note):
+            plots["judge_scatter"] = PLOT_FILES["judge_scatter"]
     if retest is not None:
         total_floor = retest[1].set_index("dimension").loc[agg.TOTAL, "floor"]
-        P.retest_shifts(retest[0], float(total_floor), out / "retest_shifts.png", note)
-        plots["retest"] = "retest_shifts.png"
+        P.retest_shifts(retest[0], float(total_floor), out / PLOT_FILES["retest"], note)
+        plots["retest"] = PLOT_FILES["retest"]
 
     inputs = ReportInputs(
         tool_version=__version__,
@@ -479,24 +498,10 @@ def run_report(
         out / "report.md", render_markdown(a, plots=plots, floors=floors, retest=retest, inputs=inputs, simulated=simulated)
     )
     # Optional outputs of an earlier report with other options would otherwise sit beside this one.
-    optional = {
-        "floors.csv": floors is not None,
-        "test_retest.csv": retest is not None,
-        "test_retest_ranges.csv": retest is not None,
-        **{
-            name: key in plots
-            for key, name in (
-                ("cell_totals", "cell_totals.png"),
-                ("dimensions", "dimensions.png"),
-                ("judge_scatter", "judge_scatter.png"),
-                ("retest", "retest_shifts.png"),
-            )
-        },
-    }
-    for name, written in optional.items():
-        if not written:
-            (out / name).unlink(missing_ok=True)
-    write_model(out / "report_inputs.json", inputs)
+    absent = [name for name, table in tables.items() if table is None]
+    for name in absent + [name for key, name in PLOT_FILES.items() if key not in plots]:
+        (out / name).unlink(missing_ok=True)
+    write_model(out / INPUTS_FILE, inputs)
     _print_summary(console, a, out)
     if simulated:
         console.print(SIMULATED_BANNER, highlight=False)
