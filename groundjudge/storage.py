@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -38,30 +38,32 @@ def home() -> Path:
     return path
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def _create_temp(path: Path) -> tuple[int, Path]:
+    """A new, uniquely named file beside ``path``, opened for writing.
 
-
-# mkstemp creates files readable by their owner only; a written report or score file should get the
-# mode any other new file gets (0666 minus the umask), so it can be shared like the user's other files.
-_FILE_MODE = 0o666 & ~_umask()
+    Created with mode 0666 for the kernel to apply the umask, so a written report or score file gets the
+    mode any other new file gets and can be shared like the user's other files (mkstemp makes them 0600;
+    reading the umask instead would mean setting it, process-wide)."""
+    while True:
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _create_temp(path)
     try:
-        os.fchmod(fd, _FILE_MODE)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import stat
+import subprocess
+import sys
 
 import pytest
 from pydantic import BaseModel, ValidationError
@@ -12,14 +14,28 @@ from groundjudge.storage import atomic_write_text, jsonl_objects
 
 
 def test_atomic_write_gives_the_umask_mode_not_owner_only(tmp_path):
-    """mkstemp makes 0600 files; a written report must get 0666 minus the umask like any new file.
-    The umask is read at import, so this compares with the mode a plain open() gives now."""
+    """mkstemp makes 0600 files; a written report must get 0666 minus the umask like any new file."""
     plain = tmp_path / "plain.txt"
     plain.write_text("x")
     atomic_write_text(tmp_path / "atomic.txt", "x")
     mode = stat.S_IMODE((tmp_path / "atomic.txt").stat().st_mode)
     assert mode == stat.S_IMODE(plain.stat().st_mode)
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_atomic_write_follows_the_umask_of_the_moment_and_never_sets_it(tmp_path):
+    """Importing and writing leave the process-wide umask alone; a file gets the umask in force when written."""
+    script = (
+        "import os, stat, sys\n"
+        "os.umask(0o077)\n"
+        "def refuse(mask): raise AssertionError('umask set')\n"
+        "os.umask = refuse\n"
+        "from groundjudge.storage import atomic_write_text\n"
+        "atomic_write_text(sys.argv[1], 'x')\n"
+        "print(oct(stat.S_IMODE(os.stat(sys.argv[1]).st_mode)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "f.txt")], capture_output=True, text=True)
+    assert (done.returncode, done.stdout.strip()) == (0, "0o600"), done.stderr
 
 
 def test_jsonl_objects_numbers_lines_and_skips_blank_ones():
