@@ -9,14 +9,14 @@ import pytest
 from _index_helpers import as_models
 
 from groundjudge.grounding.index.extract import extract_file
-from groundjudge.grounding.index.languages import grammar_for, language_for
+from groundjudge.grounding.index.registry import grammar_for, kind_of
 
 FIX = Path(__file__).parent / "fixtures" / "index"
 
 
 def run(folder: str, name: str):
     text = (FIX / folder / name).read_text()
-    result = extract_file(name, language_for(name, text), text)
+    result = extract_file(name, kind_of(name, text), text)
     found = as_models(result)
     defs = sorted((s.kind, s.name, s.start_line, s.end_line, tuple(sorted(s.detail.items()))) for s in found.symbols)
     refs = sorted((r.kind, r.target, r.line, r.context) for r in found.refs)
@@ -24,12 +24,12 @@ def run(folder: str, name: str):
 
 
 def test_language_by_extension_and_jcl_by_first_line():
-    assert language_for("a/B.CBL", "") == "cobol"
-    assert language_for("x.cpy", "") == "cobol"
-    assert language_for("jobs/RUN", "//RUN JOB\n") == "jcl"
-    assert language_for("README.md", "# hi") == "text"
-    assert language_for("ui/App.tsx", "") == "typescript" and grammar_for("ui/App.tsx", "typescript") == "tsx"
-    assert language_for("m.bms", "") == "bms" and grammar_for("m.bms", "bms") is None
+    assert kind_of("a/B.CBL", "") == "cobol"
+    assert kind_of("x.cpy", "") == "cobol"
+    assert kind_of("jobs/RUN", "//RUN JOB\n") == "jcl"
+    assert kind_of("README.md", "# hi") == "text"
+    assert kind_of("ui/App.tsx", "") == "typescript" and grammar_for("ui/App.tsx", "typescript") == "tsx"
+    assert kind_of("m.bms", "") == "bms" and grammar_for("m.bms", "bms") is None
 
 
 def test_python():
@@ -179,7 +179,7 @@ def test_bms_mapset_maps_fields():
 @pytest.mark.parametrize("name", ["ledger.py", "Account.java", "report.js", "service.ts", "server.go", "util.c", "shape.cpp"])
 def test_grammar_languages_parse_without_errors(name):
     result, _, _ = run("langs", name)
-    assert result.status == "ok" and result.language == language_for(name, "")
+    assert result.status == "ok" and result.language == kind_of(name, "")
 
 
 def test_tsx_shares_the_typescript_query():

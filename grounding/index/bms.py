@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+from groundjudge.grounding.index.registry import Kind
 from groundjudge.grounding.index.store import RefRow, SymbolRow, symbol_row
 
-LANG = "bms"
+LANG = Kind.BMS
 _MACRO = re.compile(r"^([A-Z0-9@#$]{1,8})?\s+(DFHMSD|DFHMDI|DFHMDF)\b\s*(.*)$", re.I)
 
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from groundjudge import __version__
 from groundjudge.errors import UserError
-from groundjudge.grounding.index.languages import EXTENSIONS, extension, language_for, needs_parser
 from groundjudge.grounding.index.model import FileInfo
+from groundjudge.grounding.index.registry import kind_of, kind_of_path, needs_parser
 from groundjudge.grounding.index.store import SCHEMA_VERSION, TOO_LARGE, Index, IndexWriter
 from groundjudge.grounding.snapshot import Snapshot, env_byte_limit
 from groundjudge.hashing import sha256_text
@@ -37,8 +37,9 @@ def index_path(tree_hash: str) -> Path:
 
 @cache
 def extractor_fingerprint() -> str:
-    """sha256 of the extractor's own code and queries: an index built by other rules is rebuilt, not reused."""
-    files = sorted([*_PACKAGE.glob("*.py"), *(_PACKAGE / "queries").glob("*.scm")])
+    """sha256 of the extractor's own code, queries and language data: an index built by other rules is
+    rebuilt, not reused."""
+    files = sorted([*_PACKAGE.glob("*.py"), *(_PACKAGE / "queries").glob("*.scm"), *(_PACKAGE / "languages").glob("*.toml")])
     return sha256_text("".join(f"{p.name}\0{p.read_text()}\0" for p in files))
 
 
@@ -228,11 +229,11 @@ def _index_files(
     for entry in snapshot.files:
         writer.reserve(entry.path, entry.lines if entry.path in read else 0)
     parsed = sorted(
-        (e for e in text_entries if needs_parser(EXTENSIONS.get(extension(e.path), "text"))),
+        (e for e in text_entries if needs_parser(kind_of_path(e.path))),
         key=lambda e: (-e.size, e.path),  # longest first balances the workers
     )
-    warm_up([(e.path, EXTENSIONS[extension(e.path)]) for e in parsed])
-    tasks = [(e.path, (e.path, EXTENSIONS[extension(e.path)]), time_limit(e.size)) for e in parsed]
+    warm_up([(e.path, kind_of_path(e.path)) for e in parsed])
+    tasks = [(e.path, (e.path, kind_of_path(e.path)), time_limit(e.size)) for e in parsed]
 
     def own_work():
         """The main process's share, in small steps run while the workers parse (see run_timed's idle).
@@ -247,7 +248,7 @@ def _index_files(
                     if entry.kind != "text"
                     else f"{TOO_LARGE}: {entry.size} bytes, over the limit of {limit} ({MAX_FILE_ENV})"
                 )
-                info = FileInfo(path=entry.path, language=language_for(entry.path, ""), lines=0, status="skipped", note=note)
+                info = FileInfo(path=entry.path, language=kind_of(entry.path, ""), lines=0, status="skipped", note=note)
                 writer.add_file(info, [], [])
                 advance()
                 continue
@@ -257,7 +258,7 @@ def _index_files(
                 raise UserError(
                     f"snapshot {snapshot.name} lists {entry.lines} lines for this file, which has {len(lines)}", entry.path
                 )
-            lang = language_for(entry.path, text)
+            lang = kind_of(entry.path, text)
             fixed_cobol = lang == "cobol" and not is_free_format(text)
             writer.add_text(entry.path, text, searchable(lines) if fixed_cobol else lines)
             if not needs_parser(lang):
@@ -276,7 +277,7 @@ def _index_files(
     try:
         for path, result in results:
             if isinstance(result, (TimedOut, Failed)):
-                lang = EXTENSIONS[extension(path)]
+                lang = kind_of_path(path)
                 text = snapshot.read_text(path, verify=verify)  # rare: read again rather than hold every file
                 if isinstance(result, TimedOut):
                     result = extract_lexical(

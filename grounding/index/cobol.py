@@ -6,16 +6,17 @@ import re
 
 from groundjudge.grounding.index.cobol_lexical import LANG, LEVEL_START, CobolFacts, extract
 from groundjudge.grounding.index.cobol_source import CobolSource
+from groundjudge.grounding.index.registry import copybook_extensions
 from groundjudge.grounding.index.store import KIND, LINE, NAME, SymbolRow, ref_row, symbol_row
 
-COPYBOOK_EXTENSIONS = (".cpy",)
+COPYBOOK_EXTENSIONS = copybook_extensions()
 
 
 _DIVISION = re.compile(r"^(?:IDENTIFICATION|ID|PROCEDURE)\s+DIVISION\b", re.I)
 
 
 def is_copybook(path: str, source: str | CobolSource) -> bool:
-    """A .cpy file, or any COBOL file without an IDENTIFICATION or PROCEDURE DIVISION header."""
+    """A file with a copybook extension (.cpy, ...), or any COBOL file without an IDENTIFICATION or PROCEDURE DIVISION header."""
     if path.lower().endswith(COPYBOOK_EXTENSIONS):
         return True
     return not any(_DIVISION.match(s.text.lstrip()) for s in CobolSource.of(source).segments)

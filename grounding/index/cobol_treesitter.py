@@ -33,7 +33,7 @@ _EXEC_END = re.compile(r"END-EXEC\b(?:[ \t]*\.)?")
 
 def _exec_spans(body: str, upper: str) -> list[tuple[int, int]]:
     """Where _EXEC matches in body. Searched in upper case with no leading \\b or re.I, so the regex engine
-    can skip ahead to its literal prefix: about 20x faster than _EXEC over a whole program."""
+    can skip ahead to its literal prefix instead of trying _EXEC at every character of a program."""
     if not _same_shape(body, upper):
         return [m.span() for m in _EXEC.finditer(body)]
     out: list[tuple[int, int]] = []
@@ -73,7 +73,7 @@ def _blank(text: str) -> str:
 
 def preprocess(text: str | CobolSource, copybook_kind: str | None = None) -> str:
     """Same line count as text (plus a 4-line header for copybooks): only what the grammar can parse."""
-    # a comprehension, not a loop with append: measured on the generated bench corpus, 17% less CPU here
+    # a comprehension, not a loop with append: cheaper on every line of every file
     lines = [
         "" if indicator in SKIPPED else (("      -" if indicator == "-" else "       ") + code).rstrip()
         for indicator, code in CobolSource.of(text).cards

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from groundjudge.grounding.index import bms, jcl, tags
 from groundjudge.grounding.index.cobol import copybook_kind, index_cobol, is_copybook
 from groundjudge.grounding.index.cobol_source import CobolSource, is_free_format
-from groundjudge.grounding.index.languages import grammar_for
 from groundjudge.grounding.index.model import ParseStatus
+from groundjudge.grounding.index.registry import grammar_for
 from groundjudge.grounding.index.store import RefRow, SymbolRow
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+from groundjudge.grounding.index.registry import Kind, language
 from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
-LANG = "jcl"
+LANG = Kind.JCL
+_COMMENTS = language(Kind.JCL).line_comments
 _STATEMENT = re.compile(r"^//([A-Z0-9@#$][A-Z0-9@#$.]*)?\s+(JOB|EXEC|DD|PROC|PEND)\b\s*(.*)$", re.I)
 _PGM = re.compile(r"\bPGM=([A-Z0-9@#$*.]+)", re.I)
 _PROC = re.compile(r"^(?:PROC=)?([A-Z0-9@#$]+)", re.I)
@@ -19,7 +21,7 @@ def _statements(text: str) -> list[tuple[int, int, str | None, str, str]]:
     continuing = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw[:72].rstrip()
-        if line.startswith("//*") or not line.startswith("//"):
+        if line.startswith(_COMMENTS) or not line.startswith("//"):
             continuing = False
             continue
         if continuing and out and re.match(r"^//\s+\S", line) and not _STATEMENT.match(line):

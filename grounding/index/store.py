@@ -8,8 +8,8 @@ import sqlite3
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from groundjudge.grounding.index.languages import CASE_INSENSITIVE
 from groundjudge.grounding.index.model import FileInfo, Ref, Source, Symbol
+from groundjudge.grounding.index.registry import case_insensitive
 from groundjudge.grounding.snapshot import normalize_relpath
 
 # the note of a text file over the size limit (build.max_file_bytes): listed as skipped, never read
@@ -43,7 +43,7 @@ CREATE INDEX refs_path ON refs(path, line);
 
 def match_key(name: str, language: str) -> str:
     """COBOL, JCL and BMS names match case-insensitively; other languages exactly."""
-    return name.upper() if language in CASE_INSENSITIVE else name
+    return name.upper() if language in case_insensitive() else name
 
 
 _quote = json.encoder.encode_basestring_ascii  # json.dumps's own string encoder

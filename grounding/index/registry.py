@@ -1,0 +1,179 @@
+"""What the project knows about each language, read from one data file per language in languages/.
+
+The index, the claim extractor, the verifier and the renamer all ask here, so that a file is COBOL (or
+JCL, or Python) for all of them alike, and a reserved word is reserved for all of them alike.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+
+_DATA = Path(__file__).parent / "languages"
+
+
+class Kind(StrEnum):
+    """A language as stored in the index (files.language, symbols.language, refs.language)."""
+
+    COBOL = "cobol"
+    JCL = "jcl"
+    BMS = "bms"
+    PYTHON = "python"
+    JAVA = "java"
+    JAVASCRIPT = "javascript"
+    TYPESCRIPT = "typescript"
+    GO = "go"
+    C = "c"
+    CPP = "cpp"
+    RUST = "rust"
+    KOTLIN = "kotlin"
+    CSHARP = "csharp"
+    TEXT = "text"
+
+
+@dataclass(frozen=True)
+class Language:
+    kind: Kind
+    extensions: tuple[str, ...]
+    case_sensitive: bool
+    hyphen_in_names: bool  # COBOL, JCL, BMS and prose: ACCT-ID is one name; in code, - is an operator
+    parser: str  # "cobol", "tags" (tree-sitter tag query), "rules" (jcl.py, bms.py) or "none"
+    grammars: dict[str, str]  # extension -> tree-sitter grammar, where it is not the kind's own name
+    leading_text: str | None  # a file of no known extension that starts with this is of this language
+    line_comments: tuple[str, ...]
+    reserved: frozenset[str]  # as written: upper case for the case-insensitive languages
+    vocabulary: frozenset[str]  # embedded languages and system names (COBOL: CICS, SQL; JCL: VSAM, system datasets)
+    data: dict = field(default_factory=dict)  # the file's language-specific tables ([comments], [assign], ...)
+
+
+def _words(text: str) -> frozenset[str]:
+    """Whitespace-separated words; '#' to end of line is a comment."""
+    return frozenset(w for line in text.splitlines() for w in line.split("#", 1)[0].split())
+
+
+def _load(kind: Kind) -> Language:
+    path = _DATA / f"{kind.value}.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return Language(
+        kind=kind,
+        extensions=tuple(data["extensions"]),
+        case_sensitive=data["case_sensitive"],
+        hyphen_in_names=data["hyphen_in_names"],
+        parser=data["parser"],
+        grammars=data.get("grammars", {}),
+        leading_text=data.get("leading_text"),
+        line_comments=tuple(data.get("comments", {}).get("line", ())),
+        reserved=_words(data.get("reserved", {}).get("words", "")),
+        vocabulary=frozenset().union(*(_words(v) for v in data.get("vocabulary", {}).values())),
+        data=data,
+    )
+
+
+@cache
+def languages() -> dict[Kind, Language]:
+    return {kind: _load(kind) for kind in Kind}
+
+
+def language(kind: str) -> Language:
+    return languages()[Kind(kind)]
+
+
+@cache
+def _by_extension() -> dict[str, Kind]:
+    table: dict[str, Kind] = {}
+    for lang in languages().values():
+        for ext in lang.extensions:
+            if ext in table:
+                raise ValueError(f"extension {ext} is claimed by both {table[ext]} and {lang.kind}")
+            table[ext] = lang.kind
+    return table
+
+
+def extension(path: str) -> str:
+    """The file name's extension, lower-case with its dot ('' when it has none)."""
+    name = path.rsplit("/", 1)[-1]
+    return name[name.rfind(".") :].lower() if "." in name else ""
+
+
+def kind_of_path(path: str) -> Kind:
+    """The language a file name says (TEXT when its extension names none)."""
+    return _by_extension().get(extension(path), Kind.TEXT)
+
+
+def kind_of(path: str, text: str) -> Kind:
+    """The language of a file from its name, else from how its text starts (JCL's `//`)."""
+    kind = kind_of_path(path)
+    if kind is Kind.TEXT:
+        for lang in languages().values():
+            if lang.leading_text and text.startswith(lang.leading_text):
+                return lang.kind
+    return kind
+
+
+def source_extensions() -> list[str]:
+    """Every extension the registry knows, without its dot: the file names an answer may cite."""
+    return sorted(ext[1:] for ext in _by_extension())
+
+
+@cache
+def case_insensitive() -> frozenset[Kind]:
+    return frozenset(k for k, lang in languages().items() if not lang.case_sensitive)
+
+
+def needs_parser(kind: str) -> bool:
+    """Languages parsed by tree-sitter, hence in a worker process under a time limit."""
+    return language(kind).parser in ("cobol", "tags")
+
+
+def grammar_for(path: str, kind: str) -> str | None:
+    """The tree-sitter grammar of a tag-query language, or None (COBOL has its own path)."""
+    lang = language(kind)
+    if lang.parser != "tags":
+        return None
+    return lang.grammars.get(extension(path), lang.kind.value)
+
+
+def tag_kinds() -> tuple[Kind, ...]:
+    return tuple(k for k, lang in languages().items() if lang.parser == "tags")
+
+
+@cache
+def reserved_words() -> frozenset[str]:
+    """Upper-cased: every language's reserved words and vocabulary, the words that name no repository's
+    own thing."""
+    return frozenset(w.upper() for lang in languages().values() for w in lang.reserved | lang.vocabulary)
+
+
+def copybook_extensions() -> tuple[str, ...]:
+    return tuple(language(Kind.COBOL).data["copybook_extensions"])
+
+
+def cobol_indicators(*roles: str) -> frozenset[str]:
+    """Column-7 indicator characters of the given roles ("comment", "debug", "continuation")."""
+    comments = language(Kind.COBOL).data["comments"]
+    return frozenset("".join(comments[f"{role}_indicators"] for role in roles))
+
+
+@cache
+def _assign_prefix() -> re.Pattern[str]:
+    assign = language(Kind.COBOL).data["assign"]
+    devices = "|".join(re.escape(p) for p in assign["device_classes"])
+    organisations = "|".join(re.escape(p) for p in assign["organisations"])
+    return re.compile(rf"^((?:{devices})?(?:{organisations}))(.+)$", re.I)
+
+
+def split_assign(name: str) -> tuple[str, str] | None:
+    """(prefix, DD name) of an ASSIGN name that carries a device/organisation prefix (``UT-S-RPTOUT`` ->
+    ``("UT-S-", "RPTOUT")``), or None."""
+    m = _assign_prefix().match(name)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def assign_dd(name: str) -> str:
+    """The DD name an ASSIGN name refers to: the name without its prefix."""
+    split = split_assign(name)
+    return split[1] if split else name
