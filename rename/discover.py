@@ -271,6 +271,11 @@ def _pin_tag_built_names(d: Discovery, tagged: list[tuple[str, str, str]], areas
             if not prefix and suffix.upper() in BMS_SUFFIXES and op_cls in ("bms_map", "bms_field"):
                 continue
             why = f"built by COPY {copybook} REPLACING =={tag}== BY =={operand}=="
+            # the fixed parts beside the tag are tokens of their own (-ACCT-ID): renaming a name
+            # inside one would change what the expansion builds, so they are pinned whatever the classes
+            for fragment in (prefix, suffix):
+                if fragment:
+                    d.kept.setdefault(fragment, (f"fragment of a name {why}", "fragment"))
             built = found_upper.get(f"{prefix}{operand}{suffix}".upper())
             if built and built in d.found:
                 name, cls = d.found.pop(built)

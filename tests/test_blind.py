@@ -185,3 +185,17 @@ def test_empty_stream_and_repeated_tool_use_blocks(tmp_path):
     repeated.write_text(block + "\n" + block + '\n{"type":"result","subtype":"success","permission_denials":[]}\n')
     s = parse_events(repeated)
     assert [(c.name, c.line) for c in s.calls] == [("Read", 1)] and s.problems == []
+
+
+def test_a_blind_file_made_by_another_checker_is_refused_not_reused(tmp_path):
+    run = _blind_run(tmp_path)
+    assert CliRunner().invoke(app, ["blind", str(run), "--blind-cells", "nosrc"]).exit_code == 0
+    path = run / "blind.json"
+    blind = read_model(path, BlindFile)
+    assert blind.checker_sha256 and read_void_list(run)[0] == blind
+    for stale in ("0" * 64, None):  # another parser version, and a file from before it was recorded
+        path.write_text(blind.model_copy(update={"checker_sha256": stale}).model_dump_json())
+        with pytest.raises(UserError, match="made by another version of the blind checker"):
+            read_void_list(run)
+    result = CliRunner().invoke(app, ["report", str(run), "--out", str(tmp_path / "report")])
+    assert result.exit_code == 2 and "rerun `groundjudge blind`" in result.output

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from groundjudge import __version__
 from groundjudge.errors import UserError
-from groundjudge.hashing import sha256_file
+from groundjudge.hashing import sha256_file, sha256_json
 from groundjudge.storage import VersionedModel, read_model
 from groundjudge.validation.events import FORBIDDEN, EventStream, classify_tool, parse_events
 from groundjudge.validation.scores_io import cell_dirs
@@ -60,6 +60,10 @@ class BlindFile(VersionedModel):
     void: list[BlindEntry]
     unverified: list[BlindEntry]
     event_files: dict[str, str]  # path relative to the run directory -> sha256
+    # What made the verdicts: a blind.json from another version of the stream parser or its tool table
+    # may call a clean answer void or a void one clean, so it is refused, never reused (None: a file
+    # written before this was recorded).
+    checker_sha256: str | None = None
 
     def void_keys(self) -> list[tuple[str, str]]:
         """(cell, qid) of every void answer: what every aggregation of this run leaves out."""
@@ -194,8 +198,16 @@ def verify_run(run_dir: str | Path, patterns: list[str], progress=None) -> tuple
         void=[BlindEntry(cell=c.cell, qid=c.qid, reason=c.reason) for c in checks if c.status is AnswerStatus.VOID],
         unverified=[BlindEntry(cell=c.cell, qid=c.qid, reason=c.reason) for c in checks if c.status is AnswerStatus.UNVERIFIED],
         event_files=dict(sorted(hashes.items())),
+        checker_sha256=checker_fingerprint(),
     )
     return checks, blind_file
+
+
+def checker_fingerprint() -> str:
+    """sha256 of the code and data that decide a blind verdict: this module, the stream parser and its
+    table of events and tools."""
+    here = Path(__file__).resolve().parent
+    return sha256_json([sha256_file(here / name) for name in ("blind.py", "events.py", "streams.toml")])
 
 
 def cell_summary(checks: list[AnswerCheck]) -> list[dict]:
@@ -225,6 +237,10 @@ def read_void_list(run_dir: str | Path) -> tuple[BlindFile | None, str | None]:
     if not path.exists():
         return None, None
     blind = read_model(path, BlindFile)
+    if blind.checker_sha256 != checker_fingerprint():
+        raise UserError(
+            "made by another version of the blind checker (its verdicts may differ today); rerun `groundjudge blind`", path
+        )
     for rel, digest in blind.event_files.items():
         current = run_dir / rel
         if not current.exists() or sha256_file(current) != digest:
