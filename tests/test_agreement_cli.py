@@ -225,7 +225,7 @@ def test_judges_cell_filter_and_by_cell(tmp_path):
     _ok(["judges", str(run), "--cell", "x", "--by-cell"])
     rows = _csv(run / "agreement_judges.csv")
     assert {r["scope"] for r in rows} == {"all cells", "x"}
-    acc = [r for r in rows if r["scope"] == "all cells" and r["dimension"] == "accuracy"][0]
+    acc = next(r for r in rows if r["scope"] == "all cells" and r["dimension"] == "accuracy")
     assert (acc["n"], float(acc["mean_signed_diff"])) == ("2", -0.5)
     manifest = json.loads((run / "agreement_judges.inputs.json").read_text())
     assert sorted(manifest["inputs"]) == [str(run / "x/scores/q1.json"), str(run / "x/scores/q2.json")]

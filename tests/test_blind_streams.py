@@ -259,7 +259,7 @@ def test_informational_events_after_the_last_result_do_not_open_a_turn(tmp_path)
     lines = (EVENTS / "claude_clean.jsonl").read_text().splitlines()
     rate = json.dumps({"type": "rate_limit_event", "rate_limit_info": {"status": "allowed"}, "uuid": "u"})
     path = tmp_path / "q.jsonl"
-    path.write_text("\n".join(lines + [rate]) + "\n")
+    path.write_text("\n".join([*lines, rate]) + "\n")
     s = parse_events(path)
     assert (s.problems, s.complete) == ([], True)
 

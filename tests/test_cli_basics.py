@@ -29,12 +29,12 @@ def test_every_command_has_help():
         yield path
         if hasattr(cmd, "commands"):
             for name, sub in cmd.commands.items():
-                yield from walk(sub, path + [name])
+                yield from walk(sub, [*path, name])
 
     paths = list(walk(root, []))
     assert ["corpus", "snapshot"] in paths
     for path in paths:
-        result = runner.invoke(app, path + ["--help"])
+        result = runner.invoke(app, [*path, "--help"])
         assert result.exit_code == 0, (path, result.output)
         assert "Usage" in result.output
 
@@ -58,7 +58,7 @@ def test_snapshot_command_prints_tree_hash(tmp_path):
 
 def test_startup_imports_no_heavy_library():
     heavy = ["pandas", "numpy", "scipy", "matplotlib", "openai", "anthropic", "instructor", "tree_sitter", "statsmodels"]
-    code = "import sys; from groundjudge.cli import app; print(','.join(m for m in %r if m in sys.modules))" % heavy
+    code = f"import sys; from groundjudge.cli import app; print(','.join(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
 

@@ -323,8 +323,8 @@ def test_harmonic_composite():
     "responses, problem",
     [
         (RUN_RESPONSES[1:], "no response for item 'G'"),
-        (RUN_RESPONSES + [RUN_RESPONSES[0]], "two responses for item 'G'"),
-        (RUN_RESPONSES + [ItemResponse(item_id="Z", decision="abstain")], "unknown item 'Z'"),
+        ([*RUN_RESPONSES, RUN_RESPONSES[0]], "two responses for item 'G'"),
+        ([*RUN_RESPONSES, ItemResponse(item_id="Z", decision="abstain")], "unknown item 'Z'"),
     ],
 )
 def test_run_needs_exactly_one_response_per_item(run_rubric, responses, problem):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -154,7 +155,7 @@ def test_symbol_table_rows_with_the_next_rows_line_are_caught(grounders):
     text = (CORPORA / "cobol-bank" / "SYMBOLS.md").read_text()
     rows = re.findall(r"^\| (cbl/\S+) \| (\d+) \| (\S+) \| paragraph \|$", text, re.M)
     shifted = []
-    for (path, _, name), (next_path, next_line, _) in zip(rows, rows[1:]):
+    for (path, _, name), (next_path, next_line, _) in itertools.pairwise(rows):
         if path == next_path:
             shifted.append(f"| File | Line | Paragraph |\n|---|---|---|\n| {path} | {next_line} | `{name}` |\n")
     assert len(shifted) >= 25

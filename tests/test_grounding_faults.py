@@ -76,7 +76,7 @@ def test_a_socket_answer_is_refused(tmp_path):
 
 def test_a_device_answer_is_refused():
     # /dev/null, not /dev/zero: a regression that reads it ends at once instead of filling memory
-    with pytest.raises(UserError, match="^/dev/null: answer is a character device, not a regular file$"):
+    with pytest.raises(UserError, match=r"^/dev/null: answer is a character device, not a regular file$"):
         read_answer("/dev/null")
 
 

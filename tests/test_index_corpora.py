@@ -17,7 +17,7 @@ CORPORA = Path(__file__).resolve().parent.parent / "corpora"
 def table(md: Path, heading: str) -> list[list[str]]:
     """Rows (cells stripped of backticks) of the first table after a heading."""
     lines = md.read_text().splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith("#") and heading in l)
+    start = next(i for i, text in enumerate(lines) if text.startswith("#") and heading in text)
     rows = []
     for line in lines[start + 1 :]:
         if line.startswith("|"):

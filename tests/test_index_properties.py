@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from _index_helpers import as_models, snapshot_of
@@ -73,7 +74,7 @@ def test_any_card_deck_gives_in_range_non_overlapping_results(cards, copybook):
     for r in got.refs:
         assert 1 <= r.line <= n and r.target, r
     paras = sorted((s.start_line, s.end_line) for s in got.symbols if s.kind == "paragraph")
-    for (a_start, a_end), (b_start, _) in zip(paras, paras[1:]):
+    for (_a_start, a_end), (b_start, _) in itertools.pairwise(paras):
         assert a_end < b_start
     keys = [(s.kind, s.name, s.start_line) for s in got.symbols]
     assert len(keys) == len(set(keys))

@@ -25,7 +25,9 @@ def _questions(path: Path, ids: list[str]) -> Path:
     return path
 
 
-def _manifest(questions_sha256: str, cells: list[str] = ["src"], **location: str) -> RunManifest:
+def _manifest(questions_sha256: str, cells: list[str] | None = None, **location: str) -> RunManifest:
+    if cells is None:
+        cells = ["src"]
     return RunManifest(
         tool_version="test",
         corpus_name="c",
@@ -77,7 +79,7 @@ def test_report_from_another_directory_counts_every_expected_judgement(tmp_path,
 
 
 def test_run_and_questions_moved_together_are_found_relative_to_the_run(tmp_path, monkeypatch):
-    run, qs = _scored_run(tmp_path, monkeypatch)
+    _run, _qs = _scored_run(tmp_path, monkeypatch)
     shutil.copytree(tmp_path, tmp_path.parent / f"{tmp_path.name}-moved")
     shutil.rmtree(tmp_path / "work")  # the absolute path now points nowhere
     moved = tmp_path.parent / f"{tmp_path.name}-moved"
@@ -118,7 +120,7 @@ def test_a_changed_question_set_is_not_used(tmp_path, monkeypatch):
 
 def test_a_manifest_written_before_the_new_fields_still_reads(tmp_path, monkeypatch):
     # Schema 1 as first written: questions_path relative to where `score` ran, nothing else.
-    run, qs = _scored_run(tmp_path, monkeypatch)
+    run, _qs = _scored_run(tmp_path, monkeypatch)
     data = json.loads((run / MANIFEST).read_text())
     del data["questions_relpath"], data["questions_abspath"]
     (run / MANIFEST).write_text(json.dumps(data))

@@ -112,7 +112,7 @@ def test_file_and_directory_names_and_verbatim_files(bank, tmp_path):
 def test_rerun_is_byte_identical_and_another_seed_differs(bank, tmp_path):
     a, ma = _rename(bank, tmp_path, 7, name="a")
     b, mb = _rename(bank, tmp_path, 7, name="b")
-    c, mc = _rename(bank, tmp_path, 8, name="c")
+    _c, mc = _rename(bank, tmp_path, 8, name="c")
     assert _tree(a) == _tree(b) and ma == mb
     assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
     assert ma["identifiers"] != mc["identifiers"]
@@ -399,7 +399,9 @@ def test_a_routine_in_another_language_is_a_program_when_called_and_present(tmp_
     assert "UNUSED1" not in new and "CEEDAYS" not in new
 
 
-def test_verify_measures_names_still_carried_inside_unrenamed_tokens(tmp_path):
+def test_names_carried_inside_longer_tokens_are_renamed_and_what_stays_is_listed(tmp_path):
+    # Replaces the old "residual parts" measure, which left PAYCALC-PARM and paycalc_v2 in place: the
+    # parts are now renamed, and only a token fixed outside the corpus (DFHPAYCALC) keeps one.
     root = tmp_path / "pay"
     (root / "cbl").mkdir(parents=True)
     (root / "cbl/PAYCALC.cbl").write_text(
@@ -407,28 +409,24 @@ def test_verify_measures_names_still_carried_inside_unrenamed_tokens(tmp_path):
         "000200 01  PAYCALC-PARM     PIC X.\n"
         "000300 PROCEDURE DIVISION.\n"
         "000400     MOVE 'Y' TO PAYCALC-PARM\n"
-        "000500* paycalc_v2 reads WS-PAYCALCX, which carries no part\n"
+        "000500* paycalc_v2 reads WS-PAYCALCX and DFHPAYCALC\n"
     )
     q1 = tmp_path / "q.jsonl"
     q1.write_text(json.dumps({"id": "q1", "text": "What is PAYCALC-PARM for?", "category": "c", "difficulty": "easy"}) + "\n")
-
-    def verify(*classes: str) -> dict:
-        out, m = _rename(root, tmp_path, 3, *classes, name=f"out{len(classes)}")
-        q2 = tmp_path / f"q{len(classes)}.jsonl"
-        assert _run("rename-questions", q1, "--map", tmp_path / f"out{len(classes)}.json", "--out", q2).exit_code == 0
-        res = _run("rename-verify", root, out, "--map", tmp_path / f"out{len(classes)}.json", "--questions", q1, q2)
-        assert res.exit_code == 0, res.output
-        return json.loads(res.stdout) | {"stderr": res.stderr}
-
-    # default classes: PAYCALC-PARM twice and paycalc_v2 once in the corpus, PAYCALC-PARM once in the question
-    rep = verify()
-    assert rep["residual_per_class"] == {"program": 3} and rep["question_residual_per_class"] == {"program": 1}
-    assert "  questions: 0 renamed occurrences (none)" in rep["stderr"].splitlines()
-    assert rep["residual_examples"] == ["PAYCALC-PARM", "paycalc_v2"]
-    assert "note: 3 unrenamed corpus tokens still carry a renamed name as a -/_ part (program 3)" in rep["stderr"]
-    # with data names renamed, only the comment's paycalc_v2 is left
-    rep = verify("--classes", "default,data_name")
-    assert rep["residual_per_class"] == {"program": 1} and rep["question_residual_per_class"] == {}
+    out, m = _rename(root, tmp_path, 3)
+    q2 = tmp_path / "q2.jsonl"
+    assert _run("rename-questions", q1, "--map", tmp_path / "out.json", "--out", q2).exit_code == 0
+    res = _run("rename-verify", root, out, "--map", tmp_path / "out.json", "--questions", q1, q2)
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.stdout)
+    p = m["identifiers"]["PAYCALC"]
+    text = (out / f"cbl/{p}.cbl").read_text()
+    assert f"MOVE 'Y' TO {p}-PARM" in text and f"* {p.lower()}_v2 reads WS-{p}X and DFHPAYCALC" in text
+    assert json.loads(q2.read_text())["text"] == f"What is {p}-PARM for?"
+    assert rep["leftover_count"] == 1 and rep["leftover_per_class"] == {"program": 1}
+    assert rep["leftovers"] == ["cbl/PAYCALC.cbl:5: 'DFHPAYCALC' carries 'PAYCALC' (system prefix)"]
+    assert rep["question_leftover_per_class"] == {}
+    assert "kept: 1 renamed names left in the corpus (program 1)" in res.stderr
 
 
 def test_db2_plans_are_renamed_except_ibm_supplied_ones(tmp_path):

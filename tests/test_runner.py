@@ -211,7 +211,7 @@ def test_offline_miss_is_a_recorded_error(project, fake, api_keys):
 def test_missing_credentials_reported_up_front(project, fake, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "k")
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    summary, messages = run(project, fake)
+    _summary, messages = run(project, fake)
     assert any("judge-claude: ANTHROPIC_API_KEY is not set" in m for m in messages)
     assert fake.counts == {"/v1/chat/completions": 3}
     for cell, qid in ANSWERS:
@@ -286,7 +286,7 @@ def test_changed_rubric_redoes_everything(project, fake, api_keys):
         '[[dimensions.bands]]\nmin = 0\nmax = 4\ndescriptor = "From muddled to clear."\n'
     )
     fake.clear()
-    summary, _ = run(project, fake, rubric=str(custom))
+    _summary, _ = run(project, fake, rubric=str(custom))
     assert fake.total_requests == 6
     sf = score(project, "cell-a", "q01")
     # 3/4 of each maximum, rounded down: accuracy 10 -> 7, clarity 4 -> 3; total 10

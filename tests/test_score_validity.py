@@ -114,7 +114,7 @@ def test_report_lists_impossible_score_files_and_never_averages_them(tmp_path):
     assert (ex.expected, ex.excluded, ex.malformed_score_file) == (6, 4, 4)
     md = (run / "report" / "report.md").read_text()
     for qid, reason in (("Q3", "accuracy = 500"), ("Q4", "accuracy = inf"), ("Q5", "total = 45"), ("Q6", "'style'")):
-        line = next(l for l in md.splitlines() if f"{qid}.json" in l and l.startswith("- "))
+        line = next(text for text in md.splitlines() if f"{qid}.json" in text and text.startswith("- "))
         assert reason in line
         assert f"{qid}.json" in result.output
     assert "inf" not in means.to_string() and (run / "report" / "cell_totals.png").exists()

@@ -109,7 +109,7 @@ def test_open_corpus_names_a_file_given_as_corpus(tmp_path, monkeypatch):
         open_corpus(str(tmp_path / "notes.md"))
     assert str(err.value) == f"{tmp_path / 'notes.md'}: corpus is not a directory"
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(UserError, match="^notes.md: corpus is not a directory$"):
+    with pytest.raises(UserError, match=r"^notes\.md: corpus is not a directory$"):
         open_corpus("notes.md")
     stored = snapshot_directory(tmp_path / "e", "notes.md")
     assert open_corpus("notes.md").tree_hash == stored.tree_hash

@@ -395,7 +395,7 @@ def test_retest_refuses_runs_not_blind_checked_alike(runs, tmp_path):
 def test_questions_outside_the_given_set_are_named_in_the_report(runs, tmp_path):
     subset = tmp_path / "four.jsonl"
     subset.write_text(
-        "".join(l for l in (runs["A"] / "questions.jsonl").read_text().splitlines(keepends=True) if '"Q5"' not in l)
+        "".join(line for line in (runs["A"] / "questions.jsonl").read_text().splitlines(keepends=True) if '"Q5"' not in line)
     )
     out = tmp_path / "out"
     printed = _ok(["report", str(runs["A"]), "--questions", str(subset), "--out", str(out), "--resamples", "200"])

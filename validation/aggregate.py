@@ -190,7 +190,7 @@ def exclusions(slots: pd.DataFrame) -> pd.DataFrame:
     out["expected"] = counts.sum(axis=1)
     out["excluded"] = counts.drop(columns=[""], errors="ignore").sum(axis=1)
     for reason in REASONS:
-        out[reason] = counts[reason] if reason in counts else 0
+        out[reason] = counts.get(reason, 0)
     out["dimension_missing"] = dim_missing.reindex(out.index).fillna(0).astype(int)
     return out.reset_index().sort_values(keys).reset_index(drop=True)[EXCLUSION_COLUMNS]
 

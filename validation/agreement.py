@@ -127,8 +127,8 @@ def join_pairs(generated: pd.DataFrame, reference: pd.DataFrame, keys: list[str]
     """Inner join on ``keys``: columns keys + ``generated`` + ``reference``, sorted by the keys; plus
     the number of rows found only in the generated and only in the reference table."""
     merged = pd.merge(
-        generated[keys + [value]].rename(columns={value: "generated"}),
-        reference[keys + [value]].rename(columns={value: "reference"}),
+        generated[[*keys, value]].rename(columns={value: "generated"}),
+        reference[[*keys, value]].rename(columns={value: "reference"}),
         on=keys,
         how="outer",
         indicator=True,

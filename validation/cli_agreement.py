@@ -110,7 +110,7 @@ def _join(gen_path: Path, ref_path: Path, model, keys: list[str], value: str):
     tables = []
     for path in (gen_path, ref_path):
         rows = read_rows(path, model)
-        df = pd.DataFrame([r.model_dump(include=set(keys) | {value}) for r in rows], columns=keys + [value])
+        df = pd.DataFrame([r.model_dump(include=set(keys) | {value}) for r in rows], columns=[*keys, value])
         dup = df.duplicated(subset=keys)
         if dup.any():
             first = df.loc[dup.idxmax(), keys].tolist()

@@ -82,8 +82,8 @@ def retest_table(slots_a: pd.DataFrame, slots_b: pd.DataFrame) -> pd.DataFrame:
     ma = three_means(slots_a).set_index(["cell", "dimension"])
     mb = three_means(slots_b).set_index(["cell", "dimension"])
     keys = ["cell", "qid", "judge", "dimension"]
-    va = slots_a.loc[slots_a["value"].notna(), keys + ["value"]]
-    vb = slots_b.loc[slots_b["value"].notna(), keys + ["value"]]
+    va = slots_a.loc[slots_a["value"].notna(), [*keys, "value"]]
+    vb = slots_b.loc[slots_b["value"].notna(), [*keys, "value"]]
     pairs = va.merge(vb, on=keys, suffixes=("_a", "_b"))
     pairs["move"] = pairs["value_b"] - pairs["value_a"]
     pairs["abs_move"] = pairs["move"].abs()

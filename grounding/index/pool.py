@@ -6,6 +6,7 @@ where no Python-level timeout reaches; killing the process is the only reliable 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import multiprocessing as mp
@@ -92,10 +93,8 @@ class _Worker:
         self.conn.close()
 
     def stop(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.conn.send(None)
-        except OSError:
-            pass
         self.proc.join(timeout=5)
         if self.proc.is_alive():
             self.kill()

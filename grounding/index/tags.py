@@ -132,7 +132,7 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
             seen.add(key)
             raw_refs.append((kind, target, name_node.start_point.row + 1))
     spans.sort()
-    refs = [ref_row(k, t, path, l, _innermost(spans, l), language) for k, t, l in raw_refs]
+    refs = [ref_row(k, t, path, line, _innermost(spans, line), language) for k, t, line in raw_refs]
     return symbols, refs, tree.root_node.has_error
 
 
