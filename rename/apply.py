@@ -44,10 +44,12 @@ def check_map(identifiers: dict[str, str], corpus_tokens: set[str], source: str 
             raise UserError(f"map collision: {orig!r} would become {new!r}, a token already in the corpus", source)
 
 
-def build(snapshot: Snapshot, identifiers: dict[str, str], classes: dict[str, str], corpus_tokens: set[str]) -> RenamedTree:
+def build(
+    snapshot: Snapshot, identifiers: dict[str, str], classes: dict[str, str], corpus_tokens: set[str], kept: dict[str, str]
+) -> RenamedTree:
     """Everything the output tree will hold, computed before a byte is written."""
     check_map(identifiers, corpus_tokens)
-    lookup = Lookup(identifiers, classes)
+    lookup = Lookup(identifiers, classes, kept)
     files: dict[str, bytes] = {}
     renamed: dict[str, str] = {}
     verbatim: list[str] = []

@@ -96,7 +96,7 @@ def rename_questions_cmd(
     from groundjudge.storage import read_model
 
     rmap = read_model(map_path, RenameMap)
-    n = rename_questions(questions, Lookup(rmap.identifiers, rmap.classes), out)
+    n = rename_questions(questions, Lookup(rmap.identifiers, rmap.classes, rmap.kept), out)
     typer.echo(f"{n} questions renamed -> {out}")
 
 

@@ -3,17 +3,15 @@ derived names, seeded tokens. Pure: no I/O."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from groundjudge.errors import UserError
+from groundjudge.grounding.index.registry import reserved_words, split_assign
 from groundjudge.rename.discover import Discovery
 from groundjudge.rename.generate import Rejection, TokenRules, generate, ordered
 from groundjudge.rename.lexer import recase
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES
-from groundjudge.rename.vocabulary import english_words, reserved_words
-
-ASSIGN_DERIVED_RE = re.compile(r"^((?:UT-|DA-)?(?:S|AS|D|R|I|U|V)-)(.+)$")
+from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, english_words
 
 
 @dataclass
@@ -58,7 +56,7 @@ def plan_map(
     exclude_set = {e.upper() for e in exclude}
     include_set = {i.upper() for i in include}
     chosen: dict[str, tuple[str, str]] = {k: v for k, v in d.found.items() if v[1] in classes}
-    kept = {name: why for name, (why, cls) in d.kept.items() if cls in classes}
+    kept = {name: why for name, (why, cls) in d.kept.items() if cls in classes or cls == "fragment"}
     reserved = reserved_words()
     # an --include word matches ignoring case: every discovered spelling of it (``ledger`` the module
     # and ``Ledger`` the class), with its own class; a name discovery never met is class ``included``
@@ -106,8 +104,8 @@ def plan_map(
     bases = ordered(chosen.values(), CLASS_ORDER)
     assign_prefixes: dict[str, list[str]] = {}
     for t in sorted(d.corpus_tokens):
-        if m := ASSIGN_DERIVED_RE.match(t):
-            assign_prefixes.setdefault(m.group(2), []).append(m.group(1))
+        if split := split_assign(t):
+            assign_prefixes.setdefault(split[1], []).append(split[0])
     derived = {name: _derived_patterns(name, cls, d.corpus_tokens, assign_prefixes) for name, cls in bases}
     # a derived name (ACCTMAPI) may also be defined on its own (01 ACCTMAPI in the symbolic-map
     # copybook): it must move with its base, so it is not renamed independently
@@ -156,10 +154,48 @@ def _derived_patterns(name: str, cls: str, corpus_tokens: set[str], assign_prefi
     return []
 
 
-class Lookup:
-    """Token -> replacement, counting replaced occurrences per class."""
+# A renamed name glued to other letters on one side, with no separator or case change between them
+# (CARDDEMOPRODJCL), is still that name when it is at least this long; a shorter one (STL in CASTLE)
+# is taken only between two word boundaries.
+GLUE_MIN = 6
+PART_SEPARATORS = "-_."
 
-    def __init__(self, identifiers: dict[str, str], classes: dict[str, str]):
+
+def part_edge(token: str, i: int) -> bool:
+    """A word boundary before ``token[i]``: the token's ends, a separator, a change between letter and
+    digit, or lower case followed by upper case (``LGACUS01Operation``, ``HV-ACCTDAT-DESC``)."""
+    if i <= 0 or i >= len(token):
+        return True
+    a, b = token[i - 1], token[i]
+    return a in PART_SEPARATORS or b in PART_SEPARATORS or a.isdigit() != b.isdigit() or (a.islower() and b.isupper())
+
+
+def pinned_reason(token: str, kept: dict[str, str]) -> str | None:
+    """Why a whole token may not have parts renamed: its spelling is fixed outside the corpus (a
+    reserved word, an IBM-prefixed name) or by a rule of the renamer (a kept name: COPY REPLACING
+    builds it, the user listed it)."""
+    up = token.upper()
+    if up in kept:
+        return kept[up]
+    if up in reserved_words():
+        return "reserved word"
+    if up.startswith(SYSTEM_PREFIXES):
+        return "system prefix"
+    return None
+
+
+class Lookup:
+    """Token -> replacement, counting replaced occurrences per class.
+
+    A token that is a renamed name becomes its new token; a longer token that carries renamed names as
+    parts (``'LGACDB01------WS'``, ``LS2WS_LGACUS01``, ``CARDDEMOPRODJCL``) has each part replaced by
+    the same new token, so the longer token keeps its shape and reads the same in every file. Parts of
+    a token pinned by ``pinned_reason`` stay, and case-sensitive (Python/Java/...) names are renamed
+    whole only: the longer identifier may be a library's (``set_cookie`` when ``cookie`` is renamed),
+    and a file name must stay the module name the code imports.
+    """
+
+    def __init__(self, identifiers: dict[str, str], classes: dict[str, str], kept: dict[str, str] | None = None):
         self.cs: dict[str, tuple[str, str]] = {}
         self.ci: dict[str, tuple[str, str]] = {}
         for orig, new in identifiers.items():
@@ -168,16 +204,63 @@ class Lookup:
                 self.cs[orig] = (new, cls)
             else:
                 self.ci[orig.upper()] = (new, cls)
+        self.kept = {k.upper(): why for k, why in (kept or {}).items()}
         self.counts: dict[str, int] = {}
+        names = list(self.ci) + list(self.cs)
+        self._lengths = sorted({len(n) for n in names}, reverse=True)
+        self._heads = {n[:3].upper() for n in names}
+        self._cache: dict[tuple[str, bool, bool], list[tuple[int, int, str, str]]] = {}
 
     def original_class(self, token: str) -> str | None:
         hit = self.cs.get(token) or self.ci.get(token.upper())
         return hit[1] if hit else None
 
+    def parts(self, token: str, pinned: bool = True, case_sensitive: bool = False) -> list[tuple[int, int, str, str]]:
+        """(start, end, new, class) of every renamed name carried inside ``token`` (not the whole
+        token), leftmost then longest first. Verification asks for what renaming leaves: pins ignored
+        (``pinned=False``) and case-sensitive names included."""
+        key = (token, pinned, case_sensitive)
+        if key in self._cache:
+            return self._cache[key]
+        hits: list[tuple[int, int, str, str]] = []
+        if not (pinned and pinned_reason(token, self.kept)):
+            up, n, i = token.upper(), len(token), 0
+            while i < n - 2:
+                hit = None
+                if up[i : i + 3] in self._heads:
+                    for length in self._lengths:
+                        j = i + length
+                        if j > n or (i == 0 and j == n):
+                            continue
+                        found = self.ci.get(up[i:j]) or (self.cs.get(token[i:j]) if case_sensitive else None)
+                        if found and self._glued_ok(token, i, j):
+                            hit = (i, j, *found)
+                            break
+                if hit:
+                    hits.append(hit)
+                    i = hit[1]
+                else:
+                    i += 1
+        self._cache[key] = hits
+        return hits
+
+    @staticmethod
+    def _glued_ok(token: str, i: int, j: int) -> bool:
+        left, right = part_edge(token, i), part_edge(token, j)
+        return (left and right) or ((left or right) and j - i >= GLUE_MIN)
+
     def __call__(self, token: str) -> str | None:
         hit = self.cs.get(token) or self.ci.get(token.upper())
-        if hit is None:
+        if hit is not None:
+            new, cls = hit
+            self.counts[cls] = self.counts.get(cls, 0) + 1
+            return recase(new, token)
+        hits = self.parts(token)
+        if not hits:
             return None
-        new, cls = hit
-        self.counts[cls] = self.counts.get(cls, 0) + 1
-        return recase(new, token)
+        out, last = [], 0
+        for i, j, new, cls in hits:
+            out += [token[last:i], recase(new, token[i:j])]
+            last = j
+            self.counts[cls] = self.counts.get(cls, 0) + 1
+        return "".join(out) + token[last:]

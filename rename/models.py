@@ -80,10 +80,11 @@ class VerifyReport(VersionedModel):
     identifiers_per_class: dict[str, int]
     occurrences_per_class: dict[str, int]  # in the corpus: contents and paths
     question_occurrences_per_class: dict[str, int] = {}
-    # unmapped tokens that still carry a renamed name as a -/_ part, by the carried name's class: a
-    # measure of the cue whole-token renaming leaves (not a failure)
-    residual_per_class: dict[str, int] = {}
-    residual_examples: list[str] = []  # the most frequent such tokens
-    question_residual_per_class: dict[str, int] = {}
-    question_residual_examples: list[str] = []
+    # renamed names still in the renamed text, whole or as a part of a longer token: each is either
+    # pinned (its token is fixed outside the corpus, e.g. a reserved word) or a no_original_left failure
+    leftover_count: int = 0
+    leftover_per_class: dict[str, int] = {}
+    leftovers: list[str] = []  # "file:line: TOKEN carries NAME (why)", the first LEFTOVERS_LISTED
+    question_leftover_per_class: dict[str, int] = {}
+    question_leftovers: list[str] = []
     checks: list[Check]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from groundjudge.questions import load_questions
 from groundjudge.rename.apply import ensure_parent
+from groundjudge.rename.compare import Checks, Tally, compare_text
 from groundjudge.rename.lexer import substitute
 from groundjudge.rename.mapping import Lookup
 from groundjudge.storage import atomic_write_text
@@ -49,9 +50,7 @@ def rename_questions(src: Path, lookup: Lookup, out: Path) -> int:
     return count
 
 
-def compare_questions(original: Path, renamed: Path, lookup: Lookup, checks, tally) -> None:
-    from groundjudge.rename.verify import compare_text
-
+def compare_questions(original: Path, renamed: Path, lookup: Lookup, checks: Checks, tally: Tally) -> None:
     a, b = load_questions(original), load_questions(renamed)
     if [q.id for q in a] != [q.id for q in b]:
         checks.fail("question_ids", f"{renamed}: ids differ from {original}")

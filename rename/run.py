@@ -57,7 +57,7 @@ def rename_corpus(
             raise UserError(
                 f"nothing to rename: no identifier of the classes {','.join(classes)} found{hint}", snapshot.manifest.source
             )
-        tree = build(snapshot, plan.identifiers, plan.classes, found.corpus_tokens)
+        tree = build(snapshot, plan.identifiers, plan.classes, found.corpus_tokens, plan.kept)
         rmap = RenameMap(
             tool_version=__version__,
             seed=seed,

@@ -4,113 +4,25 @@ token by token. Independent of the writer: it re-derives every expectation from 
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from groundjudge import __version__
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.hashing import sha256_file
 from groundjudge.rename.apply import rename_path
-from groundjudge.rename.lexer import shape, sniff, token_spans
+from groundjudge.rename.compare import Checks, Tally, compare_text
+from groundjudge.rename.lexer import shape, sniff
 from groundjudge.rename.mapping import Lookup
-from groundjudge.rename.models import Check, RenameMap, VerifyReport
+from groundjudge.rename.models import RenameMap, VerifyReport
+from groundjudge.rename.questions import compare_questions
 
-MAX_FAILURES = 20
-RESIDUAL_EXAMPLES = 10
-_PART_RE = re.compile(r"[-_]")
-
-
-@dataclass
-class Tally:
-    """What the comparison counts besides failures: replaced occurrences per class, and unmapped
-    tokens that still carry a renamed name as a ``-``/``_`` part (``DALYTRAN-FILE`` when only the
-    dataset ``DALYTRAN`` is renamed): by design under whole-token rules, but a cue a reader can use."""
-
-    occurrences: dict[str, int] = field(default_factory=dict)
-    residual: dict[str, int] = field(default_factory=dict)  # class of the carried name -> token occurrences
-    residual_tokens: dict[str, int] = field(default_factory=dict)
-
-    def examples(self) -> list[str]:
-        ranked = sorted(self.residual_tokens.items(), key=lambda kv: (-kv[1], kv[0]))
-        return [tok for tok, _ in ranked[:RESIDUAL_EXAMPLES]]
-
-
-class _Checks:
-    def __init__(self) -> None:
-        self.failures: dict[str, list[str]] = {}
-        self.counts: dict[str, int] = {}
-        self.order: list[str] = []
-
-    def declare(self, name: str) -> None:
-        self.order.append(name)
-        self.failures.setdefault(name, [])
-        self.counts.setdefault(name, 0)
-
-    def fail(self, name: str, message: str) -> None:
-        self.counts[name] += 1
-        if len(self.failures[name]) < MAX_FAILURES:
-            self.failures[name].append(message)
-
-    def result(self, details: dict[str, str]) -> list[Check]:
-        checks = []
-        for n in self.order:
-            detail = "; ".join(x for x in (f"{self.counts[n]} failure(s)" if self.counts[n] else "", details.get(n, "")) if x)
-            checks.append(Check(name=n, ok=self.counts[n] == 0, detail=detail, failures=self.failures[n]))
-        return checks
-
-
-def compare_text(original: str, renamed: str, lang: str, lookup: Lookup, where: str, checks: _Checks, tally: Tally) -> None:
-    """The renamed text must equal the original except at tokens the map names, and there hold
-    exactly the mapped token in the occurrence's case; no mapped original may survive as a token."""
-    o_lines = original.splitlines(keepends=True)
-    r_lines = renamed.splitlines(keepends=True)
-    if len(o_lines) != len(r_lines):
-        checks.fail("line_counts", f"{where}: {len(o_lines)} lines became {len(r_lines)}")
-        return
-    for n, (a, b) in enumerate(zip(o_lines, r_lines), start=1):
-        if len(a.encode("utf-8")) != len(b.encode("utf-8")):
-            checks.fail("line_lengths", f"{where}:{n}: {len(a.encode())} bytes became {len(b.encode())}")
-    o_spans = list(token_spans(original, lang))
-    if o_spans != list(token_spans(renamed, lang)) or len(original) != len(renamed):
-        checks.fail("token_structure", f"{where}: token boundaries differ")
-        return
-    last = 0
-    for s, e in o_spans:
-        if original[last:s] != renamed[last:s]:
-            checks.fail("only_mapped_tokens_differ", f"{where}: text between tokens differs at offset {last}")
-        last = e
-        tok, new = original[s:e], renamed[s:e]
-        expected = lookup(tok)
-        if expected is None:
-            if tok != new:
-                checks.fail(
-                    "only_mapped_tokens_differ",
-                    f"{where}:{original.count(chr(10), 0, s) + 1}: unmapped token {tok!r} became {new!r}",
-                )
-            elif "-" in tok or "_" in tok:
-                carried = next((c for c in map(lookup.original_class, _PART_RE.split(tok)) if c), None)
-                if carried:
-                    tally.residual[carried] = tally.residual.get(carried, 0) + 1
-                    tally.residual_tokens[tok] = tally.residual_tokens.get(tok, 0) + 1
-            continue
-        cls = lookup.original_class(tok) or "included"
-        tally.occurrences[cls] = tally.occurrences.get(cls, 0) + 1
-        if new != expected:
-            checks.fail(
-                "mapped_tokens_replaced",
-                f"{where}:{original.count(chr(10), 0, s) + 1}: {tok!r} became {new!r}, expected {expected!r}",
-            )
-        if lookup.original_class(new) is not None:
-            checks.fail("no_original_left", f"{where}:{original.count(chr(10), 0, s) + 1}: {new!r} is a mapped original")
-    if original[last:] != renamed[last:]:
-        checks.fail("only_mapped_tokens_differ", f"{where}: text after the last token differs")
+LEFTOVERS_LISTED = 200  # the report lists this many leftovers; the count is always exact
 
 
 def verify_trees(
     original: Snapshot, renamed: Snapshot, rmap: RenameMap, map_path: str | Path, questions: tuple[Path, Path] | None = None
 ) -> VerifyReport:
-    checks = _Checks()
+    checks = Checks()
     for name in (
         "map_matches_corpus",
         "map_shapes",
@@ -140,7 +52,7 @@ def verify_trees(
             checks.fail("map_shapes", f"{seen[new.upper()]!r} and {orig!r} share the token {new!r}")
         seen[new.upper()] = orig
 
-    lookup = Lookup(rmap.identifiers, rmap.classes)
+    lookup = Lookup(rmap.identifiers, rmap.classes, rmap.kept)
     o_files, r_files = original.files, renamed.files
     o_dirs, r_dirs = _directories(o_files), _directories(r_files)
     o_lines = sum(e.lines for e in o_files)
@@ -179,8 +91,6 @@ def verify_trees(
     q_hashes: dict[str, str] = {}
     q_tally = Tally()
     if questions:
-        from groundjudge.rename.questions import compare_questions
-
         for name in ("question_ids", "question_labels", "question_text_lengths"):
             checks.declare(name)
         compare_questions(questions[0], questions[1], lookup, checks, q_tally)
@@ -206,10 +116,11 @@ def verify_trees(
         identifiers_per_class=dict(sorted(per_class.items())),
         occurrences_per_class=dict(sorted(tally.occurrences.items())),
         question_occurrences_per_class=dict(sorted(q_tally.occurrences.items())),
-        residual_per_class=dict(sorted(tally.residual.items())),
-        residual_examples=tally.examples(),
-        question_residual_per_class=dict(sorted(q_tally.residual.items())),
-        question_residual_examples=q_tally.examples(),
+        leftover_count=sum(tally.leftover.values()),
+        leftover_per_class=dict(sorted(tally.leftover.items())),
+        leftovers=tally.leftovers[:LEFTOVERS_LISTED],
+        question_leftover_per_class=dict(sorted(q_tally.leftover.items())),
+        question_leftovers=q_tally.leftovers[:LEFTOVERS_LISTED],
         checks=result,
     )
 
@@ -227,16 +138,17 @@ def summary(report: VerifyReport) -> str:
         lines.append(
             f"  questions: {sum(per.values())} renamed occurrences ({', '.join(f'{c} {n}' for c, n in per.items()) or 'none'})"
         )
-    for what, per_class, examples in (
-        ("corpus", report.residual_per_class, report.residual_examples),
-        ("questions", report.question_residual_per_class, report.question_residual_examples),
+    for what, per_class, listed in (
+        ("corpus", report.leftover_per_class, report.leftovers),
+        ("questions", report.question_leftover_per_class, report.question_leftovers),
     ):
         if per_class:
             lines.append(
-                f"  note: {sum(per_class.values())} unrenamed {what} tokens still carry a renamed name as a -/_ part"
-                f" ({', '.join(f'{c} {n}' for c, n in per_class.items())}), e.g. {', '.join(examples[:5])}"
-                " (whole-token renaming leaves these: see 'Residual parts' in docs/renaming.md)"
+                f"  kept: {sum(per_class.values())} renamed names left in the {what}"
+                f" ({', '.join(f'{c} {n}' for c, n in per_class.items())}), each fixed by a name outside the renamer's"
+                f" reach (see 'Leftovers' in docs/renaming.md):"
             )
+            lines.extend(f"    {x}" for x in listed[:5])
     for c in report.checks:
         if not c.ok:
             lines.append(f"  FAIL {c.name}: {c.detail}")
