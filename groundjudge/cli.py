@@ -102,6 +102,7 @@ COMMANDS = {
     "retest": "groundjudge.validation.cli_analysis",
     "blind": "groundjudge.validation.cli_analysis",
     "show": "groundjudge.validation.cli_show",
+    "view": "groundjudge.validation.cli_view",
     "agreement": "groundjudge.validation.cli_agreement",
     "demo": "groundjudge.demo",
 }

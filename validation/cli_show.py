@@ -67,6 +67,32 @@ def _question_set(run_dir: Path, questions: Path | None) -> tuple[list[Question]
     return load_questions(path), path, note
 
 
+def read_grounding(cell_dir: Path, qid: str) -> tuple[GroundingReport | None, str | None]:
+    """The answer's grounding report, or None and one line saying why there is none."""
+    from groundjudge.errors import UserError
+    from groundjudge.grounding.models import GroundingReport
+    from groundjudge.storage import read_model
+
+    path = cell_dir / "grounding" / f"{qid}.json"
+    if not path.is_file():
+        return None, "not grounded yet: run groundjudge score"
+    try:
+        return read_model(path, GroundingReport), None
+    except UserError as exc:
+        return None, f"unreadable grounding report: {exc}"
+
+
+def answer_changed(answer: Path, recorded_sha256: str | None) -> bool:
+    """Does the answer file differ from the text a grounding report or score file was made from?"""
+    from groundjudge.hashing import sha256_file
+
+    return answer.is_file() and recorded_sha256 is not None and sha256_file(answer) != recorded_sha256
+
+
+GROUNDED_EARLIER = "the answer changed since it was grounded: the verdicts below are for the earlier text"
+SCORED_EARLIER = "the answer changed since it was scored: the scores below are for the earlier text"
+
+
 def _show_question(out: Console, qid: str, qs: list[Question] | None, path: Path | None) -> None:
     from rich.markup import escape
 
@@ -87,8 +113,6 @@ def _show_answer(out: Console, answer: Path, report: GroundingReport | None) -> 
     from rich.panel import Panel
     from rich.table import Table
 
-    from groundjudge.hashing import sha256_file
-
     if answer.is_file():
         out.print(
             Panel(escape(answer.read_text(encoding="utf-8", errors="replace").rstrip()), title="answer", title_align="left")
@@ -97,8 +121,8 @@ def _show_answer(out: Console, answer: Path, report: GroundingReport | None) -> 
         out.print(f"no answer file: {escape(str(answer))}")
     if report is None:
         return
-    if answer.is_file() and sha256_file(answer) != report.answer.sha256:
-        out.print("the answer changed since it was grounded: the verdicts below are for the earlier text")
+    if answer_changed(answer, report.answer.sha256):
+        out.print(GROUNDED_EARLIER)
     if not report.claims:
         out.print(f"no claims: {escape(report.note or 'the answer has no claim units')}")
         return
@@ -161,8 +185,6 @@ def show(
     from rich.rule import Rule
 
     from groundjudge.errors import UserError
-    from groundjudge.grounding.models import GroundingReport
-    from groundjudge.hashing import sha256_file
     from groundjudge.judging.models import ScoreFile
     from groundjudge.storage import read_model
 
@@ -189,15 +211,9 @@ def show(
 
     out.print(Rule("answer and grounding"))
     answer = cell_dir / "answers" / f"{qid}.md"
-    grounding_path = cell_dir / "grounding" / f"{qid}.json"
-    report = None
-    if grounding_path.is_file():
-        try:
-            report = read_model(grounding_path, GroundingReport)
-        except UserError as exc:
-            out.print(f"unreadable grounding report: {escape(str(exc))}")
-    else:
-        out.print("not grounded yet: run groundjudge score")
+    report, missing = read_grounding(cell_dir, qid)
+    if missing:
+        out.print(escape(missing))
     _show_answer(out, answer, report)
 
     out.print(Rule("judges"))
@@ -210,8 +226,8 @@ def show(
     except UserError as exc:
         out.print(f"unreadable score file: {escape(str(exc))}")
         return
-    if answer.is_file() and scores.answer_sha256 is not None and sha256_file(answer) != scores.answer_sha256:
-        out.print("the answer changed since it was scored: the scores below are for the earlier text")
+    if answer_changed(answer, scores.answer_sha256):
+        out.print(SCORED_EARLIER)
     if not scores.judgements:
         out.print("no judgement recorded")
     for j in scores.judgements:

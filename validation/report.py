@@ -175,7 +175,9 @@ def render_markdown(
     retest: tuple | None,
     inputs: ReportInputs,
     simulated: bool = False,
+    answer_pages: str | None = None,
 ) -> str:
+    """``answer_pages``: the directory of ``groundjudge view``'s answer pages, relative to report.md."""
     out = [f"# groundjudge report: {a.run.run_dir.name}", "", *([f"**{SIMULATED_BANNER}**", ""] if simulated else [])]
     rubric = a.run.rubric
     out += [
@@ -318,6 +320,8 @@ def render_markdown(
         if "retest" in plots:
             out += [f"![test-retest shifts]({plots['retest']})", ""]
     written = [name for name, table in _tables(a, floors, retest).items() if table is not None]
+    if answer_pages is not None:
+        out += _answer_links(a, answer_pages)
     out += [
         "## Files",
         "",
@@ -325,6 +329,27 @@ def render_markdown(
         "",
     ]
     return "\n".join(out)
+
+
+def _answer_links(a: Analysis, answer_pages: str) -> list[str]:
+    """Each expected answer linked to its page in the run viewer."""
+    from groundjudge.validation.view import page_href
+
+    def label(qid: str) -> str:
+        return qid.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+    lines = [
+        "## Answers",
+        "",
+        f"Each answer's page (its question, claims with their evidence, the judges side by side), written by "
+        f"`groundjudge view {a.run.run_dir}`:",
+        "",
+    ]
+    pairs = a.slots[["cell", "qid"]].drop_duplicates()
+    for cell, g in pairs.groupby("cell", sort=True):
+        links = ", ".join(f"[{label(q)}]({answer_pages}/{page_href(cell, q)})" for q in sorted(g["qid"]))
+        lines.append(f"- {label(cell)}: {links}")
+    return [*lines, ""]
 
 
 def _inputs_section(a: Analysis, inputs: ReportInputs) -> list[str]:
@@ -396,12 +421,15 @@ def run_report(
     n_resamples: int = 10_000,
     confidence: float = 0.95,
 ) -> Analysis:
+    import os
+
     from groundjudge.validation import plots as P
     from groundjudge.validation.blind import read_void_list
     from groundjudge.validation.floors import floor_table
     from groundjudge.validation.retest import compare_runs, parse_retest_floor
     from groundjudge.validation.tables import check_output_dir, output_dir
     from groundjudge.validation.tables import console as make_console
+    from groundjudge.validation.view import ANSWERS, VIEW_DIR
 
     if (floor_cell is None) != (baseline_cell is None):
         raise UserError("--floor-cell and --baseline-cell go together")
@@ -495,7 +523,16 @@ def run_report(
         retest_score_files=dict(sorted(retest_files.items())),
     )
     atomic_write_text(
-        out / "report.md", render_markdown(a, plots=plots, floors=floors, retest=retest, inputs=inputs, simulated=simulated)
+        out / "report.md",
+        render_markdown(
+            a,
+            plots=plots,
+            floors=floors,
+            retest=retest,
+            inputs=inputs,
+            simulated=simulated,
+            answer_pages=Path(os.path.relpath(run_dir / VIEW_DIR / ANSWERS, out)).as_posix(),
+        ),
     )
     # Optional outputs of an earlier report with other options would otherwise sit beside this one.
     absent = [name for name, table in tables.items() if table is None]
