@@ -15,6 +15,7 @@ from typing import Any
 from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.grounding.claims import ClaimExtractor, MarkdownClaimExtractor
+from groundjudge.grounding.fingerprint import grounder_fingerprint
 from groundjudge.grounding.models import AnswerRef, CorpusRef, GroundingReport, Verdict, VerifiedClaim
 from groundjudge.grounding.snapshot import Snapshot, env_byte_limit
 from groundjudge.grounding.verify import DeterministicVerifier, Verifier
@@ -128,6 +129,7 @@ def ground_text(
         corpus=CorpusRef(name=snapshot.name, tree_hash=snapshot.tree_hash),
         answer=answer,
         extractor=extractor.name,
+        grounder=grounder_fingerprint(extractor, verifier),
         claims=claims,
         counts=count_verdicts(claims),
         note=None if claims else NO_CLAIMS_NOTE,

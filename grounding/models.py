@@ -83,6 +83,9 @@ class GroundingReport(VersionedModel):
     corpus: CorpusRef
     answer: AnswerRef
     extractor: str
+    # sha256 of the grounding code, rule files and LLM helper settings that made this report
+    # (grounding/fingerprint.py); a report from another grounder is redone. None: made before it was recorded.
+    grounder: str | None = None
     claims: list[VerifiedClaim]
     counts: dict[Verdict, int] = Field(default_factory=dict)
     note: str | None = None  # e.g. why a non-empty answer yielded no claim units

@@ -145,6 +145,10 @@ class FallbackVerifier:
     def name(self) -> str:
         return f"{self.first.name}+{self.fallback.name}"
 
+    @property
+    def fingerprint(self) -> str | None:
+        return getattr(self.fallback, "fingerprint", None)
+
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
         result = self.first.verify(claim, index, snapshot)
         if result.verdict != Verdict.UNABLE_TO_VERIFY:
