@@ -15,15 +15,19 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from groundjudge.errors import UserError
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -121,7 +125,9 @@ def _simulated_config(out: Path) -> Path:
     return path
 
 
-def _score_simulated(sample: Sample, run_dir: Path, replicate: int, config: Path, cache: Path, echo) -> None:  # type: ignore[no-untyped-def]
+def _score_simulated(
+    sample: Sample, run_dir: Path, replicate: int, config: Path, cache: Path, echo: Callable[[str], None]
+) -> None:
     """Score the run with the simulated judges, on a loopback provider of their own (its responder
     holds the replicate's seed). ``cache``: a response cache of this demo only, since the server's
     port, part of every cache key, is new in every demo."""
@@ -154,7 +160,7 @@ def _score_simulated(sample: Sample, run_dir: Path, replicate: int, config: Path
     echo(f"replicate {replicate}: {summary.done} simulated judgements, {summary.failed} failed, in {run_dir}")
 
 
-def _simulate(sample: Sample, out: Path, echo) -> Path:  # type: ignore[no-untyped-def]
+def _simulate(sample: Sample, out: Path, echo: Callable[[str], None]) -> Path:
     """Score the sample's run with the simulated judges, then a copy of it with the second replicate's
     seed, the rerun that test-retest compares it to; returns the copy's run directory."""
     replicate_dir = out / "replicate" / sample.name
@@ -166,7 +172,7 @@ def _simulate(sample: Sample, out: Path, echo) -> Path:  # type: ignore[no-untyp
     return replicate_dir
 
 
-def _verdict_table(sample: Sample, run_dir: Path):  # type: ignore[no-untyped-def]
+def _verdict_table(sample: Sample, run_dir: Path) -> Table:
     from rich.table import Table
 
     from groundjudge.grounding.models import GroundingReport, Verdict
@@ -235,6 +241,7 @@ def demo_cmd(
             summary = runner.estimate(runner.prepare())
             # A dry run writes nothing, but grounding needs no provider: keep its reports.
             for item in runner.items:
+                assert item.grounding is not None  # prepare() grounds every item
                 write_model(grounding_path(run_dir, item.cell, item.qid), item.grounding)
             for e in summary.estimates:
                 cost = "no price" if e.cost_usd is None else f"${e.cost_usd:.4f}"

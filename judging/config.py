@@ -212,7 +212,7 @@ def parse_judge_spec(spec: str) -> JudgeEntry:
         problem = f"base URL {base_url!r} must start with http:// or https://"
     if problem:
         raise UserError(f"invalid --judge {spec!r}: {problem}")
-    return JudgeEntry(name=name.strip(), provider=provider, model=model.strip(), base_url=base_url or None)  # type: ignore[arg-type]
+    return JudgeEntry(name=name.strip(), provider=provider, model=model.strip(), base_url=base_url or None)
 
 
 def select_judges(config: JudgingConfig, specs: list[str] | None) -> list[JudgeConfig]:

@@ -24,7 +24,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast, get_args
 
 from groundjudge.judging.fakeprovider_rules import check_anthropic, check_openai
 
@@ -370,9 +370,10 @@ class FakeProvider:
 def parse_fault(spec: str) -> tuple[Fault, dict[str, Any]]:
     """``KIND[,status=N][,retry_after=S][,delay=S][,byte_interval=S][,match=TEXT][,model=M][,times=N|inf]`` for ``--fault``."""
     kind, *pairs = spec.split(",")
-    if kind not in FaultKind.__args__:  # type: ignore[attr-defined]
-        raise ValueError(f"unknown fault kind {kind!r} (one of: {', '.join(FaultKind.__args__)})")  # type: ignore[attr-defined]
-    fault, rule = Fault(kind=kind), {"times": None}  # type: ignore[arg-type]
+    if kind not in get_args(FaultKind):
+        raise ValueError(f"unknown fault kind {kind!r} (one of: {', '.join(get_args(FaultKind))})")
+    fault = Fault(kind=cast(FaultKind, kind))
+    rule: dict[str, Any] = {"times": None}
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq:
@@ -398,7 +399,7 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(
         description="Loopback OpenAI/Anthropic-protocol server with scripted replies and injectable faults.",
-        epilog="Fault kinds: " + ", ".join(k for k in FaultKind.__args__ if k != "ok") + ". "  # type: ignore[attr-defined]
+        epilog="Fault kinds: " + ", ".join(k for k in get_args(FaultKind) if k != "ok") + ". "
         "Example: --fault refusal,model=m2 --fault status,status=429,retry_after=1,times=3 "
         "--fault out_of_range,match=q03. Rules apply in order; the first that matches a request wins.",
     )

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from groundjudge.judging.config import RetryPolicy
 from groundjudge.judging.models import FailureKind
 from groundjudge.judging.providers import JudgeError, RetryableError
+
+if TYPE_CHECKING:
+    from tenacity import RetryCallState
 
 T = TypeVar("T")
 
@@ -35,8 +38,8 @@ async def with_retries(
 
     rng = rng or random.Random()
 
-    def wait(state) -> float:  # type: ignore[no-untyped-def]
-        exc = state.outcome.exception()
+    def wait(state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome is not None else None  # set once an attempt has run
         return backoff_s(policy, state.attempt_number, getattr(exc, "retry_after", None), rng)
 
     retrying = AsyncRetrying(

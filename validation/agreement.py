@@ -109,7 +109,7 @@ def judge_agreement(rows: pd.DataFrame, *, by_cell: bool = False) -> pd.DataFram
         return pd.DataFrame(columns=JUDGE_COLUMNS)
     scopes: list[tuple[str, pd.DataFrame]] = [("all cells", rows)]
     if by_cell:
-        scopes += [(cell, part) for cell, part in sorted(rows.groupby("cell"), key=lambda kv: kv[0])]
+        scopes += [(str(cell), part) for cell, part in sorted(rows.groupby("cell"), key=lambda kv: str(kv[0]))]
     judges = sorted(rows["judge"].unique())
     for scope, part in scopes:
         for dim in _dimension_order(part["dimension"]):

@@ -186,7 +186,7 @@ def verify_run(run_dir: str | Path, patterns: list[str], progress=None) -> tuple
         for qid in qids:
             path = streams.get(qid)
             stream = parse_events(path) if path is not None else None
-            if stream is not None:
+            if path is not None and stream is not None:
                 hashes[path.relative_to(run_dir).as_posix()] = stream.sha256 or sha256_file(path)
             checks.append(check_answer(d.name, qid, stream, d.name in blind_cells))
             if progress is not None:

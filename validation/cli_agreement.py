@@ -113,7 +113,7 @@ def _join(gen_path: Path, ref_path: Path, model, keys: list[str], value: str):
         df = pd.DataFrame([r.model_dump(include=set(keys) | {value}) for r in rows], columns=[*keys, value])
         dup = df.duplicated(subset=keys)
         if dup.any():
-            first = df.loc[dup.idxmax(), keys].tolist()
+            first = df.loc[dup, keys].iloc[0].tolist()  # the first duplicate
             raise UserError(f"duplicate row for {dict(zip(keys, first))}", path)
         tables.append(df)
     pairs, only_gen, only_ref = join_pairs(tables[0], tables[1], keys, value)
@@ -127,7 +127,7 @@ def _join(gen_path: Path, ref_path: Path, model, keys: list[str], value: str):
 @agreement_app.command("judges")
 def judges_cmd(
     run_dir: Path = typer.Argument(..., help="Run directory holding <cell>/scores/<qid>.json score files."),
-    cells: list[str] = typer.Option(None, "--cell", help="Only this cell (repeatable); default every cell."),
+    cells: list[str] | None = typer.Option(None, "--cell", help="Only this cell (repeatable); default every cell."),
     by_cell: bool = typer.Option(False, "--by-cell", help="Also report each cell on its own, not only pooled."),
     out: Path = typer.Option(None, "--out", help=OUT_HELP + " Default: RUN_DIR."),
 ) -> None:

@@ -43,8 +43,8 @@ def floor_table(
         if r.cell == floor_cell:
             continue
         dim = str(r.dimension)
-        floor = by[(floor_cell, r.dimension)]
-        gap = by[(baseline_cell, r.dimension)] - floor
+        floor = by[(floor_cell, dim)]
+        gap = by[(baseline_cell, dim)] - floor
         raw = r.mean_question_balanced
         noise = (retest_floors or {}).get(dim, np.nan)
         known = not np.isnan(noise)

@@ -127,7 +127,7 @@ def floors_from_csv(path: str | Path) -> dict[str, float]:
     if missing:
         raise UserError(f"not a test_retest.csv: missing columns {missing}", path)
     ranges = shift_ranges(table)
-    return {r.dimension: r.floor for r in ranges.itertuples() if not np.isnan(r.floor)}
+    return {str(d): float(f) for d, f in zip(ranges["dimension"], ranges["floor"]) if not np.isnan(f)}
 
 
 def parse_retest_floor(value: str) -> dict[str, float]:

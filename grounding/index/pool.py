@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -141,7 +141,7 @@ def run_timed(
 class TimedRun:
     """The results of run_timed, as an iterator that can be closed before it was ever read."""
 
-    def __init__(self, pool: list[_Worker], results: Iterator[tuple[Any, Any]]):
+    def __init__(self, pool: list[_Worker], results: Generator[tuple[Any, Any]]):
         self._pool, self._results = pool, results
 
     def __iter__(self) -> TimedRun:
@@ -158,33 +158,33 @@ class TimedRun:
         gc.unfreeze()
 
 
-def _results(ctx, fn, pool: list[_Worker], feed, idle: Callable[[], bool] | None) -> Iterator[tuple[Any, Any]]:
+def _results(ctx, fn, pool: list[_Worker], feed, idle: Callable[[], bool] | None) -> Generator[tuple[Any, Any]]:
     try:
         while True:
-            busy = [w for w in pool if w.task is not None]
+            busy = [(w, w.task) for w in pool if w.task is not None]
             if not busy:
                 return
-            conns = [w.conn for w in busy]
+            conns = [w.conn for w, _ in busy]
             ready = wait(conns, timeout=0)
             if not ready:
                 if idle is not None and idle():
                     # look again before judging deadlines: a task may have finished while idle() ran
                     ready = wait(conns, timeout=0)
                 else:  # nothing else to do: sleep until a result or the nearest deadline
-                    ready = wait(conns, timeout=max(0.0, min(w.task[1] for w in busy) - time.monotonic()))
-            for w in busy:
+                    ready = wait(conns, timeout=max(0.0, min(task[1] for _, task in busy) - time.monotonic()))
+            for w, task in busy:
                 if w.conn in ready:
                     try:
                         key, result = w.conn.recv()
                     except EOFError:  # the worker died (e.g. a crash inside the grammar)
-                        key, result = w.task[0], Failed("parser process died")
+                        key, result = task[0], Failed("parser process died")
                         w.kill()
                         pool[pool.index(w)] = w = _Worker(ctx, fn)
                     w.task = None
                     feed(w)  # before the caller sees the result, so the worker is never kept waiting
                     yield key, result
-                elif time.monotonic() >= w.task[1]:
-                    key, _, limit = w.task
+                elif time.monotonic() >= task[1]:
+                    key, _, limit = task
                     w.kill()
                     fresh = _Worker(ctx, fn)
                     pool[pool.index(w)] = fresh
