@@ -236,12 +236,14 @@ def run_codebase(src: Source, corpus: Path) -> tuple[list[Outcome], list[Produce
 
     snapshot = snapshot_directory(corpus, name=f"bench-grounding-{src.name}")
     index = load_index(snapshot)
-    units = [Unit(lb.answer, lb.line, lb.text, lb.expected, lb.kind) for lb in read_labels(src.folder / "labels.jsonl")]
+    units = [
+        Unit(f"{src.name}/{lb.answer}", lb.line, lb.text, lb.expected, lb.kind) for lb in read_labels(src.folder / "labels.jsonl")
+    ]
     claims = []
     for answer in sorted((src.folder / "answers").glob("*.md")):
         text, digest = read_answer(answer)
         report = ground_text(snapshot, index, text, AnswerRef(path=answer.name, sha256=digest))
-        claims += [Produced(answer.name, c.answer_line, c.text, c.verdict) for c in report.claims]
+        claims += [Produced(f"{src.name}/{answer.name}", c.answer_line, c.text, c.verdict) for c in report.claims]
     return assign(units, claims)
 
 
