@@ -12,10 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from groundjudge.grounding.index.cobol_source import is_free_format
+from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
-from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS, reserved_words
+from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
 
 MIN_LENGTH = 3  # shorter names are too often ordinary words in comments and prose
 
@@ -29,7 +30,6 @@ CICS_PROGRAM_RE = re.compile(rf"\bPROGRAM\s*\(\s*['\"]?({_NAME})['\"]?\s*\)", _I
 CICS_FILE_RE = re.compile(rf"\b(?:DATASET|FILE)\s*\(\s*(['\"]?)({_NAME})\1\s*\)", _I)
 VALUE_RE = re.compile(rf"^\s*\d\d?\s+({_NAME})\b[^.]*?\bVALUE\s+['\"]\s*({_NAME})\s*['\"]", _I | re.M)
 ASSIGN_RE = re.compile(rf"\bASSIGN\s+(?:TO\s+)?['\"]?({_NAME})", _I)
-ASSIGN_PREFIX_RE = re.compile(r"^((?:UT-|DA-)?(?:S|AS|D|R|I|U|V)-)(.+)$", _I)
 DATA_ITEM_RE = re.compile(rf"^\s*(0?[1-9]|[1-4][0-9]|66|77|88)\s+({_NAME})(?=[\s.]|$)", _I)
 FD_RE = re.compile(rf"^\s*(?:FD|SD)\s+({_NAME})", _I)
 SELECT_RE = re.compile(rf"^\s*SELECT\s+(?:OPTIONAL\s+)?({_NAME})", _I)
@@ -38,6 +38,9 @@ LEADING_TRAILING_RE = re.compile(r"\b(LEADING|TRAILING)\s+==\s*([^=]+?)\s*==", _
 PSEUDO_PAIR_RE = re.compile(r"==\s*([^=]*?)\s*==\s*BY\s*==\s*([^=]*?)\s*==", _I)
 TAG_RE = re.compile(r"\(\s*[A-Za-z0-9_-]+\s*\)|:[A-Za-z0-9_-]+:")  # (TESTVAR1), :TAG:
 BMS_SUFFIXES = frozenset("LFACPHVUMTIO")
+NOT_PROGRAM_SOURCE = (".md", ".txt", ".rst", ".adoc", ".html", ".htm", ".json", ".yaml", ".yml", ".xml", ".csv", ".log")
+# what the corpus only uses is kept, and listed in the map so a reader sees why it still reads IEFBR14
+NOT_DEFINED = "{} but not defined in the corpus ({})"
 
 JCL_STMT_RE = re.compile(r"^//([A-Za-z$#@][A-Za-z0-9$#@]{0,7})\s+(JOB|EXEC|DD|PROC)\b(.*)$", _I)
 JCL_EXEC_RE = re.compile(r"^\s*(PGM|PROC)\s*=\s*([A-Za-z0-9$#@]+)|^\s*([A-Za-z$#@][A-Za-z0-9$#@]*)", _I)
@@ -117,8 +120,11 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
 
     cobol = {p: code_area(t) for p, (lang, t) in texts.items() if lang == "cobol"}
     stems = {}
+    sources = set()  # stems of files that can hold a program: not a JCL member, a document or data
     for p in snapshot.files:
         stems.setdefault(_stem(p.path).upper(), _stem(p.path))
+        if language_of(p.path) != "jcl" and not p.path.lower().endswith(NOT_PROGRAM_SOURCE):
+            sources.add(_stem(p.path).upper())
 
     # Programs first: CALL/LINK/XCTL/PGM= targets count only when they name a file of the corpus.
     programs: dict[str, str] = {}
@@ -136,11 +142,16 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             copybook_files.setdefault(_stem(path).upper(), _stem(path))
             copybook_paths.add(path)
     # A routine written in another language (asm/COBDATFT.asm) is a program of the repository when a
-    # CALL, LINK/XCTL or PGM= names it and a file of the corpus carries its name.
+    # CALL, LINK/XCTL or PGM= names it and a source file of the corpus carries its name. A JCL member
+    # sharing a utility's name (cntl/itpll.jcl running PGM=ITPLL) defines a job, not the program.
     for target in _call_targets(cobol, texts):
         up = target.upper()
-        if up in stems and up not in programs and up not in copybook_files:
+        if up in programs or up in copybook_files:
+            continue
+        if up in sources:
             programs[up] = stems[up]
+        elif re.fullmatch(r"[A-Za-z$#@][A-Za-z0-9$#@]{0,7}", target):  # a program name, not a data name
+            d.kept.setdefault(target, (NOT_DEFINED.format("called", "system utility or vendor program"), "program"))
     d.program_names = set(programs)
 
     procs: dict[str, str] = {}
@@ -165,6 +176,8 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
         for m in COPY_RE.finditer(joined):
             if m.group(1).upper() in stems:
                 candidates.append((m.group(1), "copybook"))
+            else:
+                d.kept.setdefault(m.group(1), (NOT_DEFINED.format("copied", "vendor or system copybook"), "copybook"))
             for lt in LEADING_TRAILING_RE.finditer(m.group(2) or ""):
                 partial_word.append((m.group(1).upper(), lt.group(1).upper(), lt.group(2).upper()))
             for pair in PSEUDO_PAIR_RE.finditer(m.group(2) or ""):
@@ -178,9 +191,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             if name:
                 candidates.append((name, "dataset"))
         for m in ASSIGN_RE.finditer(joined):
-            name = m.group(1)
-            pm = ASSIGN_PREFIX_RE.match(name)
-            candidates.append((pm.group(2) if pm else name, "jcl_dd"))
+            candidates.append((assign_dd(m.group(1)), "jcl_dd"))
         in_procedure = False
         for line in area:
             if re.search(r"\bPROCEDURE\s+DIVISION\b", line, _I):

@@ -111,6 +111,12 @@ def plan_map(
     # copybook): it must move with its base, so it is not renamed independently
     derived_keys = {p.replace("+", n).upper() for n, pats in derived.items() for p in pats}
     bases = [(n, c) for n, c in bases if n.upper() not in derived_keys]
+    # a name made of other renamed names (LS2WS_LGACUS01 beside the program LGACUS01) is renamed
+    # through its parts, so it keeps its shape and reads the same as the part does in other files; a
+    # name of a leading class keeps its own token (the program BKRPT03C beside its plan BKRPT03)
+    probe = Lookup({n: n for n, _ in bases}, dict(bases))
+    rank = CLASS_ORDER.index
+    bases = [(n, c) for n, c in bases if not any(rank(part_cls) <= rank(c) for *_, part_cls in probe.parts(n))]
     rules = TokenRules(
         corpus_tokens=d.corpus_tokens,
         reserved=reserved,

@@ -53,8 +53,7 @@ def test_default_classes_and_what_is_never_renamed(bank, tmp_path):
         "ACCTLDG": "copybook",
         "ACCTPRC": "jcl_proc",
         "ACCTJOB": "jcl_job",
-        "ACCTFIL": "dataset",
-        "ACCTFIL2": "dataset",
+        "ACCTFIL": "dataset",  # ACCTFIL2 is renamed through its part ACCTFIL (issue M)
         "BANKX": "dataset",
         "PRODA": "dataset",
         "ACCTMAST": "dataset",
@@ -80,7 +79,7 @@ def test_every_occurrence_moves_comments_literals_case_and_derived_names(bank, t
     assert f"CALL '{S}' USING ACCT" in pgm[17]
     assert f"LINK PROGRAM('{S}')" in pgm[19] and f"XCTL PROGRAM('{S}')" in pgm[28]
     assert f"DATASET('{new['ACCTFIL']}')" in pgm[20]
-    assert f"VALUE '{new['ACCTFIL2']}'" in pgm[8]
+    assert f"VALUE '{new['ACCTFIL']}2'" in pgm[8]
     assert f"MAP('{MAP}') MAPSET('{SET}')" in pgm[24]
     assert f"ACCTNMO OF {MAP}O" in pgm[23] and f"FROM({MAP}O)" in pgm[25]
     assert f"COPY {SET}." in pgm[13]
@@ -233,14 +232,15 @@ def test_opt_in_classes_and_copy_replacing(bank, tmp_path):
     assert "STEP$3" not in new and m["kept"]["STEP$3"].startswith("contains $, # or @")
     assert new["S-ACCTDD"] == "S-" + new["ACCTDD"]
     assert re.fullmatch(r"\d{4}-[A-Z]{4}", new["1000-INIT"])
-    assert cls["ACCT"] == cls["ACCT-ID"] == "data_name" and new["ACCT"] != new["ACCT-ID"]
+    # ACCT-ID is renamed through its part ACCT (issue M: a longer name keeps its shape)
+    assert cls["ACCT"] == "data_name" and "ACCT-ID" not in new
     # WS-ACCT-ID is what COPY ACCTTAG REPLACING ==:TAG:== BY ==WS== builds from ':TAG:-ACCT-ID':
     # renaming it alone would break the expansion, so it is pinned (and untouched by its relatives)
     assert "WS-ACCT-ID" not in new and m["kept"]["WS-ACCT-ID"] == "built by COPY ACCTTAG REPLACING ==:TAG:== BY ==WS=="
     # a LEADING partial-word REPLACING operand pins the names that carry it
     assert "LDG-ACCT-NAME" not in new and m["kept"]["LDG-ACCT-NAME"].startswith("partial-word COPY ACCTLDG")
     pgm = (out / f"cbl/{new['ACCTPGM']}.cbl").read_text()
-    assert f"MOVE {new['ACCT-ID']} TO WS-ACCT-ID" in pgm
+    assert f"MOVE {new['ACCT']}-ID TO WS-ACCT-ID" in pgm
     # :TAG: pseudo-text: the copybook keeps ':TAG:-' and its fragment, the operands stay consistent
     tag = (out / f"cpy/{new['ACCTTAG']}.cpy").read_text()
     assert ":TAG:-ACCT-ID" in tag and f"COPY {new['ACCTTAG']} REPLACING ==:TAG:== BY ==WS==." in pgm
