@@ -137,7 +137,8 @@ def _marked_children(md: MarkdownIt, src: str, spans: list[tuple[int, int, Marke
 def _mark_block(tokens: list[Token], line: int, mc: MarkedClaim) -> bool:
     """Mark the innermost block (table row, list item, paragraph) holding the claim's line."""
     holding = [t for t in tokens if t.nesting == 1 and t.map and t.map[0] < line <= t.map[1]]
-    best = min(holding, key=lambda t: t.map[1] - t.map[0] if t.map else 0, default=None)
+    # reversed: of blocks spanning the same lines (tbody and its one row), the innermost comes last
+    best = min(reversed(holding), key=lambda t: t.map[1] - t.map[0] if t.map else 0, default=None)
     if best is None or best.attrGet("data-claim") is not None:
         return False
     best.attrSet("class", f"claimblock v-{mc.claim.verdict.value}")
