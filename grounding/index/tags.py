@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import cast
 from pathlib import Path
 
 from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
@@ -37,9 +38,9 @@ _QUERY_OF = {"tsx": "typescript"}
 def tools(grammar: str):
     """Parser and tag query of one grammar, made once per process (and inherited by forked workers)."""
     from tree_sitter import Parser, Query
-    from tree_sitter_language_pack import get_language
+    from tree_sitter_language_pack import SupportedLanguage, get_language
 
-    lang = get_language(grammar)
+    lang = get_language(cast(SupportedLanguage, grammar))  # an unknown name raises LookupError at run time
     query_file = _QUERIES / f"{_QUERY_OF.get(grammar, grammar)}-tags.scm"
     return Parser(lang), Query(lang, query_file.read_text())
 
