@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import cast
 from pathlib import Path
+from typing import cast
 
 from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
