@@ -37,6 +37,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from groundjudge.grounding.claims import in_code_fragment, normalize_pic, relation_cues
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import Ref, Symbol
+from groundjudge.grounding.index.registry import assign_dd
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 
@@ -1090,8 +1091,7 @@ class _ClaimChecker:
         aliases: set[str] = set()
         for sym in self.lk.definitions(None, "select", None):
             assign = sym.detail.get("assign", "").strip("'\"").upper()
-            # ASSIGN TO S-RPTOUT / UT-S-RPTOUT names DD RPTOUT
-            names = {assign, re.sub(r"^(?:UT-)?(?:S|AS)-", "", assign)} if assign else set()
+            names = {assign, assign_dd(assign)} if assign else set()
             if sym.name.upper() == up:
                 aliases |= names
             if up in names:

@@ -13,11 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from groundjudge.grounding.index.cobol_source import is_free_format  # one reading of the format directives, as the index has
-
-COBOL_EXT = {".cbl", ".cob", ".cpy", ".cobol", ".ccp", ".cbk", ".copy"}
-JCL_EXT = {".jcl", ".proc", ".prc", ".cntl"}
-BMS_EXT = {".bms"}
-CODE_EXT = {".py", ".java", ".js", ".jsx", ".ts", ".tsx", ".go", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs", ".kt", ".cs"}
+from groundjudge.grounding.index.registry import Kind, kind_of, kind_of_path, language
 
 WORD_RE = re.compile(r"[A-Za-z0-9_-]+")
 CODE_WORD_RE = re.compile(r"[A-Za-z0-9_]+")
@@ -25,24 +21,16 @@ CODE_WORD_RE = re.compile(r"[A-Za-z0-9_]+")
 
 def language_of(path: str) -> str:
     """cobol, jcl, bms, code or text, from the file name (JCL also from a leading ``//``, see ``sniff``)."""
-    dot = path.rfind(".")
-    ext = path[dot:].lower() if dot > path.rfind("/") else ""
-    if ext in COBOL_EXT:
-        return "cobol"
-    if ext in JCL_EXT:
-        return "jcl"
-    if ext in BMS_EXT:
-        return "bms"
-    if ext in CODE_EXT:
-        return "code"
-    return "text"
+    return _token_rules(kind_of_path(path))
 
 
 def sniff(path: str, text: str) -> str:
-    lang = language_of(path)
-    if lang == "text" and text.startswith("//"):
-        return "jcl"
-    return lang
+    return _token_rules(kind_of(path, text))
+
+
+def _token_rules(kind: Kind) -> str:
+    """Every language whose names cannot hold a hyphen is tokenised alike, as code."""
+    return kind.value if language(kind).hyphen_in_names else "code"
 
 
 def shape(token: str) -> str:

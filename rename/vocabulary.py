@@ -1,6 +1,6 @@
-"""The words a renamer never issues nor renames: language, CICS, DB2, JCL, VSAM and BMS vocabulary and
-system dataset prefixes, read from ``reserved_words.txt`` beside this module; and the ordinary English
-words (``english_words.txt``) that an identifier is kept for by default."""
+"""The words a renamer keeps besides every language's reserved words (grounding/index/registry.py): system
+prefixes and dataset qualifiers, and the ordinary English words (``english_words.txt``) that an
+identifier is kept for by default."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pathlib import Path
 
 from groundjudge.storage import read_input_text
 
-RESERVED_FILE = Path(__file__).resolve().parent / "reserved_words.txt"
 ENGLISH_FILE = Path(__file__).resolve().parent / "english_words.txt"
 
 # A generated program name must not read as an IBM-supplied one.
@@ -66,11 +65,6 @@ def parse_word_list(text: str) -> list[str]:
     for line in text.splitlines():
         words.update(w.upper() for w in line.split("#", 1)[0].split())
     return sorted(words)
-
-
-@lru_cache(maxsize=1)
-def reserved_words() -> frozenset[str]:
-    return frozenset(parse_word_list(RESERVED_FILE.read_text(encoding="utf-8")))
 
 
 @lru_cache(maxsize=1)

@@ -8,9 +8,9 @@ import pytest
 
 import groundjudge.rename.generate as gen
 from groundjudge.errors import UserError
+from groundjudge.grounding.index.registry import reserved_words
 from groundjudge.rename.generate import TokenRules, draw, generate, refusal
 from groundjudge.rename.lexer import recase, shape, substitute, tokens
-from groundjudge.rename.vocabulary import reserved_words
 
 
 def _rules(**kw) -> TokenRules:
