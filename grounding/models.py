@@ -60,11 +60,21 @@ class Evidence(BaseModel):
     note: str | None = None
 
 
+class VerifierKind(str, Enum):
+    """What decided a claim's verdict, for a reader that must tell whether a report was made with or
+    without an LLM verifier (``verifier`` is the name for people)."""
+
+    DETERMINISTIC = "deterministic"
+    LLM = "llm"
+    LLM_FAILED = "llm_failed"  # the LLM verifier was asked and gave no verdict: it is asked again next run
+
+
 class VerifiedClaim(Claim):
     verdict: Verdict
     reason: str
     evidence: list[Evidence] = []
     verifier: str = "deterministic"
+    verifier_kind: VerifierKind = VerifierKind.DETERMINISTIC
 
 
 class CorpusRef(BaseModel):

@@ -1,7 +1,10 @@
-"""One judge producing one Judgement: cache, credentials, budget, limits, retries, cost.
+"""The one structured model call (``StructuredClient``: cache, credentials, budget, limits, retries,
+deadlines, cost, health), and the judge on top of it producing one Judgement.
 
-Every way a judgement can fail ends in a Judgement with ``error`` set and no scores, never an
-exception out of ``Judge.judge`` and never a zero score.
+The LLM grounding helpers (``judging/llm_grounding.py``) call through the same client, so a helper's call
+obeys ``--budget``, ``--rpm`` and ``--tpm`` exactly as a judgement does. Every way a call can fail ends in
+a ``Reply`` with ``error`` set, and every way a judgement can fail in a Judgement with ``error`` set and
+no scores: never an exception out of ``StructuredClient.call`` or ``Judge.judge``, never a zero score.
 """
 
 from __future__ import annotations
@@ -105,14 +108,35 @@ class Health:
             self.stopped = self.refusals[0]
 
 
+def _own_endpoint() -> Endpoint:
+    return Endpoint(asyncio.Semaphore(1), RateLimiter())
+
+
 @dataclass
-class Judge:
+class Reply:
+    """One structured call's outcome: the validated reply, or the error in its place."""
+
+    parsed: BaseModel | None
+    error: JudgeError | None = None
+    usage: Usage = field(default_factory=Usage)
+    cost_usd: float | None = None  # what the reply cost (a cached one: when it was first made)
+    cached: bool = False
+    latency_s: float | None = None
+    attempts: int = 0  # HTTP attempts this call made
+
+
+@dataclass(kw_only=True)
+class StructuredClient:
+    """One model's structured-output calls, each through the response cache, the run's budget (checked
+    per attempt), the endpoint's concurrency and rate limits, the retry policy with a wall-clock deadline
+    per attempt, and the health check that stops a model whose first calls are all refused alike."""
+
     config: JudgeConfig
-    price: Price | None
-    endpoint: Endpoint
     policy: RetryPolicy
-    cache: ResponseCache | None
-    budget: Budget
+    price: Price | None = None
+    endpoint: Endpoint = field(default_factory=_own_endpoint)
+    cache: ResponseCache | None = None
+    budget: Budget = field(default_factory=Budget)
     offline: bool = False
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     counters: Counters = field(default_factory=Counters)
@@ -125,46 +149,11 @@ class Judge:
             return None
         return self.config.api_key_env
 
-    def key(self, system: str, user: str, schema: type[BaseModel]) -> str:
-        return request_key(self.config, system, user, schema)
-
     def cost(self, input_tokens: int, output_tokens: int) -> float | None:
         return self.price.cost(input_tokens, output_tokens) if self.price else None
 
-    def _failed(self, prompt_sha256: str, error: str, kind: FailureKind, **extra: Any) -> Judgement:
-        return Judgement(
-            judge=self.config.name,
-            model=self.config.model,
-            error=error,
-            error_kind=kind,
-            prompt_sha256=prompt_sha256,
-            params_sha256=self.config.params_sha256,
-            **extra,
-        )
-
-    def _scored(
-        self, prompt_sha256: str, parsed: BaseModel, dimensions: list[str], usage: Usage, cached: bool, latency_s: float | None
-    ) -> Judgement:
-        values = parsed.model_dump()
-        scores = {d: float(values[d]) for d in dimensions}
-        return Judgement(
-            judge=self.config.name,
-            model=self.config.model,
-            scores=scores,
-            total=sum(scores.values()),
-            rationale=values.get("rationale"),
-            usage=usage,
-            cost_usd=self.cost(usage.input_tokens, usage.output_tokens),
-            prompt_sha256=prompt_sha256,
-            latency_s=latency_s,
-            params_sha256=self.config.params_sha256,
-            cached=cached,
-        )
-
-    async def judge(
-        self, system: str, user: str, prompt_sha256: str, schema: type[BaseModel], dimensions: list[str]
-    ) -> Judgement:
-        key = self.key(system, user, schema)
+    async def call(self, system: str, user: str, schema: type[BaseModel], tool: str = JUDGEMENT_TOOL) -> Reply:
+        key = request_key(self.config, system, user, schema, tool)
         hit = self.cache.get(key) if self.cache is not None else None
         if hit is not None:
             try:
@@ -176,24 +165,25 @@ class Judge:
             else:
                 self.counters.cache_hits += 1
                 usage = Usage(input_tokens=hit.input_tokens, output_tokens=hit.output_tokens)
-                return self._scored(prompt_sha256, parsed, dimensions, usage, True, None)
+                return Reply(parsed, usage=usage, cost_usd=self.cost(hit.input_tokens, hit.output_tokens), cached=True)
         if self.offline:
-            return self._failed(prompt_sha256, f"offline: no cached response (cache key {key[:16]})", FailureKind.OFFLINE)
+            return Reply(None, JudgeError(f"offline: no cached response (cache key {key[:16]})", FailureKind.OFFLINE))
         missing = self.missing_credentials()
         if missing:
-            return self._failed(prompt_sha256, f"missing credentials: set {missing}", FailureKind.CREDENTIALS)
+            return Reply(None, JudgeError(f"missing credentials: set {missing}", FailureKind.CREDENTIALS))
         if self.health.stopped:
-            return self._stopped(prompt_sha256)
+            return Reply(None, JudgeError(self._stopped_message(), FailureKind.JUDGE_STOPPED))
 
         if self._client is None:
             self._client = ProviderClient(self.config, self.config.api_key())
         client = self._client
         tokens = estimate_tokens(system) + estimate_tokens(user) + self.config.max_tokens
         submitted = False
+        attempts = 0
         started = time.perf_counter()
 
         async def attempt() -> CallResult:
-            nonlocal submitted
+            nonlocal submitted, attempts
             async with self.endpoint.semaphore:
                 # Checked once a slot is free, not when the task is created: with hundreds of queued
                 # tasks, a check at creation would let every one of them through. Checked again before
@@ -214,7 +204,8 @@ class Judge:
                 submitted = True
                 await self.endpoint.limiter.acquire(tokens)
                 self.counters.calls += 1
-                return await client.complete(system, user, schema, deadline_s=min(self.config.timeout_s, left))
+                attempts += 1
+                return await client.complete(system, user, schema, tool, deadline_s=min(self.config.timeout_s, left))
 
         try:
             result, _ = await with_retries(attempt, self.policy, self.rng)
@@ -224,9 +215,7 @@ class Judge:
             usage = Usage(input_tokens=exc.input_tokens, output_tokens=exc.output_tokens)
             cost = self.cost(exc.input_tokens, exc.output_tokens) if (exc.input_tokens or exc.output_tokens) else None
             self.budget.spent_usd += cost or 0.0
-            return self._failed(
-                prompt_sha256, str(exc), exc.kind, usage=usage, cost_usd=cost, latency_s=round(time.perf_counter() - started, 4)
-            )
+            return Reply(None, exc, usage, cost, latency_s=round(time.perf_counter() - started, 4), attempts=attempts)
         self.health.record(None)
         latency = round(time.perf_counter() - started, 4)
         usage = Usage(input_tokens=result.input_tokens, output_tokens=result.output_tokens)
@@ -235,11 +224,10 @@ class Judge:
         try:
             parsed = schema.model_validate(result.data)
         except ValidationError as exc:
-            error = validation_error(exc)
-            return self._failed(prompt_sha256, str(error), error.kind, usage=usage, cost_usd=cost, latency_s=latency)
+            return Reply(None, validation_error(exc), usage, cost, latency_s=latency, attempts=attempts)
         if self.cache is not None:
             self.cache.put(key, self.config.provider, self.config.model, result.data, result.input_tokens, result.output_tokens)
-        return self._scored(prompt_sha256, parsed, dimensions, usage, False, latency)
+        return Reply(parsed, None, usage, cost, latency_s=latency, attempts=attempts)
 
     def _stopped_message(self) -> str:
         return (
@@ -247,10 +235,48 @@ class Judge:
             f"{self.health.stopped}"
         )
 
-    def _stopped(self, prompt_sha256: str) -> Judgement:
-        return self._failed(prompt_sha256, self._stopped_message(), FailureKind.JUDGE_STOPPED)
-
     async def aclose(self) -> None:
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+
+
+@dataclass(kw_only=True)
+class Judge(StructuredClient):
+    """A structured client whose replies are judgements on a rubric's dimensions."""
+
+    def key(self, system: str, user: str, schema: type[BaseModel]) -> str:
+        return request_key(self.config, system, user, schema)
+
+    async def judge(
+        self, system: str, user: str, prompt_sha256: str, schema: type[BaseModel], dimensions: list[str]
+    ) -> Judgement:
+        reply = await self.call(system, user, schema)
+        if reply.error is not None:
+            return Judgement(
+                judge=self.config.name,
+                model=self.config.model,
+                error=str(reply.error),
+                error_kind=reply.error.kind,
+                usage=reply.usage,
+                cost_usd=reply.cost_usd,
+                prompt_sha256=prompt_sha256,
+                latency_s=reply.latency_s,
+                params_sha256=self.config.params_sha256,
+            )
+        assert reply.parsed is not None  # a reply without an error carries the parsed reply
+        values = reply.parsed.model_dump()
+        scores = {d: float(values[d]) for d in dimensions}
+        return Judgement(
+            judge=self.config.name,
+            model=self.config.model,
+            scores=scores,
+            total=sum(scores.values()),
+            rationale=values.get("rationale"),
+            usage=reply.usage,
+            cost_usd=reply.cost_usd,
+            prompt_sha256=prompt_sha256,
+            latency_s=reply.latency_s,
+            params_sha256=self.config.params_sha256,
+            cached=reply.cached,
+        )

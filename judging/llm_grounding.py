@@ -1,122 +1,88 @@
 """Optional LLM helpers for grounding, off by default: a claim extractor and a verifier for the claims
 the deterministic checker leaves UNABLE_TO_VERIFY (``--llm-claims`` / ``--llm-verify JUDGESPEC``).
 
-They implement the grounding protocols (``ClaimExtractor``, ``Verifier``), which are synchronous:
-each call runs its own short event loop, with the same cache, retry policy and structured output as
-the judges. Grounding runs before the judges' loop starts, so this never nests event loops.
+They implement the grounding protocols (``ClaimExtractor``, ``Verifier``), which are synchronous, and
+call the model through the judges' own ``StructuredClient`` (cache, budget, limits, retries, deadlines),
+on one event loop kept for the whole grounding stage. Grounding runs before the judges' loop starts,
+so this never nests event loops.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
-from groundjudge.grounding.models import Claim, Evidence, Verdict, VerifiedClaim
+from groundjudge.grounding.models import Claim, Evidence, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.snapshot import Snapshot
-from groundjudge.judging.cache import ResponseCache
-from groundjudge.judging.config import JudgeConfig, Price, RetryPolicy
-from groundjudge.judging.judge import BUDGET_REACHED, Budget, request_key
-from groundjudge.judging.models import FailureKind, LLMUsage, Usage
-from groundjudge.judging.providers import JudgeError, ProviderClient
-from groundjudge.judging.retry import with_retries
+from groundjudge.hashing import sha256_json
+from groundjudge.judging.judge import StructuredClient
+from groundjudge.judging.models import LLMUsage, Usage
+from groundjudge.judging.providers import JudgeError
 
 MAX_CLAIMS = 60
-FAILED = "(failed)"  # suffix of the verifier name on a claim the LLM verifier could not judge
 SNIPPETS = 3
 SNIPPET_RADIUS = 4
 # The tools the helpers' replies are sent as: fixed names valid on every provider (^[a-zA-Z0-9_-]{1,64}$).
 CLAIMS_TOOL = "submit_claims"
 VERDICT_TOOL = "submit_verdict"
 
+M = TypeVar("M", bound=BaseModel)
 
-class StructuredCaller:
-    """One synchronous structured-output call, through the response cache.
 
-    Tokens and cost are tallied (``tally``, reset per answer by the runner) and charged to the run's
-    budget; once the budget is reached no new call is sent (a cache hit is still answered)."""
+class GroundingCaller:
+    """A grounding helper's synchronous calls through one ``StructuredClient``.
 
-    def __init__(
-        self,
-        judge: JudgeConfig,
-        policy: RetryPolicy,
-        cache: ResponseCache | None,
-        offline: bool = False,
-        seed: int = 0,
-        role: Literal["claims", "verify"] = "claims",
-        price: Price | None = None,
-        budget: Budget | None = None,
-    ):
-        self.judge = judge
-        self.policy = policy
-        self.cache = cache
-        self.offline = offline
-        self.rng = random.Random(seed)
-        self.calls = 0
+    Tokens, cost and failures are tallied per answer (``take_tally``, by the runner); the client charges
+    the run's budget, so once it is reached no new call is sent (a cache hit is still answered)."""
+
+    def __init__(self, client: StructuredClient, role: Literal["claims", "verify"] = "claims"):
+        self.client = client
         self.role = role
-        self.price = price
-        self.budget = budget or Budget()
         self.tally = self._empty()
+        self._loop = asyncio.Runner()
+
+    @property
+    def model(self) -> str:
+        return self.client.config.model
+
+    def fingerprint(self, system: str, schema: type[BaseModel]) -> str:
+        """What shapes this helper's replies besides the claim: its prompt, reply schema, model and parameters."""
+        return sha256_json({"system": system, "schema": schema.model_json_schema(), "params": self.client.config.params_sha256})
 
     def _empty(self) -> LLMUsage:
-        return LLMUsage(role=self.role, model=self.judge.model, cost_usd=0.0 if self.price else None)
+        return LLMUsage(role=self.role, model=self.model, cost_usd=0.0 if self.client.price else None)
 
     def take_tally(self) -> LLMUsage:
         """This answer's usage so far, and a fresh tally for the next answer."""
         out, self.tally = self.tally, self._empty()
         return out
 
-    def _charge(self, input_tokens: int, output_tokens: int) -> None:
-        t = self.tally
-        t.usage = Usage(input_tokens=t.usage.input_tokens + input_tokens, output_tokens=t.usage.output_tokens + output_tokens)
-        if self.price is not None:
-            cost = self.price.cost(input_tokens, output_tokens)
-            t.cost_usd = (t.cost_usd or 0.0) + cost
-            self.budget.spent_usd += cost
-
-    def call(self, system: str, user: str, schema: type[BaseModel], tool: str) -> BaseModel:
+    def call(self, system: str, user: str, schema: type[M], tool: str) -> M:
         """The validated reply; raises JudgeError on any failure."""
-        key = request_key(self.judge, system, user, schema, tool)
-        hit = self.cache.get(key) if self.cache is not None else None
-        if hit is not None:
-            try:
-                reply = schema.model_validate(hit.data)
-            except ValidationError:
-                pass  # cached under an older schema: asked again and replaced
-            else:
-                self.tally.cache_hits += 1
-                return reply
-        if self.offline:
-            raise JudgeError(f"offline: no cached response (cache key {key[:16]})", FailureKind.OFFLINE)
-        if self.price is not None and self.budget.reached:  # unpriced calls do not count toward --budget
-            self.budget.refused += 1
-            raise JudgeError(BUDGET_REACHED, FailureKind.BUDGET)
+        reply = self._loop.run(self.client.call(system, user, schema, tool))
+        t = self.tally
+        t.calls += reply.attempts
+        if reply.cached:
+            t.cache_hits += 1
+        else:  # a refused or broken reply is billed too
+            t.usage = Usage(
+                input_tokens=t.usage.input_tokens + reply.usage.input_tokens,
+                output_tokens=t.usage.output_tokens + reply.usage.output_tokens,
+            )
+            if t.cost_usd is not None:
+                t.cost_usd += reply.cost_usd or 0.0
+        if reply.error is not None:
+            t.failures[reply.error.kind] = t.failures.get(reply.error.kind, 0) + 1
+            raise reply.error
+        assert isinstance(reply.parsed, schema)  # a reply without an error carries the parsed reply
+        return reply.parsed
 
-        async def run() -> Any:
-            client = ProviderClient(self.judge, self.judge.api_key())
-
-            async def attempt() -> Any:
-                self.calls += 1
-                self.tally.calls += 1
-                return await client.complete(system, user, schema, tool)
-
-            try:
-                return (await with_retries(attempt, self.policy, self.rng))[0]
-            finally:
-                await client.aclose()
-
-        try:
-            result = asyncio.run(run())
-        except JudgeError as exc:
-            self._charge(exc.input_tokens, exc.output_tokens)  # a refused or broken reply is billed too
-            raise
-        self._charge(result.input_tokens, result.output_tokens)
-        if self.cache is not None:
-            self.cache.put(key, self.judge.provider, self.judge.model, result.data, result.input_tokens, result.output_tokens)
-        return schema.model_validate(result.data)
+    def close(self) -> None:
+        self._loop.run(self.client.aclose())
+        self._loop.close()
 
 
 class _ExtractedClaim(BaseModel):
@@ -145,13 +111,17 @@ class LLMClaimExtractor:
     so the deterministic verifier can check them. Falls back to the Markdown extractor when the call fails,
     and says so in its name (recorded as the report's ``extractor``)."""
 
-    def __init__(self, caller: StructuredCaller):
+    def __init__(self, caller: GroundingCaller):
         self.caller = caller
-        self.failure: str | None = None
+        self.failure: JudgeError | None = None
 
     @property
     def intended_name(self) -> str:
-        return f"llm:{self.caller.judge.model}"
+        return f"llm:{self.caller.model}"
+
+    @property
+    def fingerprint(self) -> str:
+        return self.caller.fingerprint(EXTRACT_SYSTEM, ExtractedClaims)
 
     @property
     def name(self) -> str:
@@ -166,10 +136,10 @@ class LLMClaimExtractor:
         try:
             reply = self.caller.call(EXTRACT_SYSTEM, f"<answer>\n{numbered}\n</answer>", ExtractedClaims, CLAIMS_TOOL)
         except JudgeError as exc:
-            self.failure = str(exc)
+            self.failure = exc
             return MarkdownClaimExtractor().extract(answer_text)
         claims = []
-        for n, item in enumerate(reply.claims, start=1):  # type: ignore[attr-defined]
+        for n, item in enumerate(reply.claims, start=1):
             text = " ".join(item.text.split())
             claims.append(
                 Claim(
@@ -219,12 +189,16 @@ class LLMVerifier:
     """Asks a model about one claim, showing it code excerpts found through the index's full-text search.
     Meant behind the deterministic verifier (``grounding.verify.FallbackVerifier``)."""
 
-    def __init__(self, caller: StructuredCaller):
+    def __init__(self, caller: GroundingCaller):
         self.caller = caller
 
     @property
     def name(self) -> str:
-        return f"llm:{self.caller.judge.model}"
+        return f"llm:{self.caller.model}"
+
+    @property
+    def fingerprint(self) -> str:
+        return self.caller.fingerprint(VERIFY_SYSTEM, _VerifierReply)
 
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
         excerpts = _excerpts(claim, index)
@@ -234,6 +208,7 @@ class LLMVerifier:
                 verdict=Verdict.UNABLE_TO_VERIFY,
                 reason="no code in the snapshot mentions the claim's names",
                 verifier=self.name,
+                verifier_kind=VerifierKind.LLM,
             )
         shown = "\n\n".join(
             f"Excerpt {i} ({e.path}:{e.start_line}-{e.end_line}):\n{e.snippet}" for i, e in enumerate(excerpts, start=1)
@@ -242,18 +217,20 @@ class LLMVerifier:
         try:
             reply = self.caller.call(VERIFY_SYSTEM, user, _VerifierReply, VERDICT_TOOL)
         except JudgeError as exc:
-            # Named as failed, so the runner asks again next run (errors are never kept, as for judges).
+            # Marked as failed, so the runner asks again next run (errors are never kept, as for judges).
             return VerifiedClaim(
                 **claim.model_dump(),
                 verdict=Verdict.UNABLE_TO_VERIFY,
                 reason=f"LLM verifier failed: {exc}"[:300],
-                verifier=f"{self.name} {FAILED}",
+                verifier=f"{self.name} (failed)",
+                verifier_kind=VerifierKind.LLM_FAILED,
             )
-        chosen = [excerpts[reply.evidence - 1]] if reply.evidence and reply.evidence <= len(excerpts) else []  # type: ignore[attr-defined]
+        chosen = [excerpts[reply.evidence - 1]] if reply.evidence and reply.evidence <= len(excerpts) else []
         return VerifiedClaim(
             **claim.model_dump(),
             verdict=Verdict(reply.verdict),
-            reason=reply.reason[:300],  # type: ignore[attr-defined]
+            reason=reply.reason[:300],
             evidence=chosen,
             verifier=self.name,
+            verifier_kind=VerifierKind.LLM,
         )

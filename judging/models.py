@@ -96,6 +96,7 @@ class LLMUsage(BaseModel):
     cache_hits: int = 0
     usage: Usage = Usage()
     cost_usd: float | None = None  # None: no price for the model
+    failures: dict[FailureKind, int] = {}  # calls that gave no usable reply (the helper fell back), by kind
 
 
 class GroundingSummary(BaseModel):

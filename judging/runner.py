@@ -21,17 +21,18 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel
 
 from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.grounding.ground import read_answer
-from groundjudge.grounding.models import AnswerRef, GroundingReport
+from groundjudge.grounding.models import AnswerRef, GroundingReport, Verdict, VerifierKind
 from groundjudge.hashing import sha256_file, sha256_json
 from groundjudge.judging.cache import ResponseCache
 from groundjudge.judging.config import JudgeConfig, JudgingConfig, load_config, select_judges
-from groundjudge.judging.judge import Budget, Endpoint, Judge, estimate_tokens, request_key
+from groundjudge.judging.judge import Budget, Endpoint, Judge, StructuredClient, estimate_tokens, request_key
 from groundjudge.judging.limits import RateLimiter
 from groundjudge.judging.manifest import MANIFEST, JudgeRecord, RunManifest, questions_location, write_manifest
 from groundjudge.judging.models import FailureKind, GroundingSummary, Judgement, LLMUsage, ScoreFile
@@ -171,13 +172,8 @@ def _matches_grounders(report: GroundingReport, extractor_name: str, llm_verify:
     """Was this report made the way this run would make it: same extractor, LLM verifier or not."""
     if report.extractor != extractor_name:
         return False
-    from groundjudge.judging.llm_grounding import FAILED
-
-    left_to_llm = any(
-        c.verdict.value == "UNABLE_TO_VERIFY" and (c.verifier == "deterministic" or c.verifier.endswith(FAILED))
-        for c in report.claims
-    )
-    used_llm = any(c.verifier.startswith("llm:") for c in report.claims)
+    left_to_llm = any(c.verdict is Verdict.UNABLE_TO_VERIFY and c.verifier_kind is not VerifierKind.LLM for c in report.claims)
+    used_llm = any(c.verifier_kind is not VerifierKind.DETERMINISTIC for c in report.claims)
     return not left_to_llm if llm_verify else not used_llm
 
 
@@ -203,7 +199,7 @@ def ground_all(
     callers=(),
 ) -> None:  # type: ignore[no-untyped-def]
     """Ground each answer once (reusing a report made from the same answer bytes, corpus and grounders).
-    ``callers``: the LLM helpers' StructuredCallers, whose per-answer usage goes into the grounding summary."""
+    ``callers``: the LLM helpers' GroundingCallers, whose per-answer usage goes into the grounding summary."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -287,20 +283,22 @@ def _record(j: JudgeConfig) -> JudgeRecord:
 
 
 class Runner:
-    def __init__(self, options: ScoreOptions, echo: Callable[[str], None] = print):
-        self.o = options
-        self.echo = echo
-        self.budget = Budget(limit_usd=options.budget_usd)  # LLM grounding helpers spend from it before the judges do
+    """One ``score`` run. Constructing it reads and checks every input (a UserError names the first
+    problem); ``prepare`` grounds and plans, then ``execute`` or ``estimate``."""
 
-    def _setup(self) -> None:
+    def __init__(self, options: ScoreOptions, echo: Callable[[str], None] = print):
         from groundjudge.grounding.snapshot import open_corpus
         from groundjudge.judging.prompts import judgement_schema, load_template
         from groundjudge.questions import load_questions
         from groundjudge.rubrics import load_rubric
 
-        o = self.o
+        o = self.o = options
+        self.echo = echo
         if o.budget_usd is not None and o.budget_usd < 0:
             raise UserError("--budget must not be negative")
+        self.budget = Budget(limit_usd=o.budget_usd)  # LLM grounding helpers spend from it before the judges do
+        # Judges and grounding helpers on one endpoint share its concurrency and --rpm/--tpm window.
+        self.endpoints: dict[str, Endpoint] = {}
         self.config: JudgingConfig = load_config(o.config)
         self.judges = select_judges(self.config, o.judges)
         self.rubric = load_rubric(o.rubric)
@@ -354,11 +352,15 @@ class Runner:
         if not (o.llm_claims or o.llm_verify):
             return None, None, None, []
         from groundjudge.grounding.verify import DeterministicVerifier, FallbackVerifier
-        from groundjudge.judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
+        from groundjudge.judging.llm_grounding import GroundingCaller, LLMClaimExtractor, LLMVerifier
 
         cache = ResponseCache(o.cache)
-        callers = []
-        for flag, role, spec in (("--llm-claims", "claims", o.llm_claims), ("--llm-verify", "verify", o.llm_verify)):
+        callers: list[GroundingCaller | None] = []
+        helpers: tuple[tuple[str, Literal["claims", "verify"], str | None], ...] = (
+            ("--llm-claims", "claims", o.llm_claims),
+            ("--llm-verify", "verify", o.llm_verify),
+        )
+        for flag, role, spec in helpers:
             if not spec:
                 callers.append(None)
                 continue
@@ -372,18 +374,17 @@ class Runner:
                     f"warning: {flag} {judge.name}: no price for model {judge.model!r} in the config; its cost is "
                     "not recorded and does not count toward --budget"
                 )
-            callers.append(
-                StructuredCaller(
-                    judge,
-                    self.config.retry,
-                    cache,
-                    offline=offline,
-                    seed=o.seed,
-                    role=role,
-                    price=self.config.price(judge.model),
-                    budget=self.budget,
-                )
+            client = StructuredClient(
+                config=judge,
+                policy=self.config.retry,
+                price=self.config.price(judge.model),
+                endpoint=self._endpoint(judge),
+                cache=cache,
+                budget=self.budget,
+                offline=offline,
+                rng=random.Random(o.seed),
             )
+            callers.append(GroundingCaller(client, role))
         extractor = LLMClaimExtractor(callers[0]) if callers[0] else None
         verifier = FallbackVerifier(DeterministicVerifier(), LLMVerifier(callers[1])) if callers[1] else None
         return extractor, verifier, cache, [c for c in callers if c is not None]
@@ -429,18 +430,20 @@ class Runner:
 
         return self.config.resolve(parse_judge_spec(spec))
 
+    def _endpoint(self, judge: JudgeConfig) -> Endpoint:
+        if judge.endpoint not in self.endpoints:
+            concurrency = self.o.concurrency or self.config.defaults.concurrency
+            self.endpoints[judge.endpoint] = Endpoint(asyncio.Semaphore(concurrency), RateLimiter(self.o.rpm, self.o.tpm))
+        return self.endpoints[judge.endpoint]
+
     def _make_judges(self, cache: ResponseCache | None, budget: Budget) -> dict[str, Judge]:
-        endpoints: dict[str, Endpoint] = {}
-        concurrency = self.o.concurrency or self.config.defaults.concurrency
         rng = random.Random(self.o.seed)
         out = {}
         for j in self.judges:
-            if j.endpoint not in endpoints:
-                endpoints[j.endpoint] = Endpoint(asyncio.Semaphore(concurrency), RateLimiter(self.o.rpm, self.o.tpm))
             out[j.name] = Judge(
                 config=j,
                 price=self.config.price(j.model),
-                endpoint=endpoints[j.endpoint],
+                endpoint=self._endpoint(j),
                 policy=self.config.retry,
                 cache=cache,
                 budget=budget,
@@ -454,11 +457,10 @@ class Runner:
         return self.estimate(summary) if self.o.dry_run else self.execute(summary)
 
     def prepare(self) -> RunSummary:
-        """Everything before the first provider call: inputs, grounding, prompts, the plan."""
+        """Everything before the first judgement call: grounding, prompts, the plan."""
         from groundjudge.grounding.index import load_index
         from groundjudge.judging.prompts import render_judge_prompt
 
-        self._setup()
         o = self.o
         summary = RunSummary(answers=len(self.items))
         self._warnings(summary)
@@ -477,9 +479,11 @@ class Runner:
                 callers=callers,
             )
         finally:
+            for caller in callers:
+                caller.close()
             if grounding_cache is not None:
                 grounding_cache.close()
-        summary.llm_grounding_calls = sum(c.calls for c in callers)
+        summary.llm_grounding_calls = sum(c.client.counters.calls for c in callers)
         summary.llm_grounding_spent_usd = self.budget.spent_usd
         summary.llm_grounding_refused = self.budget.refused
         for item in self.items:

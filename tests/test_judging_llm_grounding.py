@@ -12,7 +12,8 @@ from groundjudge.grounding.models import Claim, ClaimRef, GroundingReport, Verdi
 from groundjudge.grounding.snapshot import snapshot_directory
 from groundjudge.judging.cache import ResponseCache
 from groundjudge.judging.fakeprovider import Fault
-from groundjudge.judging.llm_grounding import LLMClaimExtractor, LLMVerifier, StructuredCaller
+from groundjudge.judging.judge import StructuredClient
+from groundjudge.judging.llm_grounding import GroundingCaller, LLMClaimExtractor, LLMVerifier
 from groundjudge.judging.runner import Runner, ScoreOptions
 from groundjudge.storage import read_model
 
@@ -22,7 +23,7 @@ ANSWER = "BKX01C starts in `0000-MAIN`.\nThen it adds one to a counter for every
 @pytest.fixture
 def caller(fake, tmp_path):
     config = judge_config(fake, "openai-compatible", model="fake-small")
-    return StructuredCaller(config, FAST_RETRY, ResponseCache(tmp_path / "cache.sqlite"))
+    return GroundingCaller(StructuredClient(config=config, policy=FAST_RETRY, cache=ResponseCache(tmp_path / "cache.sqlite")))
 
 
 @pytest.fixture
