@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 from _fake_provider_helpers import CONFIG, FAST_RETRY, PROGRAM, QUESTIONS, api_keys, fake, fake_server, judge_config
 
 from groundjudge.grounding.index import load_index
-from groundjudge.grounding.models import Claim, ClaimRef, GroundingReport, Verdict
+from groundjudge.grounding.models import Claim, ClaimRef, GroundingReport, Verdict, VerifierKind
 from groundjudge.grounding.snapshot import snapshot_directory
 from groundjudge.judging.cache import ResponseCache
+from groundjudge.judging.config import Price
 from groundjudge.judging.fakeprovider import Fault
-from groundjudge.judging.judge import StructuredClient
+from groundjudge.judging.judge import Budget, Endpoint, StructuredClient
+from groundjudge.judging.limits import RateLimiter
 from groundjudge.judging.llm_grounding import GroundingCaller, LLMClaimExtractor, LLMVerifier
+from groundjudge.judging.models import FailureKind
 from groundjudge.judging.runner import Runner, ScoreOptions
 from groundjudge.storage import read_model
 
@@ -229,3 +233,68 @@ def test_runner_llm_verify_failure_is_asked_again_next_run(fake, api_keys, tmp_p
     report = run(llm_verify=small)[1]
     assert fake.counts["/v1/chat/completions"] >= 1 and not any(c.verifier.endswith("(failed)") for c in report.claims)
     assert any(c.verifier == "llm:fake-small" and c.verdict == Verdict.SUPPORTED for c in report.claims)
+
+
+class _CountingLimiter(RateLimiter):
+    def __init__(self) -> None:
+        super().__init__(rpm=1000)
+        self.acquired: list[int] = []
+
+    async def acquire(self, tokens: int = 0) -> None:
+        self.acquired.append(tokens)
+        await super().acquire(tokens)
+
+
+def test_helper_calls_share_the_judges_client_path(fake, tmp_path, indexed):
+    """The helpers' calls go through the judges' StructuredClient: the endpoint's limiter (--rpm/--tpm),
+    one provider client and one event loop for every call, a typed failure tally, a typed verifier kind."""
+    snap, index = indexed
+    limiter = _CountingLimiter()
+    client = StructuredClient(
+        config=judge_config(fake, "openai-compatible", model="fake-small"),
+        policy=FAST_RETRY,
+        endpoint=Endpoint(asyncio.Semaphore(1), limiter),
+    )
+    caller = GroundingCaller(client, "verify")
+    claim = Claim(
+        id="c1",
+        text="WS-COUNT counts records.",
+        answer_line=1,
+        refs=[ClaimRef(kind="identifier", text="WS-COUNT", value="WS-COUNT")],
+    )
+    fake.add(Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": 1}), times=1)
+    first = LLMVerifier(caller).verify(claim, index, snap)
+    provider_client = client._client
+    fake.add(Fault("refusal"), times=1)
+    second = LLMVerifier(caller).verify(claim, index, snap)
+    try:
+        assert (first.verifier_kind, second.verifier_kind) == (VerifierKind.LLM, VerifierKind.LLM_FAILED)
+        assert len(limiter.acquired) == 2 and client._client is provider_client
+        tally = caller.take_tally()
+        assert (tally.calls, tally.failures) == (2, {FailureKind.REFUSAL: 1})
+    finally:
+        caller.close()
+    assert client._client is None
+
+
+def test_helper_stops_at_the_budget_and_tallies_failures_by_kind(fake, tmp_path):
+    """A refused reply is billed; once that reaches the budget the helper's next call is not sent."""
+    budget = Budget(limit_usd=1e-9)
+    client = StructuredClient(
+        config=judge_config(fake, "openai-compatible", model="fake-small"),
+        policy=FAST_RETRY,
+        price=Price(input_per_mtok=5.0, output_per_mtok=50.0),
+        budget=budget,
+    )
+    caller = GroundingCaller(client, "claims")
+    fake.add(Fault("refusal"), times=1)  # billed: the budget is reached by the first reply
+    extractor = LLMClaimExtractor(caller)
+    try:
+        extractor.extract(ANSWER)
+        assert extractor.failure is not None and extractor.failure.kind is FailureKind.REFUSAL
+        extractor.extract("Another answer.\n")
+        assert extractor.failure is not None and extractor.failure.kind is FailureKind.BUDGET
+    finally:
+        caller.close()
+    assert fake.total_requests == 1 and budget.refused == 1
+    assert caller.tally.failures == {FailureKind.REFUSAL: 1, FailureKind.BUDGET: 1}
