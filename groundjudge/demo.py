@@ -214,6 +214,7 @@ def demo_cmd(
     from groundjudge.validation.cli_agreement import judges_cmd as agreement_judges
     from groundjudge.validation.report import run_report
     from groundjudge.validation.retest import run_retest
+    from groundjudge.validation.view.site import build_site
 
     if out.exists() and not out.is_dir():
         raise UserError("--out is a file, not a directory", out)
@@ -267,6 +268,7 @@ def demo_cmd(
         label = "" if replicate_dir is None else " (SIMULATED judges)"
         console.rule(f"report{label}: {run_dir}")
         run_report(run_dir, run_dir / "report", retest_run=replicate_dir)
+        console.print(f"run viewer: {build_site(run_dir)} (open it in a browser; report.md links each answer to its page)")
         if replicate_dir is not None:
             console.rule(f"test-retest{label}: {run_dir} against {replicate_dir}")
             run_retest(run_dir, replicate_dir, None, run_dir / "retest")
