@@ -149,6 +149,8 @@ def score_cmd(
     )
     if summary.verdicts:
         typer.echo("grounding: " + ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.verdicts.items())) + " claims")
+    if summary.regrounded:
+        typer.echo(f"regrounded {summary.regrounded} answers whose reports another grounder made (their judgements redone)")
     if summary.llm_grounding_calls or summary.llm_grounding_spent_usd:
         typer.echo(
             f"LLM grounding: {summary.llm_grounding_calls} provider calls, ${summary.llm_grounding_spent_usd:.4f} "

@@ -104,6 +104,7 @@ class GroundingSummary(BaseModel):
     sha256: str
     counts: dict[str, int]
     llm: list[LLMUsage] = []  # optional addition: empty when grounding used no LLM
+    grounder: str | None = None  # the report's grounder fingerprint: judgements made on another grounder's report are redone
 
 
 class ScoreFile(VersionedModel):

@@ -113,6 +113,7 @@ class RunSummary:
     malformed_rewritten: list[str] = field(default_factory=list)  # score files that could not be read: "path: reason"
     cells_held: list[str] = field(default_factory=list)  # cells another score process was scoring: skipped
     verdicts: dict[str, int] = field(default_factory=dict)  # grounding verdict -> claims, over every answer
+    regrounded: int = 0  # answers whose earlier grounding report was made by another grounder (then rejudged)
     stopped: dict[str, str] = field(default_factory=dict)  # judge -> why no more calls were sent to it
     warnings: list[str] = field(default_factory=list)
     estimates: list[JudgeEstimate] = field(default_factory=list)
@@ -165,7 +166,9 @@ def _try_read(path: Path, cls: type[BaseModel]):  # type: ignore[no-untyped-def]
 
 def _summary(path: Path, run_dir: Path, report: GroundingReport) -> GroundingSummary:
     counts = {str(getattr(k, "value", k)): v for k, v in sorted(report.counts.items(), key=lambda kv: str(kv[0]))}
-    return GroundingSummary(path=path.relative_to(run_dir).as_posix(), sha256=sha256_file(path), counts=counts)
+    return GroundingSummary(
+        path=path.relative_to(run_dir).as_posix(), sha256=sha256_file(path), counts=counts, grounder=report.grounder
+    )
 
 
 def _matches_grounders(report: GroundingReport, extractor_name: str, llm_verify: bool) -> bool:
@@ -197,15 +200,19 @@ def ground_all(
     extractor=None,
     verifier=None,
     callers=(),
-) -> None:  # type: ignore[no-untyped-def]
-    """Ground each answer once (reusing a report made from the same answer bytes, corpus and grounders).
-    ``callers``: the LLM helpers' GroundingCallers, whose per-answer usage goes into the grounding summary."""
+) -> int:  # type: ignore[no-untyped-def]
+    """Ground each answer once (reusing a report made from the same answer bytes, corpus and grounder).
+    ``callers``: the LLM helpers' GroundingCallers, whose per-answer usage goes into the grounding summary.
+    Returns how many earlier reports were redone because another grounder made them."""
     from rich.console import Console
     from rich.progress import Progress
 
     from groundjudge.grounding.claims import MarkdownClaimExtractor
+    from groundjudge.grounding.fingerprint import grounder_fingerprint
     from groundjudge.grounding.ground import ground_text
 
+    grounder = grounder_fingerprint(extractor, verifier)
+    regrounded = 0
     # An LLM extractor that failed names itself after its fallback, so such a report is redone next run.
     extractor_name = getattr(extractor, "intended_name", None) or MarkdownClaimExtractor().name
 
@@ -214,13 +221,14 @@ def ground_all(
         for item in items:
             path = grounding_path(run_dir, item.cell, item.qid)
             report = _try_read(path, GroundingReport)
-            fresh = (
+            same_inputs = (
                 report is not None
                 and report.answer.sha256 == item.sha256
                 and report.corpus.tree_hash == snapshot.tree_hash
-                and report.tool_version == __version__
                 and _matches_grounders(report, extractor_name, verifier is not None)
             )
+            fresh = same_inputs and report.grounder == grounder
+            regrounded += bool(same_inputs and not fresh)
             if not fresh:
                 # Recorded relative to the run directory, so reports do not depend on where it lives.
                 ref = AnswerRef(path=item.path.relative_to(run_dir).as_posix(), sha256=item.sha256)
@@ -234,10 +242,12 @@ def ground_all(
             if item.grounding_summary is not None and callers:
                 item.grounding_summary.llm = _earlier_llm_usage(run_dir, item, item.grounding_summary.sha256) if fresh else llm
             bar.advance(task)
+    return regrounded
 
 
 def _inputs(score: ScoreFile) -> tuple[str | None, ...]:
-    return (score.answer_sha256, score.corpus_tree_hash, score.template_sha256, score.rubric.sha256)
+    grounder = score.grounding.grounder if score.grounding is not None else None
+    return (score.answer_sha256, score.corpus_tree_hash, score.template_sha256, score.rubric.sha256, grounder)
 
 
 def plan(item: AnswerItem, judges: list[JudgeConfig], score_path: Path, force: bool, inputs: tuple[str | None, ...]) -> None:
@@ -467,7 +477,7 @@ class Runner:
         index = load_index(self.snapshot, progress=o.progress)
         extractor, verifier, grounding_cache, callers = self._llm_grounders()
         try:
-            ground_all(
+            summary.regrounded = ground_all(
                 self.items,
                 o.run_dir,
                 self.snapshot,
@@ -498,7 +508,8 @@ class Runner:
         summary.judgements_planned = summary.judgements_kept = 0
         summary.malformed_rewritten = []
         for item in items:
-            inputs = (item.sha256, self.snapshot.tree_hash, self.template.sha256, self.rubric.sha256)
+            grounder = item.grounding.grounder if item.grounding is not None else None
+            inputs = (item.sha256, self.snapshot.tree_hash, self.template.sha256, self.rubric.sha256, grounder)
             plan(item, self.judges, self._score_path(item), self.o.force, inputs)
             summary.judgements_planned += len(item.todo)
             summary.judgements_kept += len(item.kept)
