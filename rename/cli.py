@@ -46,10 +46,15 @@ def rename_cmd(
     include: Path | None = typer.Option(
         None,
         "--include",
-        help="Names to rename even if discovery did not select them or kept them as English words (matched ignoring case).",
+        help="Names to rename even if discovery did not select them or kept them as English words (matched ignoring case); NAME* takes every token starting with NAME.",
     ),
     exclude: Path | None = typer.Option(None, "--exclude", help="Names never to rename."),
     force: bool = typer.Option(False, "--force", help="Replace an existing output directory."),
+    scrub_prose: bool = typer.Option(
+        False,
+        "--scrub-prose",
+        help="Also rename what identifies the corpus in comments and documents: product and place names, URL words, copyright owners.",
+    ),
 ) -> None:
     """Rename repository-specific identifiers to novel tokens of the same shape; write the tree and the map."""
     from rich.console import Console
@@ -64,7 +69,7 @@ def rename_cmd(
     console = Console(stderr=True)
     with console.status("renaming"):
         snap = open_corpus(corpus)
-        written = rename_corpus(snap, out, map_out, seed_list, chosen, keep, include, exclude, force)
+        written = rename_corpus(snap, out, map_out, seed_list, chosen, keep, include, exclude, force, scrub_prose)
     for tree_out, m_out, rmap in written:
         table = Table(title=f"seed {rmap.seed}: {tree_out}  (map {m_out})")
         table.add_column("class")

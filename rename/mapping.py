@@ -3,6 +3,8 @@ derived names, seeded tokens. Pure: no I/O."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from groundjudge.errors import UserError
@@ -51,7 +53,11 @@ def plan_map(
     keep: list[str] = (),  # type: ignore[assignment]
     include: list[str] = (),  # type: ignore[assignment]
     exclude: list[str] = (),  # type: ignore[assignment]
+    prose: Iterable[str] = (),
 ) -> PlannedMap:
+    """``include`` words ending in ``*`` are prefixes (``GENA*``: every token of the corpus that starts
+    with GENA); ``prose`` names (``--scrub-prose``) are renamed like included ones, with class ``prose``
+    when discovery gave them none."""
     keep_set = {k.upper() for k in keep}
     exclude_set = {e.upper() for e in exclude}
     include_set = {i.upper() for i in include}
@@ -66,14 +72,22 @@ def plan_map(
     for name, (_why, cls) in d.kept.items():
         if name.upper() not in spellings:
             spellings.setdefault(name.upper(), []).append((name if cls in CASE_SENSITIVE_CLASSES else name.upper(), name, cls))
-    for word in include:
+    wanted = [(w, "included") for w in include if not w.endswith("*")]
+    wanted += [(t, "included") for w in include if w.endswith("*") for t in sorted(d.corpus_tokens) if _by_prefix(t, w[:-1])]
+    wanted += [(w, "prose") for w in sorted(prose)]
+    include_set |= {w.upper() for w, _ in wanted}
+    outside = {n.upper() for n in d.kept}
+    for word, default_cls in wanted:
         up = word.upper()
+        if default_cls == "prose" and up in outside:
+            continue  # a utility the corpus calls (ITPLL) keeps its name even where the prose mentions it
         if up in reserved:
             kept[word] = "reserved word (--include ignored)"
             continue
-        for key, name, cls in spellings.get(up, [(up, word, "included")]):
-            chosen[key] = (name, cls)
-            kept.pop(name, None)
+        for key, name, cls in spellings.get(up, [(up, word, default_cls)]):
+            if key not in chosen or default_cls == "included":
+                chosen[key] = (name, cls)
+                kept.pop(name, None)
     english = english_words()
     english_kept: set[str] = set()
     for key, (name, _cls) in list(chosen.items()):
@@ -139,6 +153,11 @@ def plan_map(
             cls_of[orig] = DERIVED_CLASS[cls]
             derived_from[orig] = name
     return PlannedMap(identifiers, cls_of, derived_from, dict(sorted(kept.items())), rejections)
+
+
+def _by_prefix(token: str, prefix: str) -> bool:
+    """A corpus token an ``--include PREFIX*`` takes: it starts with the prefix and is a name."""
+    return len(token) >= 3 and token.startswith(prefix.upper()) and re.fullmatch(r"[A-Za-z0-9_-]+", token) is not None
 
 
 # Names that exist only because a renamed base exists (BMS symbolic maps MI/MO, the L/F/A/I/O names of
@@ -253,7 +272,13 @@ class Lookup:
     @staticmethod
     def _glued_ok(token: str, i: int, j: int) -> bool:
         left, right = part_edge(token, i), part_edge(token, j)
-        return (left and right) or ((left or right) and j - i >= GLUE_MIN)
+        if left and right:
+            return True
+        if not (left or right) or j - i < GLUE_MIN:
+            return False
+        # glued across upper case (CARDDEMOPRODJCL), not into a word's lower case (Constant is no 'onstant')
+        a, b = (token[j - 1], token[j]) if left else (token[i - 1], token[i])
+        return not (a.islower() or b.islower())
 
     def __call__(self, token: str) -> str | None:
         hit = self.cs.get(token) or self.ci.get(token.upper())

@@ -28,6 +28,7 @@ CLASS_ORDER = (
     "class",
     "function",
     "method",
+    "prose",
     "included",
 )
 # db2_plan goes beyond the classes published studies rename: a plan is conventionally named after its
@@ -63,6 +64,12 @@ class Check(BaseModel):
     failures: list[str] = []  # the first few, each naming a file and line where there is one
 
 
+class LeakToken(BaseModel):
+    token: str
+    count: int
+    places: list[str]  # "file:line", the first few
+
+
 class VerifyReport(VersionedModel):
     schema_version: Literal[1] = 1
     tool_version: str
@@ -87,4 +94,10 @@ class VerifyReport(VersionedModel):
     leftovers: list[str] = []  # "file:line: TOKEN carries NAME (why)", the first LEFTOVERS_LISTED
     question_leftover_per_class: dict[str, int] = {}
     question_leftovers: list[str] = []
+    # the leak report (rename/leak.py): distinctive words of the original still in the renamed tree
+    leak_score: float = 0.0  # per 1,000 words of the renamed tree
+    leak_score_before: float = 0.0  # the original measured against itself
+    leak_distinctive: int = 0  # distinctive words of the original
+    leak_left: int = 0  # occurrences of them in the renamed tree
+    leak_tokens: list[LeakToken] = []  # the most frequent, with places
     checks: list[Check]

@@ -10,6 +10,7 @@ from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.hashing import sha256_file
 from groundjudge.rename.apply import build, ensure_parent, write_tree
 from groundjudge.rename.discover import discover
+from groundjudge.rename.leak import prose_names
 from groundjudge.rename.mapping import plan_map
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, RenameMap
 from groundjudge.rename.vocabulary import read_word_file
@@ -26,6 +27,7 @@ def rename_corpus(
     include: Path | None = None,
     exclude: Path | None = None,
     force: bool = False,
+    scrub_prose: bool = False,
 ) -> list[tuple[Path, Path, RenameMap]]:
     """One renamed tree and map per seed. With several seeds, OUT-<seed> and MAP-<seed>.json.
     Every map and tree is computed (and collision-checked) before anything is written."""
@@ -44,9 +46,10 @@ def rename_corpus(
         ensure_parent(tree_out)
         ensure_parent(m_out)
     found = discover(snapshot, index_classes=[c for c in classes if c in CASE_SENSITIVE_CLASSES])
+    prose = prose_names(snapshot) if scrub_prose else set()
     results = []
     for seed in seeds:
-        plan = plan_map(found, seed, classes, words["keep"], words["include"], words["exclude"])
+        plan = plan_map(found, seed, classes, words["keep"], words["include"], words["exclude"], prose)
         if not plan.identifiers:
             # an unchanged copy would pass for a renamed corpus and show "no recall effect"
             hint = (

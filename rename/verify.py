@@ -11,9 +11,10 @@ from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.hashing import sha256_file
 from groundjudge.rename.apply import rename_path
 from groundjudge.rename.compare import Checks, Tally, compare_text
+from groundjudge.rename.leak import LISTED, measure
 from groundjudge.rename.lexer import shape, sniff
 from groundjudge.rename.mapping import Lookup
-from groundjudge.rename.models import RenameMap, VerifyReport
+from groundjudge.rename.models import LeakToken, RenameMap, VerifyReport
 from groundjudge.rename.questions import compare_questions
 
 LEFTOVERS_LISTED = 200  # the report lists this many leftovers; the count is always exact
@@ -100,6 +101,8 @@ def verify_trees(
     for cls in rmap.classes.values():
         per_class[cls] = per_class.get(cls, 0) + 1
     result = checks.result(details)
+    marks, leak = measure(original, renamed)
+    _, before = measure(original, original)
     return VerifyReport(
         tool_version=__version__,
         ok=all(c.ok for c in result),
@@ -121,6 +124,11 @@ def verify_trees(
         leftovers=tally.leftovers[:LEFTOVERS_LISTED],
         question_leftover_per_class=dict(sorted(q_tally.leftover.items())),
         question_leftovers=q_tally.leftovers[:LEFTOVERS_LISTED],
+        leak_score=leak.score,
+        leak_score_before=before.score,
+        leak_distinctive=len(marks),
+        leak_left=sum(leak.left.values()),
+        leak_tokens=[LeakToken(token=t, count=n, places=leak.places[t]) for t, n in leak.left.most_common(LISTED)],
         checks=result,
     )
 
@@ -149,6 +157,11 @@ def summary(report: VerifyReport) -> str:
                 f" reach (see 'Leftovers' in docs/renaming.md):"
             )
             lines.extend(f"    {x}" for x in listed[:5])
+    lines.append(
+        f"  leak score {report.leak_score:g} per 1,000 words (original {report.leak_score_before:g}): {report.leak_left}"
+        f" occurrences of {report.leak_distinctive} distinctive original words left"
+        + (f", most: {', '.join(f'{t.token} {t.count}' for t in report.leak_tokens[:8])}" if report.leak_tokens else "")
+    )
     for c in report.checks:
         if not c.ok:
             lines.append(f"  FAIL {c.name}: {c.detail}")

@@ -123,3 +123,46 @@ def test_questions_and_verify_import_without_a_cycle():
 
     code = "import groundjudge.rename.questions as q, sys; assert 'groundjudge.rename.verify' not in sys.modules"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_a_name_is_not_found_glued_into_the_lower_case_of_a_word(tmp_path):
+    from groundjudge.rename.mapping import Lookup
+
+    lookup = Lookup({"ONSTANT": "QWXZRTY", "CARDDEMO": "ZXQWPLKM"}, {"ONSTANT": "prose", "CARDDEMO": "dataset"})
+    assert lookup("Constant") is None and lookup("CARDDEMOPRODJCL") == "ZXQWPLKMPRODJCL"
+
+
+LEAKY = {
+    "README.md": "# ZorbaPay for IBM CICS\n\nZorbaPay is (c) Copyright Quuxcorp Ltd. 2011, see "
+    "https://github.com/quuxdev/zorbapay-app and the Hursley notes.\n",
+    "src/zpmain01.cbl": "      * (C) Copyright Quuxcorp Ltd. 2011\n       PROGRAM-ID. ZPMAIN01.\n"
+    "           EXEC CICS LINK PROGRAM('ZPSUBPG1') END-EXEC\n"
+    "           MOVE 'ZORBAPAY' TO WS-APPL\n           MOVE ZQWIDGET TO ZQWIDGET-X ZQWIDGET-Y.\n",
+    "src/zpsubpg1.cbl": "      * ZorbaPay helper\n       PROGRAM-ID. ZPSUBPG1.\n",
+    "jcl/zpjob.jcl": "//ZPJOB JOB 1\n//* ZorbaPay nightly run\n//S1 EXEC PGM=ZPMAIN01\n//D1 DD DSN=ZQRES01.ZQDATA,DISP=SHR\n"
+    "//D2 DD DSN=ZQRES02.ZQDATA,DISP=SHR\n",
+}
+
+
+def test_the_leak_report_names_what_is_left_and_scrub_prose_and_prefixes_remove_it(tmp_path):
+    root = _write(tmp_path / "leaky", LEAKY)
+    out, _ = _rename(root, tmp_path)
+    rep = _verify(root, out, tmp_path)
+    left = {t["token"]: t for t in rep["leak_tokens"]}
+    # ZORBAPAY (product), ZQWIDGET (a data name: not a default class) are distinctive and left;
+    # CICS, IBM-defined or English words are never distinctive
+    assert {"ZORBAPAY", "ZQWIDGET"} <= set(left) and "CICS" not in left and "COPYRIGHT" not in left
+    assert left["ZORBAPAY"]["places"][0] == "README.md:1"
+    assert 0 < rep["leak_score"] < rep["leak_score_before"]
+    assert "leak score" in rep["stderr"]
+
+    (tmp_path / "inc.txt").write_text("ZQ*\n")
+    out2, m2 = _rename(root, tmp_path, "--scrub-prose", "--include", tmp_path / "inc.txt", name="scrubbed")
+    assert m2["classes"]["ZORBAPAY"] == "prose" and m2["classes"]["ZQWIDGET"] == "included"
+    assert {"QUUXCORP", "QUUXDEV", "HURSLEY"} <= {k.upper() for k in m2["identifiers"]}
+    text = "\n".join(p.read_text() for p in out2.rglob("*") if p.is_file()).upper()
+    for gone in ("ZORBAPAY", "QUUXCORP", "QUUXDEV", "HURSLEY", "ZQWIDGET", "ZQRES01", "ZPMAIN01"):
+        assert gone not in text, gone
+    assert "IBM CICS" in text  # the platform is not the product
+    rep2 = _verify(root, out2, tmp_path, "scrubbed")
+    assert rep2["leak_score"] == 0 and rep2["leak_tokens"] == []
