@@ -31,8 +31,8 @@ def index_cobol(path: str, text: str | CobolSource, ts: dict | None) -> CobolFac
     """Merge, deduping on (kind, name, line): found by both -> "both"; by tree-sitter only -> "tree-sitter"."""
     copybook = is_copybook(path, text)
     ts_symbols = [s for s in (ts or {}).get("symbols", []) if s[1] and s[1] != "FILLER"]
-    headers = [(k, n, l) for k, n, l, _ in ts_symbols if k in ("paragraph", "section")]
-    ts_keys = {(k, n, l) for k, n, l, _ in ts_symbols}
+    headers = [(k, n, line) for k, n, line, _ in ts_symbols if k in ("paragraph", "section")]
+    ts_keys = {(k, n, line) for k, n, line, _ in ts_symbols}
     # a program spans from line 1, the grammar reports its PROGRAM-ID line: programs match on the name
     ts_programs = {n for k, n, _, _ in ts_symbols if k == "program"}
     facts = extract(path, text, copybook, headers, ts_keys, ts_programs)

@@ -263,14 +263,14 @@ def _scan_layout(source: CobolSource) -> _Layout:
                 lay.entries.append(entry)
                 i = j + 1
                 continue
-        if division in (None, "ENVIRONMENT"):
-            if _SELECT.match(text):
-                sentence, j = _sentence(segs, i, text)
-                m = _SELECT.match(sentence)  # the sentence starts with text, so it matches too
-                assign = unquote(m.group(2).rstrip(".")) if m.group(2) else None
-                lay.selects.append((m.group(1).upper(), assign, seg.line, segs[j].end))
-                i = j + 1
-                continue
+        if division in (None, "ENVIRONMENT") and _SELECT.match(text):
+            sentence, j = _sentence(segs, i, text)
+            m = _SELECT.match(sentence)
+            assert m is not None  # the sentence starts with text, so it matches too
+            assign = unquote(m.group(2).rstrip(".")) if m.group(2) else None
+            lay.selects.append((m.group(1).upper(), assign, seg.line, segs[j].end))
+            i = j + 1
+            continue
         i += 1
     return lay
 
@@ -355,14 +355,14 @@ def _program_spans(lay: _Layout) -> list[tuple[str, int, int]]:
     spans = []
     for k, (name, line) in enumerate(lay.programs):
         start = 1 if k == 0 else line
-        end = next((l for n, l in lay.program_ends if n == name and l >= line), lay.n_lines)
+        end = next((end_line for n, end_line in lay.program_ends if n == name and end_line >= line), lay.n_lines)
         spans.append((name, start, max(end, start)))
     return spans
 
 
 def _header_spans(lay: _Layout) -> list[tuple[str, str, int, int]]:
     """A paragraph runs to the line before the next header, section or END PROGRAM; a section to the next section."""
-    stops = sorted(l for _, l in lay.program_ends)
+    stops = sorted(end_line for _, end_line in lay.program_ends)
     ordered = sorted(lay.headers, key=lambda h: h[2])
     section_lines = [line for kind, _, line in ordered if kind == "section"]
     out = []
@@ -790,7 +790,7 @@ def _sql(body: list[Token], add) -> None:
         return
     k = 0
     while k < len(words):
-        w, t = words[k]
+        w, _ = words[k]
         takes_list = w == "FROM"
         if w in ("FROM", "JOIN", "UPDATE") or (w == "INTO" and op == "INSERT") or (w == "TABLE" and op in ("LOCK", "TRUNCATE")):
             k += 1
