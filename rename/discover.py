@@ -16,6 +16,7 @@ from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
+from groundjudge.rename.pyscope import borrowed_names
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
 
 MIN_LENGTH = 3  # shorter names are too often ordinary words in comments and prose
@@ -228,7 +229,12 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 candidates.append((name, "dataset"))
 
     if wanted and any(language_of(e.path) == "code" for e in snapshot.files):
-        candidates += _from_index(snapshot, wanted)
+        borrowed = borrowed_names(snapshot)
+        for name, kind in _from_index(snapshot, wanted):
+            if name in borrowed:
+                d.kept.setdefault(name, (borrowed[name], kind))
+            else:
+                candidates.append((name, kind))
 
     reserved = reserved_words()
     for name, cls in candidates:
@@ -364,5 +370,7 @@ def _from_index(snapshot: Snapshot, wanted: set[str]) -> list[tuple[str, str]]:
                 stem = _stem(info.path)
                 if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", stem):
                     found.append((stem, "module"))
+                if info.path.endswith("/__init__.py"):  # the package's own name, which every import spells
+                    found.append((info.path.split("/")[-2], "module"))
     python = _python_vocabulary()
     return [(n, k) for n, k in found if not (n.startswith("__") and n.endswith("__")) and n not in python]

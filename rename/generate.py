@@ -65,8 +65,9 @@ def draw(original: str, rng: random.Random, letters: str) -> str:
     return "".join(out)
 
 
-def refusal(candidate: str, rules: TokenRules, issued: set[str]) -> str | None:
-    """Why a candidate may not be issued, or None if it may."""
+def refusal(candidate: str, rules: TokenRules, issued: set[str], fixed: int = 0) -> str | None:
+    """Why a candidate may not be issued, or None if it may. The first ``fixed`` characters are a kept
+    prefix (``test_``): only the drawn rest is searched for words."""
     up = candidate.upper()
     if up in issued:
         return "already issued"
@@ -77,7 +78,7 @@ def refusal(candidate: str, rules: TokenRules, issued: set[str]) -> str | None:
     if up.startswith(SYSTEM_PREFIXES):
         return "system prefix"
     n = len(up)
-    hits = {up[i : i + size] for size in range(rules.min_sub, n + 1) for i in range(n - size + 1)} & rules.substrings
+    hits = {up[i : i + size] for size in range(rules.min_sub, n + 1) for i in range(fixed, n - size + 1)} & rules.substrings
     if not hits:
         return None
     # the most specific reason first: QLEDGERQ is refused for the keep term LEDGER, not the word EDGE
@@ -106,9 +107,10 @@ def generate(
     result: dict[str, str] = {}
     rejections: list[Rejection] = []
     for name, cls, derived in originals:
+        fixed = fixed_prefix(name, cls)
         for _ in range(MAX_ATTEMPTS):
-            cand = draw(name, rng, letters)
-            why = refusal(cand, rules, issued)
+            cand = fixed + draw(name[len(fixed) :], rng, letters)
+            why = refusal(cand, rules, issued, len(fixed))
             if why is None and cls == "program" and cand.upper()[:8].replace("-", "0") in prefixes8:
                 why = "first 8 characters repeat a program name"
             forms = [_derive(cand, pattern) for pattern in derived]
@@ -127,6 +129,15 @@ def generate(
         if cls == "program":
             prefixes8.add(cand.upper()[:8].replace("-", "0"))
     return result, rejections
+
+
+# pytest collects test_*.py, test_* functions and Test* classes: a renamed test keeps that prefix, or
+# the renamed suite would collect nothing
+TEST_PREFIXES = {"module": ("test_",), "function": ("test_",), "method": ("test_",), "class": ("Test",)}
+
+
+def fixed_prefix(name: str, cls: str) -> str:
+    return next((p for p in TEST_PREFIXES.get(cls, ()) if name.startswith(p) and len(name) > len(p)), "")
 
 
 def _derive(base: str, pattern: str) -> str:

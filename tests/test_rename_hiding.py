@@ -166,3 +166,49 @@ def test_the_leak_report_names_what_is_left_and_scrub_prose_and_prefixes_remove_
     assert "IBM CICS" in text  # the platform is not the product
     rep2 = _verify(root, out2, tmp_path, "scrubbed")
     assert rep2["leak_score"] == 0 and rep2["leak_tokens"] == []
+
+
+PKG = Path(__file__).resolve().parent / "fixtures" / "rename_pkg"
+
+
+def _pytest(root: Path):
+    import subprocess
+    import sys
+
+    env = {"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_renamed_python_package_still_imports_and_its_tests_pass_alike(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    root = tmp_path / "pkg"
+    shutil.copytree(PKG, root)
+    out, m = _rename(root, tmp_path, "--classes", "module,class,function,method")
+    new, kept = m["identifiers"], m["kept"]
+    # the package's own name and its definitions are renamed; test names keep what pytest collects by
+    assert {"quoxlib", "quoxcodec", "QuoxRecord", "QuoxDecoder", "parse_quox", "quox_label"} <= set(new)
+    assert new["test_parse_quox_reads_a_record"].startswith("test_") and new["TestQuoxDecoder"].startswith("Test")
+    assert new["test_quoxcodec"].startswith("test_")
+    # names fixed outside the corpus are kept, with the reason
+    assert kept["decode"].startswith("overrides json.JSONDecoder.decode")
+    assert kept["setup"].startswith("imported from setuptools") or kept["setup"] == "a module name tools look for"
+    assert "JSONDecodeError" not in new and "json" not in new and "dataclass" not in new
+    assert not (out / "quoxlib").exists() and (out / new["quoxlib"] / f"{new['quoxcodec']}.py").is_file()
+    code = f"import {new['quoxlib']} as p; assert p.{new['parse_quox']}('{{\"name\": \"x\"}}').{new['quox_label']}() == 'x:0'"
+    run = subprocess.run([sys.executable, "-c", code], cwd=out, capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
+    before, after = _pytest(root), _pytest(out)
+    assert before.returncode == after.returncode == 0, after.stdout + after.stderr
+    assert before.stdout.splitlines()[-1].split(" in ")[0] == after.stdout.splitlines()[-1].split(" in ")[0]  # "3 passed"
+    _verify(root, out, tmp_path)

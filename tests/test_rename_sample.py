@@ -148,10 +148,12 @@ def test_pyledger_english_words_renamed_on_request_and_the_package_still_runs(tm
     classes = rmap["classes"]
     # --include restores the discovered class (matching ignores case, so it takes ledger and Ledger)
     assert classes["Ledger"] == "class" and classes["ledger"] == "module" and classes["transfer"] == "method"
-    assert rmap["renamed_paths"]["pyledger/ledger.py"] == f"pyledger/{rmap['identifiers']['ledger']}.py"
+    # the package's own name is renamed too (issue M; it used to stay pyledger)
+    pkg = rmap["identifiers"]["pyledger"]
+    assert rmap["renamed_paths"]["pyledger/ledger.py"] == f"{pkg}/{rmap['identifiers']['ledger']}.py"
     assert _run("rename-verify", LEDGER, out, "--map", m).exit_code == 0
     # the renamed package is still a working program
-    run = subprocess.run([sys.executable, "-m", "pyledger", "--help"], cwd=out, capture_output=True, text=True, timeout=30)
+    run = subprocess.run([sys.executable, "-m", pkg, "--help"], cwd=out, capture_output=True, text=True, timeout=30)
     assert run.returncode == 0 and rmap["identifiers"]["transfer"] in run.stdout
 
 

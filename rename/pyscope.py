@@ -1,0 +1,96 @@
+"""Which Python names a corpus defines for itself, and which it only borrows.
+
+The grounding index lists every definition; a definition whose name is fixed elsewhere must keep it,
+or the renamed tree stops importing or behaving: a name imported from another library (``from json
+import JSONDecodeError``, ``from setuptools import setup``), a method overriding one of a base class
+defined outside the corpus (``set_cookie`` of ``http.cookiejar.CookieJar``), a method of a builtin
+type the code may call on plain values (``get``, ``items``), and the module names tools look for
+(``setup``, ``conftest``). Test names keep the prefix pytest collects by (``generate.fixed_prefix``).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+from collections.abc import Iterable
+
+from groundjudge.grounding.snapshot import Snapshot
+
+TOOL_MODULES = frozenset({"setup", "conftest", "noxfile", "tasks", "manage", "wsgi", "asgi", "fabfile"})
+_BUILTIN_TYPES = (dict, list, str, set, frozenset, bytes, int, float, tuple, object, BaseException)
+BUILTIN_METHODS = frozenset(n for t in _BUILTIN_TYPES for n in dir(t))
+
+
+def corpus_modules(paths: Iterable[str]) -> set[str]:
+    """Top-level module and package names of the corpus's Python files (a package is a directory
+    holding ``__init__.py``; a file elsewhere is importable by its stem from its directory)."""
+    names: set[str] = set()
+    for path in paths:
+        parts = path[:-3].split("/")
+        names.update(parts)
+    return names
+
+
+def borrowed_names(snapshot: Snapshot) -> dict[str, str]:
+    """Python names the corpus uses but does not own -> why. Only ``.py`` files are read."""
+    sources = {e.path: snapshot.read_text(e.path) for e in snapshot.files if e.kind == "text" and e.path.endswith(".py")}
+    ours = corpus_modules(sources)
+    kept: dict[str, str] = {n: "a module name tools look for" for n in TOOL_MODULES}
+    kept.update({n: "a method of a builtin type, callable on plain values" for n in BUILTIN_METHODS if not n.startswith("__")})
+    for text in sources.values():
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        imported: dict[str, str] = {}  # local name -> module it came from, for outside imports
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                if node.module.split(".")[0] not in ours:
+                    for alias in node.names:
+                        kept[alias.name] = f"imported from {node.module}, outside the corpus"
+                        imported[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    top = alias.name.split(".")[0]
+                    if top not in ours:
+                        imported[alias.asname or top] = alias.name if alias.asname else top
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                _overrides(node, imported, kept)
+    return kept
+
+
+def _overrides(cls: ast.ClassDef, imported: dict[str, str], kept: dict[str, str]) -> None:
+    """Methods of ``cls`` that override a method of a base class from outside the corpus. A base that
+    cannot be imported here counts as having every method: keeping a name is safe, renaming it is not."""
+    methods = [n.name for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    for base in cls.bases:
+        dotted = ast.unparse(base)
+        head = dotted.split(".")[0]
+        if head in imported:
+            where = imported[head] + dotted[len(head) :]
+        elif hasattr(builtins, head):  # class Error(Exception), class Table(dict)
+            where = dotted
+        else:
+            continue
+        obj = _resolve(where)
+        for name in methods:
+            if obj is None or hasattr(obj, name):
+                kept[name] = f"overrides {where}.{name}, defined outside the corpus"
+
+
+def _resolve(dotted: str):
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except Exception:
+            continue
+        try:
+            for attr in parts[i:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return None
+        return obj
+    return getattr(builtins, dotted, None)
