@@ -9,10 +9,13 @@ Markdown goes through ``answer_html``.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -60,7 +63,6 @@ class Square:
     classes: str
     judge_totals: str  # per judge of the run, comma-separated; empty where the judgement is not valid
     verdicts: str  # one letter per verdict found among the claims
-    spread: str  # largest minus smallest valid total
 
 
 @dataclass
@@ -72,8 +74,10 @@ class Site:
     questions: dict = field(default_factory=dict)  # qid -> Question
     questions_note: str | None = None
     rows: list[str] = field(default_factory=list)  # question ids in grid order
+    reasons: dict = field(default_factory=dict)  # (cell, qid) -> judge -> the slot table's reason on the total
 
 
+@cache
 def _environment() -> Environment:
     env = Environment(
         loader=PackageLoader("groundjudge.validation.view", "templates"),
@@ -120,7 +124,6 @@ def _squares(site: Site, verdicts: dict[tuple[str, str], str]) -> dict[str, dict
             classes=" ".join(flags),
             judge_totals=",".join(f"{by_judge[j][0]:g}" if j in by_judge and not by_judge[j][1] else "" for j in judges),
             verdicts=verdicts.get((cell, qid), ""),
-            spread=f"{max(valid) - min(valid):g}" if len(valid) > 1 else "",
         )
     return grid
 
@@ -228,9 +231,7 @@ def _answer_page(site: Site, env: Environment, cell: str, qid: str, nav: dict) -
     scores: ScoreFile | None = files.scores.get(qid)
     if scores is not None and answer_changed(answer, scores.answer_sha256):
         notes.append(SCORED_EARLIER)
-    slots = site.analysis.slots
-    mine = slots[(slots["cell"] == cell) & (slots["qid"] == qid) & (slots["dimension"].astype(str) == agg.TOTAL)]
-    reasons = dict(zip(mine["judge"], mine["reason"]))
+    reasons = site.reasons.get((cell, qid), {})
     by_judge = {j.judge: j for j in scores.judgements} if scores else {}
     simulated = {j.name for j in site.manifest.judges if j.simulated} if site.manifest else set()
     judges = [
@@ -284,6 +285,9 @@ def _prepare(run_dir: Path, questions: Path | None, seed: int, n_resamples: int,
     qs, _, note = _question_set(run_dir, questions)
     site = Site(run=run, analysis=a, manifest=manifest, blind=blind, questions_note=note)
     site.questions = {q.id: q for q in qs or []}
+    totals = a.slots[a.slots["dimension"].astype(str) == agg.TOTAL]
+    for cell, qid, judge, reason in zip(totals["cell"], totals["qid"], totals["judge"], totals["reason"]):
+        site.reasons.setdefault((cell, qid), {})[judge] = reason
     expected = exp.qids if exp.qids is not None else run.qids()
     site.rows = sorted(set(expected) | set(run.qids()))
     return site
@@ -345,6 +349,35 @@ def _rename_rows(path: Path) -> dict:
     return {"map": m, "path": path.name, "by_class": dict(sorted(by_class.items()))}
 
 
+_SITE: Site | None = None  # the site being written, for the worker processes that inherit it
+_PARTS = 4  # jobs per cell, so that cells of unequal size still keep every worker busy
+
+
+def _cell_pages(root: Path, ci: int, part: int = 0, parts: int = 1) -> dict[tuple[str, str], str]:
+    """Write the answer pages of one cell (every ``parts``-th question from ``part``); returns each
+    answer's verdict letters, for the grid."""
+    site = _SITE
+    assert site is not None
+    env = _environment()
+    cells = list(site.run.cells)
+    cell, qids = cells[ci], site.rows
+    cell_dir = root / ANSWERS / file_name(cell)
+    cell_dir.mkdir(parents=True, exist_ok=True)
+    found = {}
+    for qi in range(part, len(qids), parts):
+        qid = qids[qi]
+        nav = {
+            "prev": "../" + page_href(cell, qids[qi - 1]) if qi > 0 else None,
+            "next": "../" + page_href(cell, qids[qi + 1]) if qi + 1 < len(qids) else None,
+            "cells": [(c, "../" + page_href(c, qid)) for c in cells],
+            "prev_cell": "../" + page_href(cells[ci - 1], qid) if ci > 0 else None,
+            "next_cell": "../" + page_href(cells[ci + 1], qid) if ci + 1 < len(cells) else None,
+        }
+        html, found[(cell, qid)] = _answer_page(site, env, cell, qid, nav)
+        (cell_dir / f"{file_name(qid)}.html").write_text(html, encoding="utf-8")
+    return found
+
+
 def _write(site: Site, root: Path, renames: dict | None) -> None:
     env = _environment()
     (root / MARKER).write_text(f"written by groundjudge view {__version__}\n", encoding="utf-8")
@@ -356,20 +389,22 @@ def _write(site: Site, root: Path, renames: dict | None) -> None:
 
     cells = list(site.run.cells)
     verdicts: dict[tuple[str, str], str] = {}
-    for ci, cell in enumerate(cells):
-        qids = site.rows
-        cell_dir = root / ANSWERS / file_name(cell)
-        cell_dir.mkdir(parents=True)
-        for qi, qid in enumerate(qids):
-            nav = {
-                "prev": "../" + page_href(cell, qids[qi - 1]) if qi > 0 else None,
-                "next": "../" + page_href(cell, qids[qi + 1]) if qi + 1 < len(qids) else None,
-                "cells": [(c, "../" + page_href(c, qid)) for c in cells],
-                "prev_cell": "../" + page_href(cells[ci - 1], qid) if ci > 0 else None,
-                "next_cell": "../" + page_href(cells[ci + 1], qid) if ci + 1 < len(cells) else None,
-            }
-            html, verdicts[(cell, qid)] = _answer_page(site, env, cell, qid, nav)
-            (cell_dir / f"{file_name(qid)}.html").write_text(html, encoding="utf-8")
+    global _SITE
+    _SITE = site
+    try:
+        # Pages are independent and rendering them is pure Python (Markdown, Pygments, Jinja2): one process
+        # per core. Forked workers inherit the run as read, instead of reading it again.
+        context = multiprocessing.get_context("fork") if os.cpu_count() and os.cpu_count() > 1 else None
+        if context is None:
+            results = [_cell_pages(root, ci) for ci in range(len(cells))]
+        else:
+            with ProcessPoolExecutor(max_workers=os.cpu_count(), mp_context=context) as pool:
+                jobs = [(root, ci, part, _PARTS) for ci in range(len(cells)) for part in range(_PARTS)]
+                results = list(pool.map(_cell_pages, *zip(*jobs)))
+    finally:
+        _SITE = None
+    for found in results:
+        verdicts.update(found)
 
     m = site.manifest
     run_page = env.get_template("run.j2").render(

@@ -14,6 +14,8 @@ function runPage() {
   for (const td of squares) {
     td.dataset.text = td.firstChild.textContent;
     td.dataset.cls = td.className;
+    const totals = td.dataset.s.split(",").filter((v) => v !== "").map(Number);
+    td.dataset.d = totals.length > 1 ? Math.max(...totals) - Math.min(...totals) : "";
   }
 
   function bucket(v) {
