@@ -62,7 +62,9 @@ def is_general(word: str) -> bool:
 
 def distinctive(counts: Counter[str]) -> set[str]:
     return {
-        w for w, n in counts.items() if n >= MIN_COUNT and len(w) >= MIN_LENGTH and re.search("[A-Z]", w) and not is_general(w)
+        w
+        for w, n in counts.items()
+        if n >= MIN_COUNT and len(w) >= MIN_LENGTH and re.search("[A-Z]", w) and len(set(w)) > 1 and not is_general(w)
     }
 
 
@@ -167,4 +169,5 @@ def prose_names(snapshot: Snapshot) -> set[str]:
                 if re.search("[A-Za-z]", w) and w.upper() not in english and w.upper() != "C"
             )
     vocab = general_words()
-    return {n for n in names if len(n) >= 3 and n not in vocab and not n.isdigit()}
+    # a placeholder (XXXXXXX) is no name, as discovery has it
+    return {n for n in names if len(n) >= 3 and n not in vocab and not n.isdigit() and len(set(n)) > 1}

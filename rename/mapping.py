@@ -276,9 +276,9 @@ class Lookup:
             return True
         if not (left or right) or j - i < GLUE_MIN:
             return False
-        # glued across upper case (CARDDEMOPRODJCL), not into a word's lower case (Constant is no 'onstant')
-        a, b = (token[j - 1], token[j]) if left else (token[i - 1], token[i])
-        return not (a.islower() or b.islower())
+        # CARDDEMOPRODJCL, carddemousr, GENAPPs; but the lower-case rest of a capitalised word is not
+        # a name glued to its initial (Constant holds no 'onstant')
+        return left or not (token[i - 1].isupper() and token[i].islower())
 
     def __call__(self, token: str) -> str | None:
         hit = self.cs.get(token) or self.ci.get(token.upper())
