@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from groundjudge.grounding.facts import extract_facts
 from groundjudge.grounding.index.registry import Kind, language, source_extensions
 from groundjudge.grounding.models import Claim, ClaimRef, Relation
 from groundjudge.grounding.snapshot import normalize_relpath
@@ -402,7 +403,8 @@ class _Collector:
         self.items.append((pos, ref))
 
     def refs(self) -> list[ClaimRef]:
-        return [r for _, r in sorted(self.items, key=lambda t: t[0])]
+        ordered = sorted(self.items, key=lambda t: t[0])
+        return [r.model_copy(update={"start": p, "end": p + len(r.text)}) for p, r in ordered]
 
 
 def _path_ref(text: str, raw: str, start: str | None, end: str | None) -> ClaimRef:
@@ -806,8 +808,7 @@ def _can_set_context(text: str, ref: ClaimRef) -> bool:
         return False
     if in_code_fragment(ref):
         return False
-    pos = text.find(ref.text)
-    return not (ref.kind == "identifier" and pos >= 0 and _NOT_A_PROGRAM.search(text[:pos]))
+    return not (ref.kind == "identifier" and _NOT_A_PROGRAM.search(text[: ref.start]))
 
 
 def _subject(text: str, refs: list[ClaimRef]) -> ClaimRef | None:
@@ -819,7 +820,7 @@ def _subject(text: str, refs: list[ClaimRef]) -> ClaimRef | None:
     if not named:
         return None
     if cues:
-        before = [r for r in named if 0 <= text.find(r.text) < cues[0].start]
+        before = [r for r in named if r.start < cues[0].start]
         # A cited file is the topic wherever it stands ("is written by `f` in `a/b.py`").
         return before[0] if before else next((r for r in named if r.kind == "path"), None)
     return named[0]
@@ -836,14 +837,17 @@ class MarkdownClaimExtractor:
         claims: list[Claim] = []
         context: str | None = None
         topic: str | None = None  # what the nearest heading that named a program or file is about
+        context_from: str | None = None  # the claim that named the current context, if not a heading
         for unit in _units(answer_text):
             refs = extract_refs(unit.text, context=None if unit.is_heading else context)
             named = _subject(unit.text, refs)
             if unit.is_heading:
                 if named is not None:
                     context = topic = named.value
+                    context_from = None
                 continue
-            relations = list(dict.fromkeys(c.relation for c in relation_cues(unit.text)))
+            cues = relation_cues(unit.text)
+            relations = list(dict.fromkeys(c.relation for c in cues))
             claims.append(
                 Claim(
                     id=f"c{len(claims) + 1}",
@@ -854,8 +858,11 @@ class MarkdownClaimExtractor:
                     topic=topic if topic != context else None,
                     refs=refs,
                     relations=relations,
+                    facts=extract_facts(unit.text, refs, cues),
+                    context_from=context_from if context != topic else None,
                 )
             )
             if named is not None:
                 context = named.value
+                context_from = claims[-1].id
         return claims

@@ -123,7 +123,16 @@ def ground_text(
 ) -> GroundingReport:
     extractor = extractor or MarkdownClaimExtractor()
     verifier = verifier or DeterministicVerifier()
-    claims = [verifier.verify(c, index, snapshot) for c in extractor.extract(text)]
+    claims: list[VerifiedClaim] = []
+    verdicts: dict[str, Verdict] = {}
+    for claim in extractor.extract(text):
+        if claim.context_from is not None and verdicts.get(claim.context_from) is not Verdict.SUPPORTED:
+            # The subject carried over came from a claim whose facts did not hold: "the program" means
+            # the heading's subject, not a file the previous (wrong) claim named.
+            claim = claim.model_copy(update={"context": claim.topic, "topic": None, "context_from": None})
+        verified = verifier.verify(claim, index, snapshot)
+        verdicts[claim.id] = verified.verdict
+        claims.append(verified)
     return GroundingReport(
         tool_version=__version__,
         corpus=CorpusRef(name=snapshot.name, tree_hash=snapshot.tree_hash),

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from groundjudge.grounding.facts import Fact
 from groundjudge.storage import VersionedModel
 
 
@@ -37,6 +38,10 @@ class ClaimRef(BaseModel):
     # A strict reference that resolves nowhere counts against the claim; a loose one (an all-caps word
     # or a bare number in prose, which may just be English or a count) counts only when it resolves.
     strict: bool = True
+    # Where the reference stands in the claim's text (character offsets), recorded by the extractor so no
+    # later stage has to find it again by searching the text.
+    start: int = 0
+    end: int = 0
 
 
 class Claim(BaseModel):
@@ -50,6 +55,10 @@ class Claim(BaseModel):
     topic: str | None = None
     refs: list[ClaimRef] = []
     relations: list[Relation] = []
+    facts: list[Fact] = []  # what the claim asserts, typed (grounding/facts.py)
+    # The claim whose subject `context` was carried from; a later stage falls back to `topic` when that
+    # claim's facts did not hold (its subject may be the answer's mistake, not this claim's).
+    context_from: str | None = None
 
 
 class Evidence(BaseModel):

@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from groundjudge.grounding.checks import check_fact
 from groundjudge.grounding.claims import in_code_fragment, normalize_pic, relation_cues
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import Ref, Symbol
@@ -45,7 +46,7 @@ SNIPPET_LINES = 15
 MAX_EVIDENCE = 5
 MAX_REASON = 300
 
-Outcome = Literal["ok", "missing", "mismatch", "contradicted"]
+Outcome = Literal["ok", "missing", "mismatch", "contradicted", "unchecked"]
 
 # Which index reference kinds carry each relation.
 RELATION_REFS: dict[str, frozenset[str]] = {
@@ -117,7 +118,7 @@ LOCATABLE_KINDS = frozenset({"paragraph", "section", "data_item", "condition", "
 ACTOR_KINDS = frozenset({"paragraph", "section", "program", "function", "method", "class", "job", "step", "proc"})
 _WHICH_PRONOUN = re.compile(r"\bwhich\s+(?:it|they)\s+(?:\w+\s+)?$", re.I)
 # "it performs", "and then runs": the subject of the previous cue carries on
-_PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+)?$", re.I)
+_PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+|otherwise\s+|finally\s+|next\s+)?$", re.I)
 _WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
 _BY_AGENT = re.compile(r"\b(?:by|from)\b", re.I)
@@ -466,35 +467,57 @@ class DeterministicVerifier:
         lk = self._lookup_for(index, getattr(snapshot, "name", "") or "")
         checks = _ClaimChecker(claim, lk).run()
         verdict, reason = decide(checks)
-        evidence = _collect_evidence(checks)
+        evidence = _collect_evidence(checks, verdict)
         return VerifiedClaim(**claim.model_dump(), verdict=verdict, reason=reason, evidence=evidence, verifier=self.name)
 
 
 def decide(checks: list[Check]) -> tuple[Verdict, str]:
-    """The verdict rule (module docstring) and a one-line reason naming the deciding checks."""
+    """The precision-first verdict rule (docs/grounding.md), and a one-line reason that starts with the
+    deciding check: a fabricated name, file or value (missing) decides UNSUPPORTED whatever else holds; a
+    contradicted fact decides UNSUPPORTED unless another fact of the claim held (then PARTIALLY_SUPPORTED);
+    a qualifier off (mismatch) decides PARTIALLY_SUPPORTED; a fact nothing in the code can settle
+    decides UNABLE_TO_VERIFY; only a claim whose every check held is SUPPORTED."""
     if not checks:
         return Verdict.UNABLE_TO_VERIFY, "names no file, symbol or value the snapshot could confirm or deny"
-    ok = [c for c in checks if c.outcome == "ok"]
-    bad = [c for c in checks if c.outcome != "ok"]
-    relations = [c for c in checks if c.relation]
-    if not bad:
-        verdict = Verdict.SUPPORTED
-    elif not ok or (relations and all(c.outcome == "contradicted" for c in relations)):
-        verdict = Verdict.UNSUPPORTED
+    by = {
+        outcome: [c for c in checks if c.outcome == outcome]
+        for outcome in ("ok", "missing", "contradicted", "mismatch", "unchecked")
+    }
+    held = [c for c in by["ok"] if c.relation]
+    if by["missing"]:
+        verdict, deciding = Verdict.UNSUPPORTED, by["missing"]
+    elif by["contradicted"]:
+        verdict = Verdict.PARTIALLY_SUPPORTED if held else Verdict.UNSUPPORTED
+        deciding = by["contradicted"]
+    elif by["mismatch"]:
+        verdict = Verdict.PARTIALLY_SUPPORTED if by["ok"] else Verdict.UNSUPPORTED
+        deciding = by["mismatch"]
+    elif by["unchecked"]:
+        verdict, deciding = Verdict.UNABLE_TO_VERIFY, by["unchecked"]
     else:
-        verdict = Verdict.PARTIALLY_SUPPORTED
-    # What decided the verdict first: failures, then the relations that held, then the names that resolved.
-    messages = list(dict.fromkeys(c.message for c in bad + [c for c in ok if c.relation] + [c for c in ok if not c.relation]))
-    reason = "; ".join(messages)
+        verdict, deciding = Verdict.SUPPORTED, held or by["ok"]
+    rest = [c for c in checks if c not in deciding]
+    # The deciding checks first, then the facts that held, then the names that resolved.
+    ordered = (
+        deciding
+        + [c for c in rest if c.outcome != "ok"]
+        + [c for c in rest if c.outcome == "ok" and c.relation]
+        + [c for c in rest if c.outcome == "ok" and not c.relation]
+    )
+    reason = "; ".join(dict.fromkeys(c.message for c in ordered))
     if len(reason) > MAX_REASON:
         reason = reason[: MAX_REASON - 3].rstrip() + "..."
     return verdict, reason
 
 
-def _collect_evidence(checks: list[Check]) -> list[Evidence]:
+def _collect_evidence(checks: list[Check], verdict: Verdict) -> list[Evidence]:
+    """Evidence of the deciding checks first (the fact's own location), then the rest."""
     seen: set[tuple[str, int, int]] = set()
     out: list[Evidence] = []
-    for c in sorted(checks, key=lambda c: c.outcome == "ok"):
+    rank = {"missing": 0, "contradicted": 1, "mismatch": 2, "unchecked": 3, "ok": 4}
+    if verdict is Verdict.SUPPORTED:
+        rank["ok"] = 0 if any(c.relation for c in checks) else 4
+    for c in sorted(checks, key=lambda c: (rank[c.outcome], not c.relation)):
         for e in c.evidence:
             key = (e.path, e.start_line, e.end_line)
             if key not in seen and len(out) < MAX_EVIDENCE:
@@ -525,13 +548,9 @@ class _ClaimChecker:
 
     # -- resolution ---------------------------------------------------------------------------------
 
-    def _position(self, ref: ClaimRef) -> int:
-        pos = self.claim.text.find(ref.text)
-        return pos if pos >= 0 else len(self.claim.text)
-
     def _locate(self) -> None:
         for ref in self.claim.refs:
-            loc = _Located(ref, self._position(ref))
+            loc = _Located(ref, ref.start)
             if ref.kind == "path":
                 loc.files = self.lk.resolve_files(ref.value)
                 if not loc.files and normalize_relpath(ref.value) is not None:
@@ -585,8 +604,17 @@ class _ClaimChecker:
         self._check_values(self.scope)
         for relation, kinds, subject, obj in links:
             self._check_relation(relation, kinds, subject, obj)
+        self._check_facts()
         self._check_code(self.scope, strict=bool(strong))
         return self.checks
+
+    def _check_facts(self) -> None:
+        """The facts whose predicates have their own checkers (grounding/checks.py)."""
+        names = [r.value for r in self.claim.refs if r.kind == "identifier"]
+        for fact in self.claim.facts:
+            result = check_fact(self.lk, fact, self.claim.text, names)
+            if result is not None:
+                self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked")
 
     def _add(self, outcome: Outcome, message: str, evidence: list[Evidence] | None = None, relation: bool = False) -> None:
         self.checks.append(Check(outcome, message, evidence or [], relation))
@@ -881,6 +909,7 @@ class _ClaimChecker:
         links: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
         previous: _Located | None = None
         after_passive = False
+        previous_objects: list[_Located] = []
         for i, cue in enumerate(cues):
             if cue.relation == "defines":
                 continue  # a definition's place is checked by the file and line checks
@@ -895,7 +924,9 @@ class _ClaimChecker:
             if cue.passive:
                 # the agents are the names after "by"/"from" ("is performed with THRU X from Y": Y)
                 by = _BY_AGENT.search(text, cue.end, nxt)
-                named_by = [l for l in after if by is not None and l.pos >= by.end()] or after
+                # "is performed until WS-IDX passes ...": without "by"/"from" the names after the verb
+                # are conditions or places, not agents; the agent is then the context.
+                named_by = [l for l in after if by is not None and l.pos >= by.end()]
                 subject = named_by[0] if named_by else (places[0] if places else None)
                 objects = earlier + [l for l in after if l not in named_by]
                 agents = [l for l in named_by[1:] if self._is_actor(l)]  # "imported by A and by B": each must
@@ -904,7 +935,8 @@ class _ClaimChecker:
             else:
                 objects = after
                 actors = [l for l in earlier if self._is_actor(l)]
-                since_previous = [l for l in actors if i > 0 and l.pos >= cues[i - 1].end]
+                # "performs A, reads B": A is what the previous verb acted on, not a new subject.
+                since_previous = [l for l in actors if i > 0 and l.pos >= cues[i - 1].end and l not in previous_objects]
                 if _PRONOUN_SUBJECT.search(before) and previous is not None:
                     subject = previous
                 elif _WHICH_SUBJECT.search(before) and actors:
@@ -937,6 +969,7 @@ class _ClaimChecker:
                     else:
                         continue  # nothing named after the cue: a second cue word for the same link
             previous = subject or previous
+            previous_objects = objects
             after_passive = cue.passive
             kinds = RELATION_REFS[cue.relation]
             word = text[cue.start : cue.end].upper()

@@ -15,6 +15,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
+from groundjudge.grounding.facts import extract_facts
 from groundjudge.grounding.models import Claim, Evidence, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.hashing import sha256_json
@@ -141,13 +142,15 @@ class LLMClaimExtractor:
         claims = []
         for n, item in enumerate(reply.claims, start=1):
             text = " ".join(item.text.split())
+            refs, cues = extract_refs(text), relation_cues(text)
             claims.append(
                 Claim(
                     id=f"c{n}",
                     text=text,
                     answer_line=min(item.answer_line, max(1, len(lines))),
-                    refs=extract_refs(text),
-                    relations=list(dict.fromkeys(c.relation for c in relation_cues(text))),
+                    refs=refs,
+                    relations=list(dict.fromkeys(c.relation for c in cues)),
+                    facts=extract_facts(text, refs, cues),
                 )
             )
         return claims

@@ -208,8 +208,9 @@ def test_quoted_block_evidence_starts_where_the_block_would(g):
 def test_backticked_reserved_cobol_word_is_a_python_name(py):
     # pyledger/money.py:5 CURRENCY = "EUR"
     c = py.one('`CURRENCY` is "USD".')
-    assert c.verdict == P
-    assert "CURRENCY is a constant at pyledger/money.py:5" in c.reason
+    assert c.verdict == U  # a wrong constant contradicts the claim (it was PARTIALLY_SUPPORTED before the has-value check)
+    assert 'CURRENCY is "EUR" (pyledger/money.py:5), not "USD"' in c.reason
+    assert c.evidence[0].start_line == 5
 
 
 def test_imported_by_each_named_module(py):

@@ -121,13 +121,18 @@ def test_verdict_rule_on_hand_built_checks():
 
     ok, miss, bad = Check("ok", "a ok"), Check("missing", "b missing"), Check("mismatch", "c wrong")
     no_rel, rel_ok = Check("contradicted", "d absent", relation=True), Check("ok", "e present", relation=True)
+    opinion = Check("unchecked", "f a judgement")
     assert decide([]) == (Verdict.UNABLE_TO_VERIFY, "names no file, symbol or value the snapshot could confirm or deny")
-    assert decide([ok, rel_ok]) == (Verdict.SUPPORTED, "e present; a ok")  # relations that held before names
+    assert decide([ok, rel_ok]) == (Verdict.SUPPORTED, "e present; a ok")  # facts that held before names
     assert decide([miss]) == (Verdict.UNSUPPORTED, "b missing")
-    assert decide([ok, miss]) == (Verdict.PARTIALLY_SUPPORTED, "b missing; a ok")  # failures are named first
+    # A fabricated name decides, whatever else holds (it was PARTIALLY_SUPPORTED before the precision-first rule).
+    assert decide([ok, rel_ok, miss]) == (Verdict.UNSUPPORTED, "b missing; e present; a ok")
     assert decide([ok, bad]) == (Verdict.PARTIALLY_SUPPORTED, "c wrong; a ok")
-    assert decide([ok, ok, no_rel])[0] == Verdict.UNSUPPORTED  # every stated relation contradicted
-    assert decide([ok, no_rel, rel_ok])[0] == Verdict.PARTIALLY_SUPPORTED
+    assert decide([bad]) == (Verdict.UNSUPPORTED, "c wrong")
+    assert decide([ok, ok, no_rel])[0] == Verdict.UNSUPPORTED  # the only fact is contradicted
+    assert decide([ok, no_rel, rel_ok]) == (Verdict.PARTIALLY_SUPPORTED, "d absent; e present; a ok")
+    assert decide([ok, rel_ok, opinion]) == (Verdict.UNABLE_TO_VERIFY, "f a judgement; e present; a ok")
+    assert decide([opinion, no_rel])[0] == Verdict.UNSUPPORTED  # a contradiction outranks a judgement
     long = decide([Check("missing", "x" * 400)])[1]
     assert len(long) == 300 and long.endswith("...")
 

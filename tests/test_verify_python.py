@@ -89,9 +89,10 @@ def test_invented_names(g):
         assert (c.verdict, c.reason) == (U, f"{name} appears nowhere in the snapshot")
 
 
-def test_mixed_real_and_invented_names_is_partial(g):
+def test_mixed_real_and_invented_names_is_unsupported(g):
+    # A fabricated name decides the claim; it was PARTIALLY_SUPPORTED before the precision-first rule.
     c = g.one("The ledger validates in `Ledger.validate_transaction` before `Ledger.post`.")
-    assert c.verdict == P
+    assert c.verdict == Verdict.UNSUPPORTED
     assert "Ledger.validate_transaction appears nowhere in the snapshot" in c.reason
 
 

@@ -1,6 +1,12 @@
 """Functions, classes, methods, calls and imports of general-purpose languages (and Python's module-level
 UPPER_CASE constants), from per-language tag queries.
 
+Optional captures add what the grounding checks need: `@bases` on a class (its base classes, detail
+"bases"), `@value` on a constant (detail "value") and on a parameter's default (detail "defaults" of the function,
+`name=value` pairs joined by ";"), `@receiver` on a call (`self.post()`, `ledger.post()`: detail "receiver"),
+and raise / except references (a raise inside an except block records what that block catches, detail
+"caught", so "maps KeyError to BadData" can be checked).
+
 One query file per language under queries/ (`<grammar>-tags.scm`; the tsx grammar shares TypeScript's, whose
 node types it extends), in the manner of aider's repomap, but keeping each definition's full line range so
 range questions can be answered.
@@ -31,6 +37,20 @@ _CLASS_NODES = frozenset(
     }
 )
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_ROLES = (
+    "definition.function",
+    "definition.method",
+    "definition.class",
+    "definition.constant",
+    "definition.default",
+    "reference.call",
+    "reference.import",
+    "reference.raise",
+    "reference.except",
+)
+_FUNCTION_NODES = frozenset({"function_definition", "method_declaration", "function_declaration", "method_definition"})
+_NAME_NODES = frozenset({"identifier", "attribute", "type_identifier", "scoped_identifier", "member_expression"})
+_MAX_VALUE = 200
 _QUERY_OF = {"tsx": "typescript"}
 
 
@@ -76,6 +96,37 @@ def _import_target(text: str) -> str:
     return text.strip().strip("\"'`<>")
 
 
+def _value(node) -> str:
+    """Source text of a value, white space squashed and capped (a long literal table is not a checkable value)."""
+    return " ".join(_text(node).split())[:_MAX_VALUE]
+
+
+def _names_in(node) -> list[str]:
+    """The class names a bases list or an except clause spells (keyword arguments and `as` targets aside)."""
+    if node.type in _NAME_NODES:
+        return [_text(node).rsplit(".", 1)[-1]]
+    if node.type in ("keyword_argument", "as_pattern_target"):
+        return []
+    return [n for child in node.named_children for n in _names_in(child)]
+
+
+def _enclosing(node, types: frozenset[str] | set[str]):
+    n = node.parent
+    while n is not None and n.type not in types:
+        n = n.parent
+    return n
+
+
+def _caught(node) -> str | None:
+    """What the except block around a raise catches, if the raise is inside one."""
+    clause = _enclosing(node, {"except_clause", "catch_clause"})
+    if clause is None:
+        return None
+    types = [c for c in clause.named_children if c.type != "block"]
+    names = [n for c in types[:1] for n in _names_in(c)]
+    return ",".join(names) if names else "*"
+
+
 def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[SymbolRow], list[RefRow], bool]:
     """(symbols, refs, has_errors) for one file."""
     from tree_sitter import QueryCursor
@@ -84,21 +135,17 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
     tree = parser.parse(text.encode("utf-8"))
     symbols: list[SymbolRow] = []
     spans: list[tuple[int, int, int, str]] = []  # functions and methods, for the context of each ref
-    raw_refs: list[tuple[str, str, int]] = []
+    raw_refs: list[tuple[str, str, int, dict[str, str]]] = []
+    # Symbols are made into rows only at the end: a function's defaults arrive in later matches.
+    defined: list[tuple[str, str, int, int, dict[str, str]]] = []
+    defaults: dict[int, list[str]] = {}  # function node start byte -> "name=value"
     seen: set[tuple] = set()
     for _, caps in QueryCursor(query).matches(tree.root_node):
         names = caps.get("name")
         if not names:
             continue
         name_node = names[0]
-        for role in (
-            "definition.function",
-            "definition.method",
-            "definition.class",
-            "definition.constant",
-            "reference.call",
-            "reference.import",
-        ):
+        for role in _ROLES:
             if role in caps:
                 node = caps[role][0]
                 break
@@ -117,12 +164,23 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
                 kind, detail = "method", {"parent": parent}
             elif parent and kind == "class":
                 detail = {"parent": parent}
+            if kind == "class" and "bases" in caps:
+                detail["bases"] = ",".join(_names_in(caps["bases"][0]))
+            if kind == "constant" and "value" in caps:
+                detail["value"] = _value(caps["value"][0])
+            if kind == "default":
+                function = _enclosing(node, _FUNCTION_NODES)
+                if function is not None and "value" in caps:
+                    defaults.setdefault(function.start_byte, []).append(f"{name}={_value(caps['value'][0])}")
+                continue
+            if kind in ("function", "method"):
+                detail["_node"] = str(node.start_byte)
             key = (kind, name, node.start_point.row)
             if key in seen:
                 continue
             seen.add(key)
             start, end = node.start_point.row + 1, node.end_point.row + 1
-            symbols.append(symbol_row(kind, name, path, start, end, language, "tree-sitter", detail))
+            defined.append((kind, name, start, end, detail))
             if kind in ("function", "method"):
                 spans.append((start, -end, end, name))
         else:
@@ -131,9 +189,19 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
             if key in seen:
                 continue
             seen.add(key)
-            raw_refs.append((kind, target, name_node.start_point.row + 1))
+            detail = {}
+            if "receiver" in caps:
+                detail["receiver"] = _value(caps["receiver"][0])
+            if kind == "raise" and (caught := _caught(node)) is not None:
+                detail["caught"] = caught
+            raw_refs.append((kind, target, name_node.start_point.row + 1, detail))
+    for kind, name, start, end, detail in defined:
+        node_at = detail.pop("_node", None)
+        if node_at is not None and int(node_at) in defaults:
+            detail["defaults"] = ";".join(defaults[int(node_at)])
+        symbols.append(symbol_row(kind, name, path, start, end, language, "tree-sitter", detail))
     spans.sort()
-    refs = [ref_row(k, t, path, line, _innermost(spans, line), language) for k, t, line in raw_refs]
+    refs = [ref_row(k, t, path, line, _innermost(spans, line), language, d) for k, t, line, d in raw_refs]
     return symbols, refs, tree.root_node.has_error
 
 

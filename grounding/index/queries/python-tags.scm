@@ -1,8 +1,12 @@
 (function_definition name: (identifier) @name) @definition.function
-(class_definition name: (identifier) @name) @definition.class
+(class_definition name: (identifier) @name superclasses: (argument_list)? @bases) @definition.class
 (call function: (identifier) @name) @reference.call
-(call function: (attribute attribute: (identifier) @name)) @reference.call
+(call function: (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.call
 (import_statement name: (dotted_name) @name) @reference.import
 (import_statement name: (aliased_import name: (dotted_name) @name)) @reference.import
 (import_from_statement module_name: (_) @name) @reference.import
-(module (assignment left: (identifier) @name) @definition.constant)
+(module (assignment left: (identifier) @name right: (_)? @value) @definition.constant)
+(default_parameter name: (identifier) @name value: (_) @value) @definition.default
+(typed_default_parameter name: (identifier) @name value: (_) @value) @definition.default
+(raise_statement . [(call function: [(identifier) @name (attribute attribute: (identifier) @name)]) (identifier) @name (attribute attribute: (identifier) @name)]) @reference.raise
+(except_clause . [(identifier) @name (attribute attribute: (identifier) @name) (tuple [(identifier) @name (attribute attribute: (identifier) @name)]) (as_pattern . [(identifier) @name (attribute attribute: (identifier) @name) (tuple [(identifier) @name (attribute attribute: (identifier) @name)])])]) @reference.except

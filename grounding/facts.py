@@ -1,0 +1,199 @@
+"""Claims as typed facts: what a claim asserts, as (subject, predicate, object, qualifiers) with the
+character spans they came from, so a checker can be chosen per predicate and a verdict can name the
+fact that decided it.
+
+The predicates form a closed vocabulary (``Predicate``, documented in docs/grounding.md). A sentence
+this module cannot read as one of them yields an ``unknown`` fact only when it states a judgement
+(an opinion, an intent, a guess): a plain description of behaviour is left to the checks of its names
+and relations, since the snapshot can confirm the names it uses but never a word such as "cleanest".
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:  # models.py holds facts in its Claim, so this module cannot import it at run time
+    from groundjudge.grounding.claims import Cue
+    from groundjudge.grounding.models import ClaimRef
+
+Span = tuple[int, int]
+
+
+class Predicate(str, Enum):
+    DEFINED_AT = "defined-at"  # a name is defined in a file, at lines, or is of a kind
+    CALLS = "calls"  # calls, performs, runs, invokes
+    READS = "reads"
+    WRITES = "writes"
+    REWRITES = "rewrites"
+    DELETES = "deletes"
+    TRANSFERS_CONTROL = "transfers-control"  # EXEC CICS XCTL
+    LINKS = "links"  # EXEC CICS LINK
+    CALLS_PROGRAM = "calls-program"  # COBOL CALL
+    COPIES = "copies"  # COPY, include
+    IMPORTS = "imports"
+    INHERITS = "inherits"
+    HAS_VALUE = "has-value"  # a constant, a default argument, a PIC or VALUE clause, a literal moved
+    RAISES = "raises"
+    CATCHES = "catches"
+    MAPS_EXCEPTION = "maps-exception"  # catches one exception and raises another
+    RETURNS = "returns"
+    HAS_MEMBER = "has-member"
+    COUNTS = "counts"
+    UNKNOWN = "unknown"  # opinions, intent, business or runtime claims: nothing in the code can settle it
+
+
+class Term(BaseModel):
+    """A name or value of a fact, as written and normalised, with its span in the claim text."""
+
+    text: str
+    value: str
+    span: Span
+
+
+class Fact(BaseModel):
+    predicate: Predicate
+    span: Span  # the words that state the predicate
+    subject: Term | None = None
+    object: Term | None = None
+    value: str | None = None  # for has-value: the value claimed; for counts: the number
+    file: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    initial: bool = False  # for has-value: the claim says the initial or default value (VALUE, defaults to)
+
+
+# Relation cue words (grounding.claims.relation_cues) -> predicate, refined by the word itself.
+_CUE_WORDS: list[tuple[str, re.Pattern[str], Predicate]] = [
+    ("transfers", re.compile(r"XCTL|transfer|hand", re.I), Predicate.TRANSFERS_CONTROL),
+    ("transfers", re.compile(r"LINK", re.I), Predicate.LINKS),
+    ("copies", re.compile(r"import", re.I), Predicate.IMPORTS),
+    ("copies", re.compile(r""), Predicate.COPIES),
+    ("calls", re.compile(r""), Predicate.CALLS),
+    ("reads", re.compile(r""), Predicate.READS),
+    ("writes", re.compile(r"rewrit", re.I), Predicate.REWRITES),
+    ("writes", re.compile(r"delet", re.I), Predicate.DELETES),
+    ("writes", re.compile(r""), Predicate.WRITES),
+    ("defines", re.compile(r""), Predicate.DEFINED_AT),
+]
+
+_NAME = r"`[^`]+`"
+INHERITS = re.compile(
+    r"(?<![\w-])(?:subclass(?:es|ed)?|inherits?\s+from|inherit(?:s|ed)?|extends|derives?\s+from|"
+    r"is\s+(?:a\s+)?(?:subclass|subtype|child\s+class)\s+of|is\s+derived\s+from)(?![\w-])",
+    re.I,
+)
+RAISES = re.compile(r"(?<![\w-])(?:rais(?:es|e|ed|ing)|throws?|re-raises?|reraises?)(?![\w-])", re.I)
+CATCHES = re.compile(r"(?<![\w-])(?:catch(?:es)?|caught|handles?|swallows?|traps?)(?![\w-])", re.I)
+RETURNS = re.compile(r"(?<![\w-])returns?(?![\w-])", re.I)
+# "`X` is 80", "`X` = 80", "`max_age` defaults to 3600", "`X` is set to 'E'", "`X` starts at `VALUE 1`"
+HAS_VALUE = re.compile(
+    r"\s*(?P<verb>is\s+(?:set\s+to\s+|initiali[sz]ed\s+to\s+)?|=\s*|==\s*|equals\s+|defaults?\s+to\s+|"
+    r"has\s+(?:the\s+)?(?:value|default)\s+(?:of\s+)?|starts?\s+(?:at|as)\s+)"
+    r"(?P<value>`(?:VALUE\s+(?:IS\s+)?)?(?:[-+]?\d[\d_,]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False)`|"
+    r"[-+]?\d[\d_,]*(?:\.\d+)?(?![\w-])|\"[^\"]*\"|'[^']*'|None|True|False)",
+    re.I,
+)
+# A value stated inside a condition ("until `X` is 'Y'") is a runtime state, not the name's value.
+_CONDITION = re.compile(r"(?<![\w-])(?:until|when|whenever|if|unless|while|whether|once|after|before)(?![\w-])[^,;]*$", re.I)
+# A COBOL data item's VALUE is only its initial content: a plain "is" says what it holds at some point.
+_INITIAL = re.compile(r"VALUE|defaults?|starts?|initiali[sz]ed|has", re.I)
+
+
+# Judgements a snapshot cannot settle: quality, intent, likelihood, audience, history.
+OPINION = re.compile(
+    r"(?<![\w-])(?:clean(?:est|er)?|elegant|best|worst|better|worse|fine|nice|ugly|poor(?:ly)?|"
+    r"robust|fragile|simpler?|readable|idiomatic|well[- ]designed|over-?engineered|sensible|"
+    r"should|ought|may|might|could|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
+    r"suggests?|apparently|exists?\s+to|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
+    # runtime behaviour and performance: what a run does, which static code alone does not show
+    r"silently|at\s+run\s*time|in\s+production|under\s+load|quickly|slowly|efficient(?:ly)?)(?![\w-])",
+    re.I,
+)
+
+
+def _mask(text: str) -> str:
+    """Backtick spans blanked (same length), so words inside code are never read as the claim's words."""
+    return re.sub(r"`+[^`]*`+", lambda m: " " * len(m.group(0)), text)
+
+
+def _term(ref: ClaimRef) -> Term:
+    return Term(text=ref.text, value=ref.value, span=(ref.start, ref.end))
+
+
+def _names(refs: list[ClaimRef]) -> list[ClaimRef]:
+    return [r for r in refs if r.kind == "identifier"]
+
+
+def _before(refs: list[ClaimRef], pos: int) -> ClaimRef | None:
+    earlier = [r for r in refs if r.end <= pos]
+    return earlier[-1] if earlier else None
+
+
+def _after(refs: list[ClaimRef], pos: int) -> ClaimRef | None:
+    return next((r for r in refs if r.start >= pos), None)
+
+
+def _word_fact(predicate: Predicate, m: re.Match[str], names: list[ClaimRef]) -> Fact:
+    subject, obj = _before(names, m.start()), _after(names, m.end())
+    return Fact(
+        predicate=predicate,
+        span=(m.start(), m.end()),
+        subject=_term(subject) if subject else None,
+        object=_term(obj) if obj else None,
+    )
+
+
+def _value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
+    facts = []
+    for ref in names:
+        m = HAS_VALUE.match(text, ref.end)
+        if m is None or _CONDITION.search(_mask(text[: ref.start])):
+            continue
+        value = m.group("value").strip("`")
+        initial = bool(_INITIAL.search(m.group(0)))
+        facts.append(
+            Fact(predicate=Predicate.HAS_VALUE, span=(m.start(), m.end()), subject=_term(ref), value=value, initial=initial)
+        )
+    return facts
+
+
+def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact]:
+    """The facts one claim asserts. ``cues``: grounding.claims.relation_cues(text)."""
+    names = _names(refs)
+    masked = _mask(text)
+    facts: list[Fact] = []
+    for cue in cues:
+        word = text[cue.start : cue.end]
+        predicate = next(p for rel, pat, p in _CUE_WORDS if rel == cue.relation and pat.search(word))
+        subject, obj = _before(names, cue.start), _after(names, cue.end)
+        if cue.passive:
+            subject, obj = obj, subject
+        facts.append(
+            Fact(
+                predicate=predicate,
+                span=(cue.start, cue.end),
+                subject=_term(subject) if subject else None,
+                object=_term(obj) if obj else None,
+            )
+        )
+    for pattern, predicate in ((INHERITS, Predicate.INHERITS), (RAISES, Predicate.RAISES), (CATCHES, Predicate.CATCHES)):
+        facts.extend(_word_fact(predicate, m, names) for m in pattern.finditer(masked))
+    facts.extend(_value_facts(text, names))
+    for path in (r for r in refs if r.kind == "path"):
+        facts.append(
+            Fact(
+                predicate=Predicate.DEFINED_AT,
+                span=(path.start, path.end),
+                file=path.value,
+                start_line=path.start_line,
+                end_line=path.end_line,
+            )
+        )
+    opinion = OPINION.search(masked)
+    if opinion is not None:
+        facts.append(Fact(predicate=Predicate.UNKNOWN, span=(opinion.start(), opinion.end())))
+    return sorted(facts, key=lambda f: f.span)
