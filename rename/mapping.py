@@ -274,8 +274,8 @@ class Lookup:
         left, right = part_edge(token, i), part_edge(token, j)
         if left and right:
             return True
-        if not (left or right) or j - i < GLUE_MIN:
-            return False
+        if not (left or right) or j - i < GLUE_MIN or any(c in PART_SEPARATORS for c in token[i:j]):
+            return False  # a hyphenated name glued on (ST-NAME in FIRST-NAME) is a cut through a word
         # CARDDEMOPRODJCL, carddemousr, GENAPPs; but the lower-case rest of a capitalised word is not
         # a name glued to its initial (Constant holds no 'onstant')
         return left or not (token[i - 1].isupper() and token[i].islower())

@@ -131,6 +131,8 @@ def test_a_name_is_not_found_glued_into_the_lower_case_of_a_word(tmp_path):
     lookup = Lookup({"ONSTANT": "QWXZRTY", "CARDDEMO": "ZXQWPLKM"}, {"ONSTANT": "prose", "CARDDEMO": "dataset"})
     assert lookup("Constant") is None and lookup("CARDDEMOPRODJCL") == "ZXQWPLKMPRODJCL"
     assert lookup("carddemousr") == "zxqwplkmusr"
+    hyphenated = Lookup({"ST-NAME": "QW-ZXCV"}, {"ST-NAME": "data_name"})
+    assert hyphenated("FIRST-NAME") is None and hyphenated("WS-ST-NAME") == "WS-QW-ZXCV"
 
 
 LEAKY = {
