@@ -177,7 +177,7 @@ def render_markdown(
     simulated: bool = False,
     answer_pages: str | None = None,
 ) -> str:
-    """``answer_pages``: the directory of ``groundjudge view``'s answer pages, relative to report.md."""
+    """``answer_pages``: the URL of the directory of ``groundjudge view``'s answer pages."""
     out = [f"# groundjudge report: {a.run.run_dir.name}", "", *([f"**{SIMULATED_BANNER}**", ""] if simulated else [])]
     rubric = a.run.rubric
     out += [
@@ -421,8 +421,6 @@ def run_report(
     n_resamples: int = 10_000,
     confidence: float = 0.95,
 ) -> Analysis:
-    import os
-
     from groundjudge.validation import plots as P
     from groundjudge.validation.blind import read_void_list
     from groundjudge.validation.floors import floor_table
@@ -531,7 +529,8 @@ def run_report(
             retest=retest,
             inputs=inputs,
             simulated=simulated,
-            answer_pages=Path(os.path.relpath(run_dir / VIEW_DIR / ANSWERS, out)).as_posix(),
+            # absolute: a report written to another --out is the same bytes
+            answer_pages=(run_dir.resolve() / VIEW_DIR / ANSWERS).as_uri(),
         ),
     )
     # Optional outputs of an earlier report with other options would otherwise sit beside this one.
