@@ -64,11 +64,11 @@ def _human_metavars(command: Any) -> None:
 class _OneLineErrors(TyperGroup):
     """Bad input ends in one line naming the file and the problem, and exit code 2, never a traceback."""
 
-    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _human_metavars(self)
 
-    def invoke(self, ctx):  # type: ignore[override]
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except UserError as exc:

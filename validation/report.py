@@ -347,8 +347,8 @@ def _answer_links(a: Analysis, answer_pages: str) -> list[str]:
     ]
     pairs = a.slots[["cell", "qid"]].drop_duplicates()
     for cell, g in pairs.groupby("cell", sort=True):
-        links = ", ".join(f"[{label(q)}]({answer_pages}/{page_href(cell, q)})" for q in sorted(g["qid"]))
-        lines.append(f"- {label(cell)}: {links}")
+        links = ", ".join(f"[{label(str(q))}]({answer_pages}/{page_href(str(cell), str(q))})" for q in sorted(g["qid"]))
+        lines.append(f"- {label(str(cell))}: {links}")
     return [*lines, ""]
 
 
@@ -478,7 +478,8 @@ def run_report(
         retest, retest_files = (table, ranges), b.input_hashes
         if retest_floor is None:
             floors_by_dim = {r.dimension: r.floor for r in ranges.itertuples() if not np.isnan(r.floor)}
-    floors = floor_table(a.means, floor_cell, baseline_cell, floors_by_dim) if floor_cell else None
+    # Both or neither (checked above).
+    floors = floor_table(a.means, floor_cell, baseline_cell, floors_by_dim) if floor_cell and baseline_cell else None
 
     out = output_dir(out)  # after every check and computation: a refused report leaves nothing behind
     tables = _tables(a, floors, retest)
@@ -557,7 +558,7 @@ def _print_summary(console, a: Analysis, out: Path) -> None:
             "mean": _fmt(r.mean_question_balanced),
             f"{conf} interval": f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
             "questions": str(int(r.n_questions)),
-            "judgements": str(int(m.loc[cell, "n_judgements"])),
+            "judgements": str(int(m["n_judgements"].get(cell, 0))),
             "excluded": str(int(excluded.get(cell, 0))),
         }
         for cell, r in t.iterrows()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from groundjudge.grounding.index.cobol_source import (
@@ -23,6 +23,7 @@ from groundjudge.grounding.index.cobol_source import (
     token_kind,
     unquote,
 )
+from groundjudge.grounding.index.model import Source
 from groundjudge.grounding.index.registry import Kind, language
 from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
@@ -389,7 +390,7 @@ def extract(
     path: str,
     text: str | CobolSource,
     copybook: bool,
-    extra_headers: list[tuple[str, str, int]] = (),
+    extra_headers: Sequence[tuple[str, str, int]] = (),
     ts_keys: frozenset[tuple[str, str, int]] | set = frozenset(),
     ts_programs: frozenset[str] | set = frozenset(),
 ) -> CobolFacts:
@@ -407,10 +408,12 @@ def extract(
     book = {"copybook": path.rsplit("/", 1)[-1].rsplit(".", 1)[0].upper()} if copybook else {}
     symbols: list[SymbolRow] = []
 
-    def source_of(kind: str, name: str, start: int) -> str:
+    def source_of(kind: str, name: str, start: int) -> Source:
         return "both" if (kind, name, start) in ts_keys or (kind == "program" and name in ts_programs) else "lexical"
 
-    def add(kind: str, name: str, start: int, end: int, detail: dict[str, str] | None = None, source: str | None = None) -> None:
+    def add(
+        kind: str, name: str, start: int, end: int, detail: dict[str, str] | None = None, source: Source | None = None
+    ) -> None:
         symbols.append(
             symbol_row(
                 kind, name, path, start, end, LANG, source or source_of(kind, name, start), {**detail, **book} if detail else book
@@ -657,15 +660,15 @@ def _refs(
             target = name_at(i + 1)
             if target and word(i + 2) != "TIMES":
                 add("perform", target, lines[i + 1])
-                if word(i + 2) in ("THRU", "THROUGH") and name_at(i + 3):
-                    add("perform", name_at(i + 3), lines[i + 3], {"thru_from": target})
+                if word(i + 2) in ("THRU", "THROUGH") and (thru := name_at(i + 3)):
+                    add("perform", thru, lines[i + 3], {"thru_from": target})
         elif u == "CALL" and i + 1 < n:
             for target, detail in names.targets(toks.span(i + 1, i + 2)):
                 add("call", target, lines[i + 1], detail)
         elif u == "GO":
             k = i + 2 if word(i + 1) == "TO" else i + 1
-            while name_at(k):
-                add("goto", name_at(k), lines[k])
+            while goto := name_at(k):
+                add("goto", goto, lines[k])
                 k += 1
         elif u == "OPEN":
             k, mode = i + 1, None
@@ -678,10 +681,9 @@ def _refs(
                 elif texts[k] != ",":
                     break
                 k += 1
-        elif u == "READ" and name_at(i + 1):
-            add("file_read", name_at(i + 1), lines[i + 1])
-        elif u in ("WRITE", "REWRITE") and name_at(i + 1):
-            rec = name_at(i + 1)
+        elif u == "READ" and (read := name_at(i + 1)):
+            add("file_read", read, lines[i + 1])
+        elif u in ("WRITE", "REWRITE") and (rec := name_at(i + 1)):
             detail = {"verb": u}
             if rec in record_files:
                 detail["file"] = record_files[rec]

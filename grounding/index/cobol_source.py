@@ -68,7 +68,7 @@ def _cards(text: str) -> list[tuple[str, str]]:
     if "\t" not in text and "*>" not in text and not _may_switch_format(text):
         # the common case, nothing to expand or cut: a comprehension, cheaper than the loop
         return [(raw[6], raw[CODE_START:CODE_END]) if len(raw) > 6 else blank for raw in text.splitlines()]
-    cards = []
+    cards: list[tuple[str, str]] = []
     append = cards.append
     free = False
     for raw in text.splitlines():

@@ -31,7 +31,7 @@ def warm_up(files: list[tuple[str, str]]) -> None:
         from groundjudge.grounding.index.cobol_treesitter import grammar
 
         grammar()
-    for name in sorted({grammar_for(p, lang) for p, lang in files} - {None}):
+    for name in sorted({g for p, lang in files if (g := grammar_for(p, lang)) is not None}):
         tags.tools(name)
 
 

@@ -82,6 +82,7 @@ def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
         elif op == "EXEC":
             step = name
             pgm = _PGM.search(operands)
+            detail: dict[str, str]
             if pgm:
                 detail = {"pgm": pgm.group(1).upper()}
                 ref("exec_pgm", pgm.group(1), start)
@@ -96,7 +97,7 @@ def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
                 sym("step", name, start, last, detail)
         elif op == "DD":
             dsn = _DSN.search(operands)
-            detail: dict[str, str] = {}
+            detail = {}
             if step:
                 detail["step"] = step
             if dsn:

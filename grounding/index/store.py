@@ -224,7 +224,9 @@ class Index:
         return [p for p in paths if PurePosixPath(p).name.lower() == low or PurePosixPath(p).stem.lower() == low]
 
     # symbols and refs ----------------------------------------------------------------------------
-    def _select(self, table: str, columns: str, order: str, key: str | None, kind: str | None, path: str | None):  # type: ignore[no-untyped-def]
+    def _select(
+        self, table: str, columns: str, order: str, key: str | None, kind: str | None, path: str | None
+    ) -> sqlite3.Cursor:
         """Rows of symbols or refs filtered on name key, kind and path; the key's case rule is the row language's."""
         where, args = [], []
         key_column = "name_key" if table == "symbols" else "target_key"
