@@ -94,8 +94,9 @@ def _billed(exc: BaseException) -> tuple[int, int]:
         completion = getattr(e, "last_completion", None)
         if completion is not None and getattr(completion, "usage", None) is not None:
             return usage_tokens(completion.usage)
-        if getattr(e, "total_usage", None) is not None:
-            return usage_tokens(e.total_usage)
+        total = getattr(e, "total_usage", None)
+        if total is not None:
+            return usage_tokens(total)
     return 0, 0
 
 
@@ -226,14 +227,15 @@ class ProviderClient:
         if judge.provider == "anthropic":
             import anthropic
 
-            sdk = anthropic.AsyncAnthropic(api_key=key, base_url=judge.base_url, max_retries=0, timeout=judge.timeout_s)
-            self._client = instructor.from_anthropic(sdk, mode=instructor.Mode.ANTHROPIC_TOOLS)
+            claude = anthropic.AsyncAnthropic(api_key=key, base_url=judge.base_url, max_retries=0, timeout=judge.timeout_s)
+            self._client: Any = instructor.from_anthropic(claude, mode=instructor.Mode.ANTHROPIC_TOOLS)
+            self._sdk: Any = claude
         else:
             import openai
 
-            sdk = openai.AsyncOpenAI(api_key=key, base_url=judge.base_url, max_retries=0, timeout=judge.timeout_s)
-            self._client = instructor.from_openai(sdk, mode=instructor.Mode.TOOLS)
-        self._sdk = sdk
+            gpt = openai.AsyncOpenAI(api_key=key, base_url=judge.base_url, max_retries=0, timeout=judge.timeout_s)
+            self._client = instructor.from_openai(gpt, mode=instructor.Mode.TOOLS)
+            self._sdk = gpt
 
     def request_kwargs(self, system: str, user: str, schema: type[BaseModel], tool: str) -> dict[str, Any]:
         """What instructor is handed for one call (it adds the tool and the tool_choice naming it)."""

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -39,6 +39,8 @@ from groundjudge.judging.models import FailureKind, GroundingSummary, Judgement,
 from groundjudge.judging.prompts import RenderedPrompt
 from groundjudge.questions import Question
 from groundjudge.storage import read_model, write_model
+
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass
@@ -154,7 +156,7 @@ def discover_answers(
     return items
 
 
-def _try_read(path: Path, cls: type[BaseModel]):  # type: ignore[no-untyped-def]
+def _try_read(path: Path, cls: type[M]) -> M | None:
     """An existing output file, or None when absent or unreadable (it is then redone)."""
     if not path.is_file():
         return None
@@ -196,11 +198,11 @@ def ground_all(
     snapshot,
     index,
     write: bool,
-    progress: bool,  # type: ignore[no-untyped-def]
+    progress: bool,
     extractor=None,
     verifier=None,
     callers=(),
-) -> int:  # type: ignore[no-untyped-def]
+) -> int:
     """Ground each answer once (reusing a report made from the same answer bytes, corpus and grounder).
     ``callers``: the LLM helpers' GroundingCallers, whose per-answer usage goes into the grounding summary.
     Returns how many earlier reports were redone because another grounder made them."""
@@ -220,16 +222,18 @@ def ground_all(
         task = bar.add_task("grounding", total=len(items))
         for item in items:
             path = grounding_path(run_dir, item.cell, item.qid)
-            report = _try_read(path, GroundingReport)
+            earlier = _try_read(path, GroundingReport)
             same_inputs = (
-                report is not None
-                and report.answer.sha256 == item.sha256
-                and report.corpus.tree_hash == snapshot.tree_hash
-                and _matches_grounders(report, extractor_name, verifier is not None)
+                earlier is not None
+                and earlier.answer.sha256 == item.sha256
+                and earlier.corpus.tree_hash == snapshot.tree_hash
+                and _matches_grounders(earlier, extractor_name, verifier is not None)
             )
-            fresh = same_inputs and report.grounder == grounder
+            fresh = same_inputs and earlier is not None and earlier.grounder == grounder
             regrounded += bool(same_inputs and not fresh)
-            if not fresh:
+            if fresh and earlier is not None:
+                report = earlier
+            else:
                 # Recorded relative to the run directory, so reports do not depend on where it lives.
                 ref = AnswerRef(path=item.path.relative_to(run_dir).as_posix(), sha256=item.sha256)
                 report = ground_text(snapshot, index, item.text, ref, extractor, verifier)
@@ -356,7 +360,7 @@ class Runner:
                     path,
                 )
 
-    def _llm_grounders(self):  # type: ignore[no-untyped-def]
+    def _llm_grounders(self) -> tuple[Any, Any, Any, list[Any]]:
         """The optional LLM claim extractor and fallback verifier. A dry run only replays them from the cache."""
         o = self.o
         if not (o.llm_claims or o.llm_verify):
