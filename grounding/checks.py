@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from groundjudge.grounding.facts import Fact, Predicate
 from groundjudge.grounding.index.model import Ref, Symbol
@@ -20,10 +20,12 @@ from groundjudge.grounding.models import Evidence
 
 MAX_ANCESTRY = 8
 
+Outcome = Literal["ok", "missing", "mismatch", "contradicted", "unchecked"]
+
 
 @dataclass
 class FactOutcome:
-    outcome: str  # "ok", "contradicted" or "unchecked" (verify.Outcome)
+    outcome: Outcome
     message: str
     evidence: list[Evidence] = field(default_factory=list)
 

@@ -621,7 +621,7 @@ def _split_sentences(text: str, first_line: int, line_starts: list[int]) -> list
     """Sentences of a paragraph with their answer line. Code spans and abbreviations never split."""
     # A code span stands as one opaque token (so a sentence may start with one), its dots never split.
     masked = _BACKTICK.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)
-    pieces: list[tuple[str, int]] = []
+    pieces: list[tuple[int, int]] = []
     start = 0
     for m in re.finditer(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9`\"'(\[*_])", masked):
         head = masked[start : m.start()].rstrip()

@@ -32,9 +32,9 @@ import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from groundjudge.grounding.checks import check_fact
+from groundjudge.grounding.checks import Outcome, check_fact
 from groundjudge.grounding.claims import in_code_fragment, normalize_pic, relation_cues
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import Ref, Symbol
@@ -45,8 +45,6 @@ from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 SNIPPET_LINES = 15
 MAX_EVIDENCE = 5
 MAX_REASON = 300
-
-Outcome = Literal["ok", "missing", "mismatch", "contradicted", "unchecked"]
 
 # Which index reference kinds carry each relation.
 RELATION_REFS: dict[str, frozenset[str]] = {
@@ -159,7 +157,7 @@ class FallbackVerifier:
 
 
 @dataclass
-class Check:
+class CheckResult:
     outcome: Outcome
     message: str
     evidence: list[Evidence] = field(default_factory=list)
@@ -471,7 +469,7 @@ class DeterministicVerifier:
         return VerifiedClaim(**claim.model_dump(), verdict=verdict, reason=reason, evidence=evidence, verifier=self.name)
 
 
-def decide(checks: list[Check]) -> tuple[Verdict, str]:
+def decide(checks: list[CheckResult]) -> tuple[Verdict, str]:
     """The precision-first verdict rule (docs/grounding.md), and a one-line reason that starts with the
     deciding check: a fabricated name, file or value (missing) decides UNSUPPORTED whatever else holds; a
     contradicted fact decides UNSUPPORTED unless another fact of the claim held (then PARTIALLY_SUPPORTED);
@@ -510,7 +508,7 @@ def decide(checks: list[Check]) -> tuple[Verdict, str]:
     return verdict, reason
 
 
-def _collect_evidence(checks: list[Check], verdict: Verdict) -> list[Evidence]:
+def _collect_evidence(checks: list[CheckResult], verdict: Verdict) -> list[Evidence]:
     """Evidence of the deciding checks first (the fact's own location), then the rest."""
     seen: set[tuple[str, int, int]] = set()
     out: list[Evidence] = []
@@ -542,7 +540,7 @@ class _ClaimChecker:
     def __init__(self, claim: Claim, lk: _Lookup):
         self.claim = claim
         self.lk = lk
-        self.checks: list[Check] = []
+        self.checks: list[CheckResult] = []
         self.located: list[_Located] = []
         self.scope: list[str] = []
 
@@ -572,7 +570,7 @@ class _ClaimChecker:
 
     # -- checks -------------------------------------------------------------------------------------
 
-    def run(self) -> list[Check]:
+    def run(self) -> list[CheckResult]:
         self._locate()
         explicit = list(dict.fromkeys(f for loc in self.located if loc.ref.kind == "path" for f in loc.files))
         # The files the claim is about, for picking among same-named definitions: first its cited paths or
@@ -617,7 +615,7 @@ class _ClaimChecker:
                 self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked")
 
     def _add(self, outcome: Outcome, message: str, evidence: list[Evidence] | None = None, relation: bool = False) -> None:
-        self.checks.append(Check(outcome, message, evidence or [], relation))
+        self.checks.append(CheckResult(outcome, message, evidence or [], relation))
 
     def _check_path(self, loc: _Located) -> None:
         ref = loc.ref
@@ -633,7 +631,7 @@ class _ClaimChecker:
                 self._add("missing", f"no file {ref.value} in the snapshot")
             return
         if loc.moved:  # the file exists under another directory: the name is right, the path is not
-            norm = normalize_relpath(ref.value)
+            norm = normalize_relpath(ref.value) or ref.value
             self._add("mismatch", f"no file {norm} in the snapshot; {PurePosixPath(norm).name} is {', '.join(loc.files)}")
         path = loc.files[0]
         info = self.lk.file_info(path)
@@ -666,7 +664,7 @@ class _ClaimChecker:
             if loc.ref.value.upper() == stem or path in loc.files:
                 continue
             names.append((loc.pos, loc.ref.value))
-        cites = sorted(l.pos for l in self.located if l.ref.kind == "path" and l.ref.start_line is not None)
+        cites = sorted(loc.pos for loc in self.located if loc.ref.kind == "path" and loc.ref.start_line is not None)
         if len(cites) > 1 and cite.pos in cites and names:
             i = cites.index(cite.pos)
             if min(p for p, _ in names) < cites[0]:  # "`A` (lines 1-9) and `B` (lines 10-20)"
@@ -678,20 +676,20 @@ class _ClaimChecker:
             return [n for _, n in names]
         return [w for w in dict.fromkeys(re.findall(r"\b[A-Z]{3,}\b", self.claim.text)) if w in STATEMENT_VERBS]
 
-    def _check_range(self, path: str, start: int, end: int, cite: _Located) -> Check:
+    def _check_range(self, path: str, start: int, end: int, cite: _Located) -> CheckResult:
         n = len(self.lk.file_lines(path))
         cited = f"{path}:{start}" + (f"-{end}" if end != start else "")
         if start < 1 or end < 1:
-            return Check("mismatch", f"{cited}: line 0 does not exist (lines start at 1)")
+            return CheckResult("mismatch", f"{cited}: line 0 does not exist (lines start at 1)")
         if end < start:
-            return Check("mismatch", f"{cited}: malformed range (ends before it starts)")
+            return CheckResult("mismatch", f"{cited}: malformed range (ends before it starts)")
         if start > n:
-            return Check("mismatch", f"{cited}: line {start} is beyond the end of {path} ({n} lines)")
+            return CheckResult("mismatch", f"{cited}: line {start} is beyond the end of {path} ({n} lines)")
         if end > n:
-            return Check("mismatch", f"{cited}: runs past the end of {path} ({n} lines)", [self.lk.snippet(path, start, n)])
+            return CheckResult("mismatch", f"{cited}: runs past the end of {path} ({n} lines)", [self.lk.snippet(path, start, n)])
         names = self._range_targets(path, cite)
         if not names:
-            return Check("ok", f"{cited} exists", [self.lk.snippet(path, start, end)])
+            return CheckResult("ok", f"{cited} exists", [self.lk.snippet(path, start, end)])
         # A name defined in this file must be defined at the cited lines, unless the claim is about a use
         # of it ("performs X at line 40"); a name defined elsewhere only has to be mentioned there.
         uses = any(c.relation != "defines" for c in relation_cues(self.claim.text))
@@ -702,14 +700,14 @@ class _ClaimChecker:
                 if start <= sym.start_line <= end or (
                     sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line
                 ):
-                    return Check("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
+                    return CheckResult("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
             if (uses or not defs) and self.lk.mentions(path, _last(name), start, end):
-                return Check("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
+                return CheckResult("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
             misplaced.extend(defs)
         if misplaced:
             sym = misplaced[0]
-            return Check("mismatch", f"{sym.name} is at {_where(sym)}, not at {cited}", [_def_evidence(self.lk, sym)])
-        return Check("mismatch", f"{cited} does not mention {', '.join(names)}", [self.lk.snippet(path, start, end)])
+            return CheckResult("mismatch", f"{sym.name} is at {_where(sym)}, not at {cited}", [_def_evidence(self.lk, sym)])
+        return CheckResult("mismatch", f"{cited} does not mention {', '.join(names)}", [self.lk.snippet(path, start, end)])
 
     def _check_identifier(self, loc: _Located, scope: list[str]) -> None:
         ref, res = loc.ref, loc.res
@@ -790,7 +788,7 @@ class _ClaimChecker:
         return before[-1] if before else (after[0] if after else [])
 
     def _check_values(self, scope: list[str]) -> None:
-        anchored = any(l.ref.strict or l.ref.kind != "value" for l in self.located)
+        anchored = any(loc.ref.strict or loc.ref.kind != "value" for loc in self.located)
         for loc in self.located:
             ref = loc.ref
             if ref.kind != "value":
@@ -915,28 +913,28 @@ class _ClaimChecker:
                 continue  # a definition's place is checked by the file and line checks
             nxt = cues[i + 1].start if i + 1 < len(cues) else len(text) + 1
             before = text[: cue.start]
-            after = [l for l in named if cue.end <= l.pos < nxt]
-            earlier = [l for l in named if l.pos < cue.start]
+            after = [loc for loc in named if cue.end <= loc.pos < nxt]
+            earlier = [loc for loc in named if loc.pos < cue.start]
             agents: list[_Located] = []
             # "... in BKACT01C", "... of BKUPD02C": a name after a place word locates, it is not an object
-            places = [l for l in after if _PLACE_WORD.search(text[: l.pos]) and self._is_actor(l)]
-            after = [l for l in after if l not in places]
+            places = [loc for loc in after if _PLACE_WORD.search(text[: loc.pos]) and self._is_actor(loc)]
+            after = [loc for loc in after if loc not in places]
             if cue.passive:
                 # the agents are the names after "by"/"from" ("is performed with THRU X from Y": Y)
                 by = _BY_AGENT.search(text, cue.end, nxt)
                 # "is performed until WS-IDX passes ...": without "by"/"from" the names after the verb
                 # are conditions or places, not agents; the agent is then the context.
-                named_by = [l for l in after if by is not None and l.pos >= by.end()]
+                named_by = [loc for loc in after if by is not None and loc.pos >= by.end()]
                 subject = named_by[0] if named_by else (places[0] if places else None)
-                objects = earlier + [l for l in after if l not in named_by]
-                agents = [l for l in named_by[1:] if self._is_actor(l)]  # "imported by A and by B": each must
+                objects = earlier + [loc for loc in after if loc not in named_by]
+                agents = [loc for loc in named_by[1:] if self._is_actor(loc)]  # "imported by A and by B": each must
             elif _WHICH_PRONOUN.search(before):
                 objects, subject = earlier[-1:], previous
             else:
                 objects = after
-                actors = [l for l in earlier if self._is_actor(l)]
+                actors = [loc for loc in earlier if self._is_actor(loc)]
                 # "performs A, reads B": A is what the previous verb acted on, not a new subject.
-                since_previous = [l for l in actors if i > 0 and l.pos >= cues[i - 1].end and l not in previous_objects]
+                since_previous = [loc for loc in actors if i > 0 and loc.pos >= cues[i - 1].end and loc not in previous_objects]
                 if _PRONOUN_SUBJECT.search(before) and previous is not None:
                     subject = previous
                 elif _WHICH_SUBJECT.search(before) and actors:
@@ -947,20 +945,20 @@ class _ClaimChecker:
                 elif _PRONOUN_SUBJECT.search(before) and actors:
                     # "`main()` builds the parser with `build_parser()` and calls `run()`": the sentence's
                     # subject acts again, not the instrument named just before.
-                    subject = ([l for l in actors if not l.files] or actors)[0]
+                    subject = ([loc for loc in actors if not loc.files] or actors)[0]
                 else:
                     # "`0000-MAIN` in cbl/X.cbl performs Y": the paragraph acts, the file only locates it.
-                    spans = [l for l in actors if not l.files]
+                    spans = [loc for loc in actors if not loc.files]
                     subject = (spans or actors)[-1] if actors else (places[0] if places else None)
                 if not objects:
                     context = self._context_located()
-                    passive_files = [l for l in earlier if not self._is_actor(l)]
+                    passive_files = [loc for loc in earlier if not self._is_actor(loc)]
                     # Only for control transfer: "copies it" more often means a copybook named just before.
                     if cue.relation == "transfers" and _PRONOUN_OBJECT.match(text, cue.end) and context:
                         objects = [context]
                     elif cue.relation == "transfers" and _BY_MEANS_OF.search(before):
                         # "sent to COADM01C and COMEN01C, both with XCTL": the programs named before
-                        objects = [l for l in earlier if any(d.kind == "program" for d in (l.res.defs if l.res else []))]
+                        objects = [loc for loc in earlier if any(d.kind == "program" for d in (loc.res.defs if loc.res else []))]
                         subject = None
                     elif cue.relation in ("reads", "writes") and passive_files:
                         # "ACCTREJ | Access: read", "reads AUDITLG before writing": the file named before
@@ -998,10 +996,10 @@ class _ClaimChecker:
                 "CALL": ("calls", frozenset({"call"})),
                 "COPY": ("copies", frozenset({"copy"})),
             }[verb.split()[-1]]
-            obj = next((l for l in named if l.ref.kind == "identifier" and l.ref.value.upper() == target), None)
+            obj = next((loc for loc in named if loc.ref.kind == "identifier" and loc.ref.value.upper() == target), None)
             if obj is None:
                 continue
-            actors = [l for l in named if l.pos < loc.pos and self._is_actor(l) and not in_code_fragment(l.ref)]
+            actors = [loc for loc in named if loc.pos < loc.pos and self._is_actor(loc) and not in_code_fragment(loc.ref)]
             links.append((relation, kinds, actors[-1] if actors else None, obj))
         return links
 
@@ -1152,7 +1150,7 @@ class _ClaimChecker:
         code = self.claim.code
         if not code:
             return
-        wanted = [_squash(l) for l in code.splitlines() if len(_squash(l)) >= 8]
+        wanted = [_squash(line) for line in code.splitlines() if len(_squash(line)) >= 8]
         if not wanted:
             return
         best = self._best_code_match(wanted, scope)
@@ -1174,8 +1172,8 @@ class _ClaimChecker:
         """(lines found, path, first line) of the file holding most of the quoted lines, if at least half."""
         best: tuple[int, str, int] | None = None
         for path in files:
-            lines = [_squash(l) for l in self.lk.file_lines(path)]
-            found = [next((n for n, l in enumerate(lines, 1) if w in l), 0) for w in wanted]
+            lines = [_squash(line) for line in self.lk.file_lines(path)]
+            found = [next((n for n, text in enumerate(lines, 1) if w in text), 0) for w in wanted]
             hits = sum(1 for n in found if n)
             if hits and hits * 2 >= len(wanted) and (best is None or hits > best[0]):
                 # Start the evidence where the quoted block would begin, so a wrong first line shows.

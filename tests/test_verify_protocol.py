@@ -117,11 +117,11 @@ def test_any_markdown_grounds_without_crashing(g, text):
 
 
 def test_verdict_rule_on_hand_built_checks():
-    from groundjudge.grounding.verify import Check, decide
+    from groundjudge.grounding.verify import CheckResult, decide
 
-    ok, miss, bad = Check("ok", "a ok"), Check("missing", "b missing"), Check("mismatch", "c wrong")
-    no_rel, rel_ok = Check("contradicted", "d absent", relation=True), Check("ok", "e present", relation=True)
-    opinion = Check("unchecked", "f a judgement")
+    ok, miss, bad = CheckResult("ok", "a ok"), CheckResult("missing", "b missing"), CheckResult("mismatch", "c wrong")
+    no_rel, rel_ok = CheckResult("contradicted", "d absent", relation=True), CheckResult("ok", "e present", relation=True)
+    opinion = CheckResult("unchecked", "f a judgement")
     assert decide([]) == (Verdict.UNABLE_TO_VERIFY, "names no file, symbol or value the snapshot could confirm or deny")
     assert decide([ok, rel_ok]) == (Verdict.SUPPORTED, "e present; a ok")  # facts that held before names
     assert decide([miss]) == (Verdict.UNSUPPORTED, "b missing")
@@ -133,7 +133,7 @@ def test_verdict_rule_on_hand_built_checks():
     assert decide([ok, no_rel, rel_ok]) == (Verdict.PARTIALLY_SUPPORTED, "d absent; e present; a ok")
     assert decide([ok, rel_ok, opinion]) == (Verdict.UNABLE_TO_VERIFY, "f a judgement; e present; a ok")
     assert decide([opinion, no_rel])[0] == Verdict.UNSUPPORTED  # a contradiction outranks a judgement
-    long = decide([Check("missing", "x" * 400)])[1]
+    long = decide([CheckResult("missing", "x" * 400)])[1]
     assert len(long) == 300 and long.endswith("...")
 
 
