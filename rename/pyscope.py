@@ -5,7 +5,8 @@ or the renamed tree stops importing or behaving: a name imported from another li
 import JSONDecodeError``, ``from setuptools import setup``), a method overriding one of a base class
 defined outside the corpus (``set_cookie`` of ``http.cookiejar.CookieJar``), a method of a builtin
 type the code may call on plain values (``get``, ``items``), and the module names tools look for
-(``setup``, ``conftest``). Test names keep the prefix pytest collects by (``generate.fixed_prefix``).
+(``setup``, ``conftest``), and any attribute name of an imported outside module and its classes
+(duck-typed protocols). Test names keep the prefix pytest collects by (``generate.fixed_prefix``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from __future__ import annotations
 import ast
 import builtins
 import importlib
+import inspect
 from collections.abc import Iterable
+from contextlib import suppress
+from functools import cache
 
 from groundjudge.grounding.snapshot import Snapshot
 
@@ -38,6 +42,7 @@ def borrowed_names(snapshot: Snapshot) -> dict[str, str]:
     ours = corpus_modules(sources)
     kept: dict[str, str] = {n: "a module name tools look for" for n in TOOL_MODULES}
     kept.update({n: "a method of a builtin type, callable on plain values" for n in BUILTIN_METHODS if not n.startswith("__")})
+    modules: set[str] = set()
     for text in sources.values():
         try:
             tree = ast.parse(text)
@@ -47,6 +52,7 @@ def borrowed_names(snapshot: Snapshot) -> dict[str, str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 if node.module.split(".")[0] not in ours:
+                    modules.add(node.module)
                     for alias in node.names:
                         kept[alias.name] = f"imported from {node.module}, outside the corpus"
                         imported[alias.asname or alias.name] = f"{node.module}.{alias.name}"
@@ -55,10 +61,33 @@ def borrowed_names(snapshot: Snapshot) -> dict[str, str]:
                     top = alias.name.split(".")[0]
                     if top not in ours:
                         imported[alias.asname or top] = alias.name if alias.asname else top
+                        modules.add(alias.name)
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 _overrides(node, imported, kept)
+        modules.update(imported.values())
+    # duck typing: http.cookiejar calls request.get_full_url() on requests' own MockRequest, and the
+    # code reads err.doc off json's JSONDecodeError; a name an imported module's classes use is kept
+    for module in sorted(modules):
+        for name in _api_names(module):
+            kept.setdefault(name, f"a name of {module}'s classes and functions, which may call or be called by it")
     return kept
+
+
+@cache
+def _api_names(module: str) -> frozenset[str]:
+    """Attribute names of an importable module outside the corpus and of the classes it defines."""
+    obj = _resolve(module)
+    if obj is None:
+        return frozenset()
+    names = {n for n in dir(obj) if not n.startswith("__")}
+    for value in [obj] + [getattr(obj, n, None) for n in list(names)]:
+        if isinstance(value, type):
+            names.update(a for a in dir(value) if not a.startswith("__"))
+            # instance attributes are set from the constructor's parameters (JSONDecodeError.doc)
+            with suppress(TypeError, ValueError):
+                names.update(inspect.signature(value).parameters)
+    return frozenset(names)
 
 
 def _overrides(cls: ast.ClassDef, imported: dict[str, str], kept: dict[str, str]) -> None:
