@@ -9,12 +9,18 @@ fetches nothing.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup, escape
+from pygments import format as pygments_format
 from pygments import lex
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
@@ -28,6 +34,12 @@ _LINK_SCHEMES = ("http:", "https:", "mailto:")
 # sequence numbers in columns 1-6 that the free-format lexer colours as code.
 _COBOL_SUFFIXES = (".cbl", ".cob", ".cpy")
 STYLE = "friendly"
+# The env keys through which render_answer hands its claims to the inline rule and gets back those placed.
+_CLAIMS = "groundjudge_claims"
+_PLACED = "groundjudge_placed"
+# What claim extraction's normalisation sees: bold markers (dropped), runs of white space (one space),
+# and everything else; a lone "*" is kept as a character of its own.
+_PIECES = re.compile(r"\*\*|\s+|[^\s*]+|\*")
 
 
 @dataclass(frozen=True)
@@ -43,58 +55,63 @@ def _link_ok(url: str) -> bool:
     return url.strip().lower().startswith(_LINK_SCHEMES)
 
 
-def _image_as_text(renderer, tokens: list[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _image_as_text(renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
     alt = "".join(c.content for c in token.children or [])
     return f'<span class="img">[image: {escape(alt)}]</span>'
 
 
-def _claim_open(renderer, tokens: list[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _claim_open(renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     meta = tokens[idx].meta
     return f'<mark class="claim v-{meta["verdict"]}" id="m-{meta["anchor"]}" data-claim="{meta["anchor"]}" tabindex="0">'
 
 
-def _claim_close(renderer, tokens: list[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _claim_close(renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     meta = tokens[idx].meta
     return f'</mark><a class="cref" href="#{meta["anchor"]}">{escape(meta["label"])}</a>'
 
 
+def _link_open(renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    tokens[idx].attrSet("rel", "nofollow noopener noreferrer")
+    return renderer.renderToken(tokens, idx, options, env)
+
+
+class _AnswerParser(MarkdownIt):
+    def validateLink(self, url: str) -> bool:
+        return _link_ok(url)
+
+
 @cache
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
-    md.validateLink = _link_ok
+    md = _AnswerParser("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    md.core.ruler.at("inline", _inline_marking_claims)
     md.add_render_rule("image", _image_as_text)
     md.add_render_rule("claim_open", _claim_open)
     md.add_render_rule("claim_close", _claim_close)
-
-    def link_open(renderer, tokens, idx, options, env):  # type: ignore[no-untyped-def]
-        tokens[idx].attrSet("rel", "nofollow noopener noreferrer")
-        return renderer.renderToken(tokens, idx, options, env)
-
-    md.add_render_rule("link_open", link_open)
+    md.add_render_rule("link_open", _link_open)
     return md
 
 
 def _normalised(src: str) -> tuple[str, list[int]]:
     """``src`` as claim extraction sees it (``**`` dropped, white space collapsed) and, for each of its
     characters, the position in ``src`` it came from."""
-    chars: list[str] = []
+    parts: list[str] = []
     where: list[int] = []
-    i = 0
-    while i < len(src):
-        if src.startswith("**", i):
-            i += 2
+    after_space = True  # white space at the start is dropped
+    for m in _PIECES.finditer(src):
+        piece = m.group()
+        if piece == "**":
             continue
-        ch = src[i]
-        if ch.isspace():
-            if chars and chars[-1] != " ":
-                chars.append(" ")
-                where.append(i)
+        if piece.isspace():
+            if not after_space:
+                parts.append(" ")
+                where.append(m.start())
+                after_space = True
         else:
-            chars.append(ch)
-            where.append(i)
-        i += 1
-    return "".join(chars), where
+            parts.append(piece)
+            where.extend(range(m.start(), m.end()))
+            after_space = False
+    return "".join(parts), where
 
 
 def _spans(src: str, claims: list[MarkedClaim]) -> list[tuple[int, int, MarkedClaim]]:
@@ -116,22 +133,44 @@ def _spans(src: str, claims: list[MarkedClaim]) -> list[tuple[int, int, MarkedCl
     return found
 
 
-def _marked_children(md: MarkdownIt, src: str, spans: list[tuple[int, int, MarkedClaim]], env: dict) -> list[Token]:
+def _marked_children(md: MarkdownIt, src: str, spans: list[tuple[int, int, MarkedClaim]], env: EnvType) -> list[Token]:
+    # Each segment gets a token list of its own: the inline parser's last rules rework the whole list.
     children: list[Token] = []
     pos = 0
     for lo, hi, mc in spans:
         if lo > pos:
-            children += md.parseInline(src[pos:lo], env)[0].children or []
+            children += md.inline.parse(src[pos:lo], md, env, [])
         meta = {"anchor": mc.anchor, "verdict": mc.claim.verdict.value, "label": mc.claim.id}
         opening = Token("claim_open", "", 1)
         opening.meta = meta
         closing = Token("claim_close", "", -1)
         closing.meta = meta
-        children += [opening, *(md.parseInline(src[lo:hi], env)[0].children or []), closing]
+        children += [opening, *md.inline.parse(src[lo:hi], md, env, []), closing]
         pos = hi
     if pos < len(src):
-        children += md.parseInline(src[pos:], env)[0].children or []
+        children += md.inline.parse(src[pos:], md, env, [])
     return children
+
+
+def _inline_marking_claims(state: StateCore) -> None:
+    """markdown-it's inline rule, except that a block holding claims is parsed as the segments between
+    their marks, so that no block is parsed twice."""
+    md, env = state.md, state.env
+    claims: list[MarkedClaim] = env.get(_CLAIMS, [])
+    placed: set[str] = env.setdefault(_PLACED, set())
+    for tok in state.tokens:
+        if tok.type != "inline":
+            continue
+        spans = []
+        if tok.map:
+            lo, hi = tok.map
+            here = [mc for mc in claims if lo < mc.claim.answer_line <= hi and mc.anchor not in placed]
+            spans = _spans(tok.content, here) if here else []
+        if spans:
+            tok.children = _marked_children(md, tok.content, spans, env)
+            placed |= {mc.anchor for _, _, mc in spans}
+        else:
+            tok.children = md.inline.parse(tok.content, md, env, tok.children or [])
 
 
 def _mark_block(tokens: list[Token], line: int, mc: MarkedClaim) -> bool:
@@ -151,18 +190,9 @@ def render_answer(text: str, claims: list[MarkedClaim]) -> tuple[Markup, set[str
     """The answer as HTML, and the anchors of the claims marked in it (table rows and text that moved
     since grounding are marked as a whole block when they cannot be found word for word)."""
     md = _parser()
-    env: dict = {}
-    tokens = md.parse(text, env)
     placed: set[str] = set()
-    for tok in tokens:
-        if tok.type != "inline" or not tok.map:
-            continue
-        lo, hi = tok.map
-        here = [mc for mc in claims if lo < mc.claim.answer_line <= hi and mc.anchor not in placed]
-        spans = _spans(tok.content, here) if here else []
-        if spans:
-            tok.children = _marked_children(md, tok.content, spans, env)
-            placed |= {mc.anchor for _, _, mc in spans}
+    env: EnvType = {_CLAIMS: claims, _PLACED: placed}
+    tokens = md.parse(text, env)
     for mc in claims:
         if mc.anchor not in placed and _mark_block(tokens, mc.claim.answer_line, mc):
             placed.add(mc.anchor)
@@ -189,16 +219,20 @@ def pygments_css() -> str:
 
 
 @lru_cache(maxsize=65_536)
-def highlight(path: str, start: int, snippet: str, marked: frozenset[int]) -> Markup:
-    """A snippet starting at line ``start`` of ``path``, one ``<span class="l">`` per line carrying its
-    number, the lines in ``marked`` with class ``hl``. Cached: a run cites the same lines many times."""
-    from pygments import format as pyg_format
-
+def _highlighted_lines(path: str, snippet: str) -> tuple[str, ...]:
+    # Keyed without the marked lines: claims citing other lines of the same snippet share its lexing.
     name = path.rsplit("/", 1)[-1]
     suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
-    html = pyg_format(lex(snippet, _lexer(suffix, name)), _formatter())
+    html = pygments_format(lex(snippet, _lexer(suffix, name)), _formatter())
+    return tuple(html.split("\n")[: snippet.count("\n") + 1])
+
+
+def highlight(path: str, start: int, snippet: str, marked: frozenset[int]) -> Markup:
+    """A snippet starting at line ``start`` of ``path``, one ``<span class="l">`` per line carrying its
+    number, the lines in ``marked`` with class ``hl``. Each snippet is lexed once: a run cites the same
+    lines many times."""
     out = []
-    for n, line in enumerate(html.split("\n")[: snippet.count("\n") + 1], start=start):
+    for n, line in enumerate(_highlighted_lines(path, snippet), start=start):
         cls = "l hl" if n in marked else "l"
         out.append(f'<span class="{cls}" data-n="{n}">{line}</span>')
     # The lines are blocks (view.css): a newline between them would show as an empty line.

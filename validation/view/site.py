@@ -19,7 +19,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from groundjudge import __version__
@@ -74,7 +74,10 @@ class Site:
     questions: dict = field(default_factory=dict)  # qid -> Question
     questions_note: str | None = None
     rows: list[str] = field(default_factory=list)  # question ids in grid order
-    reasons: dict = field(default_factory=dict)  # (cell, qid) -> judge -> the slot table's reason on the total
+    # (cell, qid) -> judge -> (total, the slot table's reason on it): looked up per answer, not filtered from the table
+    totals: dict[tuple[str, str], dict[str, tuple[float, str]]] = field(default_factory=dict)
+    simulated: frozenset[str] = frozenset()  # the manifest's simulated judges
+    blind_status: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # (cell, qid) -> status, reason
 
 
 @cache
@@ -86,6 +89,7 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # the templates are package data: no need to stat them for each page
     )
     env.filters["num"] = _fmt
     return env
@@ -99,13 +103,10 @@ def _bucket(value: float, lo: float, hi: float) -> int:
 
 def _squares(site: Site, verdicts: dict[tuple[str, str], str]) -> dict[str, dict[str, Square]]:
     """qid -> cell -> square, from the slot table's totals (the rows report averages)."""
-    slots = site.analysis.slots
-    totals = slots[slots["dimension"].astype(str) == agg.TOTAL]
     lo, hi = agg.score_bounds(site.run).get(agg.TOTAL, (0.0, 0.0))
     judges = list(site.run.judges)
     grid: dict[str, dict[str, Square]] = {}
-    for (cell, qid), g in totals.groupby(["cell", "qid"], sort=False):
-        by_judge = dict(zip(g["judge"], zip(g["value"], g["reason"])))
+    for (cell, qid), by_judge in site.totals.items():
         valid = [v for v, r in by_judge.values() if not r]
         reasons = {r for _, r in by_judge.values()}
         flags = []
@@ -188,22 +189,22 @@ def _claims(report: GroundingReport) -> list[dict]:
     return out
 
 
-def _event_summary(run_dir: Path, cell: str, qid: str, blind: BlindFile) -> dict | None:
+def _event_summary(
+    run_dir: Path, cell: str, qid: str, blind: BlindFile, statuses: dict[tuple[str, str], tuple[str, str]]
+) -> dict | None:
     """For an answer of a blind cell: its status in blind.json and what its event stream shows."""
     from groundjudge.validation.blind import check_answer
     from groundjudge.validation.events import parse_events
 
     if cell not in blind.blind_cells:
         return None
-    entry = next((("void", v.reason) for v in blind.void if (v.cell, v.qid) == (cell, qid)), None) or next(
-        (("unverified", v.reason) for v in blind.unverified if (v.cell, v.qid) == (cell, qid)), ("clean", "")
-    )
+    status, reason = statuses.get((cell, qid), ("clean", ""))
     path = run_dir / cell / "events" / f"{qid}.jsonl"
     stream = parse_events(path) if path.is_file() else None
     check = check_answer(cell, qid, stream, True)
     return {
-        "status": entry[0],
-        "reason": entry[1],
+        "status": status,
+        "reason": reason,
         "check": check,
         "turns": stream.turns if stream else None,
         "complete": stream.complete if stream else None,
@@ -211,7 +212,7 @@ def _event_summary(run_dir: Path, cell: str, qid: str, blind: BlindFile) -> dict
     }
 
 
-def _answer_page(site: Site, env: Environment, cell: str, qid: str, nav: dict) -> tuple[str, str]:
+def _answer_page(site: Site, template: Template, cell: str, qid: str, nav: dict) -> tuple[str, str]:
     """The answer page's HTML and the verdict letters found among its claims (for the grid)."""
     run_dir = site.run.run_dir
     cell_dir = run_dir / cell
@@ -231,15 +232,14 @@ def _answer_page(site: Site, env: Environment, cell: str, qid: str, nav: dict) -
     scores: ScoreFile | None = files.scores.get(qid)
     if scores is not None and answer_changed(answer, scores.answer_sha256):
         notes.append(SCORED_EARLIER)
-    reasons = site.reasons.get((cell, qid), {})
+    totals = site.totals.get((cell, qid), {})
     by_judge = {j.judge: j for j in scores.judgements} if scores else {}
-    simulated = {j.name for j in site.manifest.judges if j.simulated} if site.manifest else set()
     judges = [
-        {"name": n, "judgement": by_judge.get(n), "reason": reasons.get(n, ""), "simulated": n in simulated}
+        {"name": n, "judgement": by_judge.get(n), "reason": totals[n][1] if n in totals else "", "simulated": n in site.simulated}
         for n in site.run.judges
     ]
     rubric = site.run.rubric
-    html = env.get_template("answer.j2").render(
+    html = template.render(
         root="../../",
         run_name=run_dir.name,
         cell=cell,
@@ -257,7 +257,7 @@ def _answer_page(site: Site, env: Environment, cell: str, qid: str, nav: dict) -
         judges=judges,
         dimensions=list(rubric.dimensions.items()) if rubric else [],
         total_max=sum(rubric.dimensions.values()) if rubric else None,
-        blind=_event_summary(run_dir, cell, qid, site.blind) if site.blind else None,
+        blind=_event_summary(run_dir, cell, qid, site.blind, site.blind_status) if site.blind else None,
         nav=nav,
         verdicts=list(Verdict),
     )
@@ -286,8 +286,13 @@ def _prepare(run_dir: Path, questions: Path | None, seed: int, n_resamples: int,
     site = Site(run=run, analysis=a, manifest=manifest, blind=blind, questions_note=note)
     site.questions = {q.id: q for q in qs or []}
     totals = a.slots[a.slots["dimension"].astype(str) == agg.TOTAL]
-    for cell, qid, judge, reason in zip(totals["cell"], totals["qid"], totals["judge"], totals["reason"]):
-        site.reasons.setdefault((cell, qid), {})[judge] = reason
+    for cell, qid, judge, value, reason in zip(totals["cell"], totals["qid"], totals["judge"], totals["value"], totals["reason"]):
+        site.totals.setdefault((cell, qid), {})[judge] = (value, reason)
+    site.simulated = frozenset(j.name for j in manifest.judges if j.simulated) if manifest else frozenset()
+    if blind is not None:
+        # unverified first: an answer in both lists is void
+        site.blind_status = {(v.cell, v.qid): ("unverified", v.reason) for v in reversed(blind.unverified)}
+        site.blind_status |= {(v.cell, v.qid): ("void", v.reason) for v in reversed(blind.void)}
     expected = exp.qids if exp.qids is not None else run.qids()
     site.rows = sorted(set(expected) | set(run.qids()))
     return site
@@ -358,7 +363,7 @@ def _cell_pages(root: Path, ci: int, part: int = 0, parts: int = 1) -> dict[tupl
     answer's verdict letters, for the grid."""
     site = _SITE
     assert site is not None
-    env = _environment()
+    template = _environment().get_template("answer.j2")
     cells = list(site.run.cells)
     cell, qids = cells[ci], site.rows
     cell_dir = root / ANSWERS / file_name(cell)
@@ -373,13 +378,14 @@ def _cell_pages(root: Path, ci: int, part: int = 0, parts: int = 1) -> dict[tupl
             "prev_cell": "../" + page_href(cells[ci - 1], qid) if ci > 0 else None,
             "next_cell": "../" + page_href(cells[ci + 1], qid) if ci + 1 < len(cells) else None,
         }
-        html, found[(cell, qid)] = _answer_page(site, env, cell, qid, nav)
+        html, found[(cell, qid)] = _answer_page(site, template, cell, qid, nav)
         (cell_dir / f"{file_name(qid)}.html").write_text(html, encoding="utf-8")
     return found
 
 
 def _write(site: Site, root: Path, renames: dict | None) -> None:
     env = _environment()
+    env.get_template("answer.j2")  # compiled here, before the fork, rather than once in each worker
     (root / MARKER).write_text(f"written by groundjudge view {__version__}\n", encoding="utf-8")
     static = root / "static"
     static.mkdir()
