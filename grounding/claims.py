@@ -282,6 +282,7 @@ _COBOL_STATEMENT = re.compile(
     r"(?:EXEC\s+(?:CICS|SQL)|CALL|PERFORM|MOVE|COPY|READ|WRITE|REWRITE|OPEN|CLOSE|SET|EVALUATE|COMPUTE|DISPLAY|"
     r"GO\s+TO|STOP\s+RUN|INITIALIZE|DELETE|START|SELECT\s+[A-Z0-9-]+\s+ASSIGN)\s+\S"
 )
+_PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
 _CODE_TOKEN = re.compile(r"[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
 
 # Relation cues. Each is (relation, pattern); a cue followed by "by"/"from" is passive: the object comes first.
@@ -449,6 +450,9 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
             pm = re.fullmatch(r"([\w.$#@/-]+?)" + _LINE_SUFFIX, c)
         if pm:
             out.add(pos, _path_ref(whole, pm.group(1), pm.group(2), pm.group(3)))
+            return
+        if _PLACEHOLDER_NAME.fullmatch(c):  # a copybook's name as written before COPY REPLACING fills it in
+            out.add(pos, ClaimRef(kind="identifier", text=whole, value=c.upper()))
             return
         ident = re.sub(r"\(\)$", "", c).rstrip(".:,;")
         if len(ident) < 2:

@@ -38,11 +38,14 @@ from groundjudge.grounding.checks import Outcome, check_fact
 from groundjudge.grounding.claims import in_code_fragment, normalize_pic, relation_cues
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import Ref, Symbol
-from groundjudge.grounding.index.registry import assign_dd
+from groundjudge.grounding.index.registry import assign_dd, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 
 SNIPPET_LINES = 15
+SEARCH_LIMIT = 50
+FULL_SEARCH_LIMIT = 20000
+CHAIN_WINDOW = 8  # lines: how close the parts of an attribute chain must be used to make one chain
 MAX_EVIDENCE = 5
 MAX_REASON = 300
 
@@ -259,9 +262,9 @@ class _Lookup:
             return ()
         return tuple(self.index.lines(path, 1, max(info.lines, 1)))
 
-    def _search(self, text: str) -> tuple[tuple[str, int, str], ...]:
+    def _search(self, text: str, limit: int = SEARCH_LIMIT) -> tuple[tuple[str, int, str], ...]:
         try:
-            return tuple(self.index.search(text, limit=50))
+            return tuple(self.index.search(text, limit=limit))
         except sqlite3.Error:
             return ()  # text the full-text syntax cannot express is looked up by scanning instead
 
@@ -298,7 +301,12 @@ class _Lookup:
         """Lines containing text (whole word when it is a name), from the full-text table, confirmed by
         scanning; lines of source code come before lines of prose files (a README only describes the code)."""
         pattern = word_pattern(text) if re.fullmatch(r"[\w$#@.-]+", text) else re.compile(re.escape(text))
-        hits = {(p, n) for p, n, line in self.search(text) if pattern.search(line)}
+        found = self.search(text)
+        hits = {(p, n) for p, n, line in found if pattern.search(line)}
+        if not hits and len(found) == SEARCH_LIMIT:
+            # The phrase's tokens fill the first page with other spellings (RETURN-CODE: "return code" in
+            # comments): a name is called absent only after every line holding its tokens was looked at.
+            hits = {(p, n) for p, n, line in self.search(text, FULL_SEARCH_LIMIT) if pattern.search(line)}
         return sorted(hits, key=lambda h: (self.is_prose(h[0]), h))[:limit]
 
     def is_prose(self, path: str) -> bool:
@@ -392,7 +400,42 @@ class _Lookup:
                 res.files = self.resolve_files(name) if re.fullmatch(r"[\w$#@]+", name) else []
                 if not res.files:
                     res.hits = self.text_hits(name)
+                if not res.found:
+                    res.defs = self._copy_replaced(name)
+                if not res.found and name.endswith("-"):
+                    res.hits = self._unnamed_presence(name)
         return res
+
+    def _copy_replaced(self, name: str) -> list[Symbol]:
+        """A COBOL name made by COPY ... REPLACING ==:TAG:== BY ==CUST==: CUST-ID is the copybook's
+        :TAG:-ID, defined under its placeholder."""
+        placeholders = {
+            placeholder + name[len(by) :].upper()
+            for _, _, line in self.search("REPLACING", FULL_SEARCH_LIMIT)
+            for placeholder, by in _REPLACING.findall(line)
+            if name.upper().startswith(by.upper() + "-")
+        }
+        return [d for placeholder in sorted(placeholders) for d in self.definitions(placeholder)]
+
+    def _names_module(self, word: str) -> bool:
+        """Is word a package directory or a module file of the snapshot?"""
+        return any(word in PurePosixPath(p).with_suffix("").parts for p in self.all_paths())
+
+    def _unnamed_presence(self, name: str) -> list[tuple[str, int]]:
+        """Lines showing that a name no definition or whole word accounts for is still real: a prefix of
+        names (EPSPDATA-), or an attribute chain whose every part is in the code (value.timestamp.signature)."""
+        if name.endswith("-"):
+            prefix = re.compile(r"(?<![\w-])" + re.escape(name), re.I)
+            return [(p, n) for p, n, line in self.search(name.rstrip("-"), FULL_SEARCH_LIMIT) if prefix.search(line)][:5]
+        if "." in name and not self._names_module(name.split(".")[0]):
+            # A chain is real when its parts are used together, within a few lines of one code file. A chain
+            # that starts with a package or file names a module, which exists only as a file.
+            first, *others = [[h for h in self.text_hits(part, 50) if not self.is_prose(h[0])] for part in name.split(".")]
+            for path, n in first:
+                near = [next((h for h in hits if h[0] == path and abs(h[1] - n) <= CHAIN_WINDOW), None) for hits in others]
+                if all(near):
+                    return [(path, n)]
+        return []
 
     def _field_lines(self, owner: str, attr: str) -> list[tuple[str, int]]:
         """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``)."""
@@ -431,7 +474,7 @@ class _Lookup:
             whole = name.replace(".", "/")
             res.files = list(self.paths_matching(whole + ".py")) or list(self.paths_matching(whole))
         if not res.found:
-            res.hits = self.text_hits(name)
+            res.hits = self.text_hits(name) or self._unnamed_presence(name)
         return res
 
 
@@ -713,7 +756,9 @@ class _ClaimChecker:
         ref, res = loc.ref, loc.res
         assert res is not None
         if not res.found:
-            if ref.strict:
+            if ref.value.upper() in special_names():
+                self._add("ok", f"{ref.value} is a name the language supplies (no file declares it)")
+            elif ref.strict:
                 self._add("missing", f"{ref.value} appears nowhere in the snapshot")
             return
         if ref.start_line is not None:  # a line range cited for the name itself, no file given
@@ -1216,6 +1261,7 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
     return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, "class", ref.path))
 
 
+_REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
 _STATEMENT_RELATION = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I)
 
 

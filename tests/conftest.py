@@ -21,3 +21,18 @@ def _private_store(tmp_path_factory):
 @pytest.fixture
 def repo_root() -> Path:
     return REPO
+
+
+@pytest.fixture(scope="session")
+def bank_grounder():
+    """The cobol-bank sample corpus, indexed once for every test that grounds claims on it."""
+    from _grounding_helpers import Grounder
+
+    return Grounder("cobol-bank")
+
+
+@pytest.fixture(scope="session")
+def pyledger_grounder():
+    from _grounding_helpers import Grounder
+
+    return Grounder("pyledger")

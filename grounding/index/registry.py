@@ -148,6 +148,15 @@ def reserved_words() -> frozenset[str]:
     return frozenset(w.upper() for lang in languages().values() for w in lang.reserved | lang.vocabulary)
 
 
+@cache
+def special_names() -> frozenset[str]:
+    """Upper-cased: names a language supplies without any file declaring them (COBOL's special registers,
+    CICS attention keys), from each language's [special] table."""
+    return frozenset(
+        w.upper() for lang in languages().values() for words in lang.data.get("special", {}).values() for w in _words(words)
+    )
+
+
 def copybook_extensions() -> tuple[str, ...]:
     return tuple(language(Kind.COBOL).data["copybook_extensions"])
 
