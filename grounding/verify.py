@@ -657,6 +657,25 @@ class _ClaimChecker:
             if result is not None:
                 self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked")
 
+    def _check_involvement(self, relation: str, subject: _Located | None, obj: _Located) -> None:
+        """A relation stated on a name that is no file, program or paragraph ("writes `ERR-MSG-DATA1`",
+        "copies `DFHCOMMAREA`"): the relation checks cannot judge it, but the subject must at least use
+        the name in its own span. A subject that never names it cannot act on it; one that does is shown
+        at that line, and a subject the claim does not place leaves it to the name checks."""
+        if subject is None:
+            return
+        who, spans = self._subject_scope(subject)
+        if spans is None:
+            return
+        name = obj.ref.value
+        mention = next(((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b)), None)
+        if mention is None:
+            where = ", ".join(f"{p}:{a}-{b}" if b < 10**9 else p for p, a, b in spans[:3])
+            self._add("contradicted", f"{who} never names {name} ({where}), so it {_NEGATED[relation]} it", relation=True)
+            return
+        p, n = mention
+        self._add("ok", f"{who} uses {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=True)
+
     def _add(self, outcome: Outcome, message: str, evidence: list[Evidence] | None = None, relation: bool = False) -> None:
         self.checks.append(CheckResult(outcome, message, evidence or [], relation))
 
@@ -1085,6 +1104,7 @@ class _ClaimChecker:
             self._check_name_import(name, subject)
             return
         if not fits:
+            self._check_involvement(relation, subject, obj)
             return
         targets = {_last(name).upper()}
         if io:

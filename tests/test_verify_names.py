@@ -66,3 +66,18 @@ def test_an_attribute_chain_used_together_in_the_code(py):
 
 def test_a_module_chain_still_needs_its_file(py):
     assert py.one("The journal code is the module `pyledger.journal`.").verdict is U
+
+
+# --- a relation on a data item: the subject must use it in its own span -------------------------------
+
+
+def test_a_relation_on_a_data_item_the_subject_uses(bank):
+    c = bank.one("In `BKTRN02C`, `1000-OPEN-FILES` stores the date in `WS-CURR-DATE`.")
+    assert c.verdict is S, c.reason
+    assert c.evidence[0].path == "cbl/BKTRN02C.cbl" and c.evidence[0].start_line == 85
+
+
+def test_a_relation_on_a_data_item_the_subject_never_names(bank):
+    c = bank.one("In `BKTRN02C`, `9000-CLOSE-FILES` writes `WS-DALY-STATUS`.")
+    assert c.verdict is U, c.reason
+    assert c.reason.startswith("9000-CLOSE-FILES never names WS-DALY-STATUS (cbl/BKTRN02C.cbl:197-")
