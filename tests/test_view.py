@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from groundjudge.cli import app
 from groundjudge.rename.models import RenameMap
 from groundjudge.storage import write_model
-from groundjudge.validation.report import _fmt, run_report
+from groundjudge.validation.report import format_value, run_report
 from groundjudge.validation.view import file_name
 from groundjudge.validation.view.answer_html import MarkedClaim, render_answer
 from groundjudge.validation.view.site import build_site
@@ -145,7 +145,7 @@ def test_the_numbers_are_reports(tmp_path):
     assert set(means) == {"blind", "src"}
 
     def num(value: str) -> str:
-        return _fmt(float(value)) if value else _fmt(None)
+        return format_value(float(value)) if value else format_value(None)
 
     for cell, m in means.items():
         row = re.search(rf'<tr data-cell="{cell}">(.*?)</tr>', html, re.S)

@@ -38,11 +38,11 @@ def _qids(cell_dir: Path) -> set[str]:
     return {p.stem for kind in _KINDS if (cell_dir / kind).is_dir() for p in (cell_dir / kind).glob(f"*{_SUFFIX[kind]}")}
 
 
-def _question_set(run_dir: Path, questions: Path | None) -> tuple[list[Question] | None, Path | None, str | None]:
-    """(questions, their file, a note to print): from --questions, else the set the run manifest records."""
+def question_set(run_dir: Path, questions: Path | None) -> tuple[list[Question] | None, Path | None, str | None]:
+    """(questions, their file, a note to print): from --questions, else the set the run manifest records,
+    found as report finds it (``find_questions``), so that the texts shown are those of the questions counted."""
     from groundjudge.errors import UserError
-    from groundjudge.hashing import sha256_file
-    from groundjudge.judging.manifest import MANIFEST, RunManifest
+    from groundjudge.judging.manifest import MANIFEST, RunManifest, find_questions
     from groundjudge.questions import load_questions
     from groundjudge.storage import read_model
 
@@ -55,16 +55,10 @@ def _question_set(run_dir: Path, questions: Path | None) -> tuple[list[Question]
         manifest = read_model(manifest_path, RunManifest)
     except UserError as exc:
         return None, None, f"question not shown: {exc} (give --questions FILE)"
-    # `score` records the path as given, relative to where it ran: try the run directory, then here.
-    path = Path(manifest.questions_path)
-    if not path.is_absolute() and (run_dir / path).is_file():
-        path = run_dir / path
-    if not path.is_file():
-        return None, None, f"question not shown: {path}, named in {manifest_path}, not found (give --questions FILE)"
-    note = None
-    if sha256_file(path) != manifest.questions_sha256:
-        note = f"{path} changed since the run was scored; the question is shown as it is now"
-    return load_questions(path), path, note
+    found = find_questions(manifest, run_dir)
+    if found.path is None:
+        return None, None, f"question not shown: {found.problem} (give --questions FILE)"
+    return load_questions(found.path), found.path, None
 
 
 def read_grounding(cell_dir: Path, qid: str) -> tuple[GroundingReport | None, str | None]:
@@ -195,7 +189,7 @@ def show(
         raise UserError(
             f"no cell {cell!r}; cells: {', '.join(cells) or 'none (no <cell>/answers, grounding or scores)'}", run_dir
         )
-    qs, qs_path, note = _question_set(run_dir, questions)
+    qs, qs_path, note = question_set(run_dir, questions)
     cell_dir = run_dir / cell
     known = _qids(cell_dir)
     if qid not in known and not (qs and any(q.id == qid for q in qs)):

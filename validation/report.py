@@ -68,7 +68,7 @@ class Expectations:
     problem: str | None = None  # the manifest names a question set that is missing or changed: qids is None
 
 
-def _expectations(run_dir: Path, questions: Path | None) -> Expectations:
+def expectations(run_dir: Path, questions: Path | None) -> Expectations:
     from groundjudge.judging.manifest import RunManifest, find_questions
     from groundjudge.questions import load_questions
 
@@ -150,7 +150,7 @@ def _tables(a: Analysis, floors: pd.DataFrame | None, retest: tuple | None) -> d
 # Markdown
 
 
-def _fmt(value) -> str:
+def format_value(value: object) -> str:
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return "–"
     if isinstance(value, (bool, np.bool_)):
@@ -163,7 +163,7 @@ def _fmt(value) -> str:
 def md_table(frame: pd.DataFrame) -> str:
     head = "| " + " | ".join(str(c) for c in frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    body = ["| " + " | ".join(_fmt(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    body = ["| " + " | ".join(format_value(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join([head, rule, *body])
 
 
@@ -437,7 +437,7 @@ def run_report(
     run = load_run_with_progress(run_dir)
     if not run.judges:
         raise UserError("no score file names a judge: nothing to aggregate (run `groundjudge score` first)", run_dir)
-    exp = _expectations(run_dir, questions)
+    exp = expectations(run_dir, questions)
     expected, questions_sha, manifest_sha = exp.qids, exp.questions_sha256, exp.manifest_sha256
     if exp.problem:
         print(
@@ -555,8 +555,8 @@ def _print_summary(console, a: Analysis, out: Path) -> None:
     rows = [
         {
             "cell": cell,
-            "mean": _fmt(r.mean_question_balanced),
-            f"{conf} interval": f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
+            "mean": format_value(r.mean_question_balanced),
+            f"{conf} interval": f"[{format_value(r.ci_low)}, {format_value(r.ci_high)}]",
             "questions": str(int(r.n_questions)),
             "judgements": str(int(m["n_judgements"].get(cell, 0))),
             "excluded": str(int(excluded.get(cell, 0))),

@@ -30,8 +30,8 @@ from groundjudge.judging.models import ScoreFile
 from groundjudge.storage import read_model
 from groundjudge.validation import aggregate as agg
 from groundjudge.validation.blind import BlindFile, read_void_list
-from groundjudge.validation.cli_show import GROUNDED_EARLIER, SCORED_EARLIER, _question_set, answer_changed, read_grounding
-from groundjudge.validation.report import Analysis, _expectations, _fmt, analyse
+from groundjudge.validation.cli_show import GROUNDED_EARLIER, SCORED_EARLIER, question_set, answer_changed, read_grounding
+from groundjudge.validation.report import Analysis, expectations, format_value, analyse
 from groundjudge.validation.scores_io import RunScores, load_run_with_progress
 from groundjudge.validation.view import ANSWERS, VIEW_DIR, file_name, page_href
 from groundjudge.validation.view.answer_html import MarkedClaim, highlight, pygments_css, render_answer
@@ -91,7 +91,7 @@ def _environment() -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,  # the templates are package data: no need to stat them for each page
     )
-    env.filters["num"] = _fmt
+    env.filters["num"] = format_value
     return env
 
 
@@ -267,7 +267,7 @@ def _answer_page(site: Site, template: Template, cell: str, qid: str, nav: dict)
 
 def _prepare(run_dir: Path, questions: Path | None, seed: int, n_resamples: int, confidence: float) -> Site:
     run = load_run_with_progress(run_dir)
-    exp = _expectations(run_dir, questions)
+    exp = expectations(run_dir, questions)
     # As report: a judge of the manifest that never wrote a judgement still has its slots.
     run = replace(run, judges=tuple(sorted(set(run.judges) | exp.judges)))
     blind, _ = read_void_list(run_dir)
@@ -282,7 +282,7 @@ def _prepare(run_dir: Path, questions: Path | None, seed: int, n_resamples: int,
     )
     manifest_path = run_dir / MANIFEST
     manifest = read_model(manifest_path, RunManifest) if manifest_path.is_file() else None
-    qs, _, note = _question_set(run_dir, questions)
+    qs, _, note = question_set(run_dir, questions)
     site = Site(run=run, analysis=a, manifest=manifest, blind=blind, questions_note=note)
     site.questions = {q.id: q for q in qs or []}
     totals = a.slots[a.slots["dimension"].astype(str) == agg.TOTAL]
