@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,9 @@ from groundjudge.storage import VersionedModel, atomic_write_text, read_model, w
 from groundjudge.validation import aggregate as agg
 from groundjudge.validation.scores_io import RunScores, load_run_with_progress
 from groundjudge.validation.tables import write_csv
+
+if TYPE_CHECKING:
+    from groundjudge.validation.blind import BlindFile
 
 
 class ReportInputs(VersionedModel):
@@ -114,6 +117,22 @@ def analyse(
         intervals=agg.intervals(slots, n_resamples=n_resamples, confidence=confidence, seed=seed),
         void=list(void),
         unverified=list(unverified),
+    )
+
+
+def analyse_run(
+    run: RunScores, exp: Expectations, blind: BlindFile | None, *, seed: int, n_resamples: int, confidence: float
+) -> Analysis:
+    """The analysis of a run as read, as report makes it: a judge of the manifest that never wrote a
+    judgement still has its slots, and the answers the blind check voided are left out."""
+    return analyse(
+        replace(run, judges=tuple(sorted(set(run.judges) | exp.judges))),
+        expected_qids=exp.qids,
+        void=blind.void if blind else (),
+        unverified=blind.unverified if blind else (),
+        seed=seed,
+        n_resamples=n_resamples,
+        confidence=confidence,
     )
 
 
@@ -445,7 +464,6 @@ def run_report(
             "seen in the run (give the question set with --questions)",
             file=sys.stderr,
         )
-    run = replace(run, judges=tuple(sorted(set(run.judges) | exp.judges)))
     unexpected = sorted(set(run.qids()) - set(expected)) if expected is not None else []
     if unexpected:
         what = (
@@ -459,15 +477,8 @@ def run_report(
     blind, blind_sha = read_void_list(run_dir)
     if console.is_terminal:
         console.print(f"aggregating and bootstrapping ({n_resamples} resamples)...", highlight=False)
-    a = analyse(
-        run,
-        expected_qids=expected,
-        void=blind.void if blind else (),
-        unverified=blind.unverified if blind else (),
-        seed=seed,
-        n_resamples=n_resamples,
-        confidence=confidence,
-    )
+    a = analyse_run(run, exp, blind, seed=seed, n_resamples=n_resamples, confidence=confidence)
+    run = a.run
     retest = None
     retest_files: dict[str, str] = {}
     floors_by_dim = parse_retest_floor(retest_floor) if retest_floor is not None else {}

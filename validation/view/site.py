@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -30,8 +30,8 @@ from groundjudge.judging.models import ScoreFile
 from groundjudge.storage import read_model
 from groundjudge.validation import aggregate as agg
 from groundjudge.validation.blind import BlindFile, read_void_list
-from groundjudge.validation.cli_show import GROUNDED_EARLIER, SCORED_EARLIER, question_set, answer_changed, read_grounding
-from groundjudge.validation.report import Analysis, expectations, format_value, analyse
+from groundjudge.validation.cli_show import GROUNDED_EARLIER, SCORED_EARLIER, answer_changed, question_set, read_grounding
+from groundjudge.validation.report import Analysis, analyse_run, expectations, format_value
 from groundjudge.validation.scores_io import RunScores, load_run_with_progress
 from groundjudge.validation.view import ANSWERS, VIEW_DIR, file_name, page_href
 from groundjudge.validation.view.answer_html import MarkedClaim, highlight, pygments_css, render_answer
@@ -268,18 +268,9 @@ def _answer_page(site: Site, template: Template, cell: str, qid: str, nav: dict)
 def _prepare(run_dir: Path, questions: Path | None, seed: int, n_resamples: int, confidence: float) -> Site:
     run = load_run_with_progress(run_dir)
     exp = expectations(run_dir, questions)
-    # As report: a judge of the manifest that never wrote a judgement still has its slots.
-    run = replace(run, judges=tuple(sorted(set(run.judges) | exp.judges)))
     blind, _ = read_void_list(run_dir)
-    a = analyse(
-        run,
-        expected_qids=exp.qids,
-        void=blind.void if blind else (),
-        unverified=blind.unverified if blind else (),
-        seed=seed,
-        n_resamples=n_resamples,
-        confidence=confidence,
-    )
+    a = analyse_run(run, exp, blind, seed=seed, n_resamples=n_resamples, confidence=confidence)
+    run = a.run
     manifest_path = run_dir / MANIFEST
     manifest = read_model(manifest_path, RunManifest) if manifest_path.is_file() else None
     qs, _, note = question_set(run_dir, questions)
