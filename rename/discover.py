@@ -120,7 +120,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
         d.corpus_tokens.update(t.upper() for t in tokens(text, lang))
 
     cobol = {p: code_area(t) for p, (lang, t) in texts.items() if lang == "cobol"}
-    stems = {}
+    stems: dict[str, str] = {}
     sources = set()  # stems of files that can hold a program: not a JCL member, a document or data
     for p in snapshot.files:
         stems.setdefault(_stem(p.path).upper(), _stem(p.path))
@@ -320,9 +320,9 @@ def _discover_jcl(text: str, programs: dict[str, str], procs: dict[str, str], ou
     for line in text.splitlines():
         if line.startswith("//*") or not line.startswith("//"):
             if not line.startswith("//*"):
-                for m in DSN_RE.finditer(line):  # IDCAMS/utility control statements in SYSIN
-                    if "." in m.group(1):
-                        out.extend((q, "dataset") for q in _dataset_qualifiers(m.group(1)))
+                for found in DSN_RE.finditer(line):  # IDCAMS/utility control statements in SYSIN
+                    if "." in found.group(1):
+                        out.extend((q, "dataset") for q in _dataset_qualifiers(found.group(1)))
             continue
         m = JCL_STMT_RE.match(line)
         if m:

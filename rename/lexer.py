@@ -9,6 +9,7 @@ and ``_`` only, since there ``-`` is an operator.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator
 
@@ -57,7 +58,7 @@ def _cobol_segments(line: str) -> list[tuple[int, int]]:
     if n > 72:
         cuts.append(72)
     cuts.append(n)
-    return list(zip(cuts, cuts[1:]))
+    return list(itertools.pairwise(cuts))
 
 
 # A fixed-format line where two fields touch with word characters on both sides: the identification

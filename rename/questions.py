@@ -21,11 +21,11 @@ RENAMED_FIELDS = ("text", "must_touch")
 
 # JSON layouts a question line is commonly written in; the renamed line keeps its original's, so a
 # diff of the two sets shows only the renamed tokens.
-_LAYOUTS = [dict(separators=seps, ensure_ascii=a) for seps in ((", ", ": "), (",", ":")) for a in (False, True)]
+_LAYOUTS: list[tuple[tuple[str, str], bool]] = [(seps, a) for seps in ((", ", ": "), (",", ":")) for a in (False, True)]
 
 
-def _layout(obj: dict, line: str) -> dict:
-    return next((lay for lay in _LAYOUTS if json.dumps(obj, **lay) == line), _LAYOUTS[0])
+def _layout(obj: dict, line: str) -> tuple[tuple[str, str], bool]:
+    return next((lay for lay in _LAYOUTS if json.dumps(obj, separators=lay[0], ensure_ascii=lay[1]) == line), _LAYOUTS[0])
 
 
 def rename_question_lines(raw: str, lookup: Lookup) -> str:
@@ -34,11 +34,11 @@ def rename_question_lines(raw: str, lookup: Lookup) -> str:
         if not line.strip():
             continue
         obj = json.loads(line)
-        layout = _layout(obj, line.strip())
+        separators, ascii_only = _layout(obj, line.strip())
         obj["text"] = substitute(obj["text"], "text", lookup)
         if isinstance(obj.get("must_touch"), list):
             obj["must_touch"] = [substitute(item, "text", lookup) for item in obj["must_touch"]]
-        out.append(json.dumps(obj, **layout))
+        out.append(json.dumps(obj, separators=separators, ensure_ascii=ascii_only))
     return "\n".join(out) + "\n"
 
 
