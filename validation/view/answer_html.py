@@ -210,7 +210,7 @@ def _lexer(suffix: str, name: str) -> Lexer:
 
 
 @cache
-def _formatter() -> HtmlFormatter:
+def _formatter() -> HtmlFormatter[str]:
     return HtmlFormatter(nowrap=True, style=STYLE)
 
 

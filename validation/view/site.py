@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
@@ -27,6 +28,7 @@ from groundjudge.errors import UserError
 from groundjudge.grounding.models import GroundingReport, Verdict, VerifiedClaim
 from groundjudge.judging.manifest import MANIFEST, RunManifest
 from groundjudge.judging.models import ScoreFile
+from groundjudge.questions import Question
 from groundjudge.storage import read_model
 from groundjudge.validation import aggregate as agg
 from groundjudge.validation.blind import BlindFile, read_void_list
@@ -71,7 +73,7 @@ class Site:
     analysis: Analysis
     manifest: RunManifest | None
     blind: BlindFile | None
-    questions: dict = field(default_factory=dict)  # qid -> Question
+    questions: dict[str, Question] = field(default_factory=dict)
     questions_note: str | None = None
     rows: list[str] = field(default_factory=list)  # question ids in grid order
     # (cell, qid) -> judge -> (total, the slot table's reason on it): looked up per answer, not filtered from the table
@@ -129,7 +131,7 @@ def _squares(site: Site, verdicts: dict[tuple[str, str], str]) -> dict[str, dict
     return grid
 
 
-def _cell_rows(a: Analysis) -> list[dict]:
+def _cell_rows(a: Analysis) -> list[dict[str, Any]]:
     """Per cell: the three means of the total, its interval, and the exclusions summed over judges."""
     means = a.means[a.means["dimension"].astype(str) == agg.TOTAL].set_index("cell")
     ci = a.intervals[a.intervals["dimension"].astype(str) == agg.TOTAL].set_index("cell")
@@ -170,7 +172,7 @@ def _marked_lines(claim: VerifiedClaim, path: str, start: int, end: int) -> froz
     return frozenset(cited or (range(start, end + 1) if start == end else ()))
 
 
-def _claims(report: GroundingReport) -> list[dict]:
+def _claims(report: GroundingReport) -> list[dict[str, Any]]:
     out = []
     for i, c in enumerate(report.claims):
         evidence = [
@@ -191,7 +193,7 @@ def _claims(report: GroundingReport) -> list[dict]:
 
 def _event_summary(
     run_dir: Path, cell: str, qid: str, blind: BlindFile, statuses: dict[tuple[str, str], tuple[str, str]]
-) -> dict | None:
+) -> dict[str, Any] | None:
     """For an answer of a blind cell: its status in blind.json and what its event stream shows."""
     from groundjudge.validation.blind import check_answer
     from groundjudge.validation.events import parse_events
@@ -212,7 +214,7 @@ def _event_summary(
     }
 
 
-def _answer_page(site: Site, template: Template, cell: str, qid: str, nav: dict) -> tuple[str, str]:
+def _answer_page(site: Site, template: Template, cell: str, qid: str, nav: dict[str, Any]) -> tuple[str, str]:
     """The answer page's HTML and the verdict letters found among its claims (for the grid)."""
     run_dir = site.run.run_dir
     cell_dir = run_dir / cell
@@ -335,7 +337,7 @@ def build_site(
     return out / "index.html"
 
 
-def _rename_rows(path: Path) -> dict:
+def _rename_rows(path: Path) -> dict[str, Any]:
     from groundjudge.rename.models import RenameMap
 
     m = read_model(path, RenameMap)
@@ -374,7 +376,7 @@ def _cell_pages(root: Path, ci: int, part: int = 0, parts: int = 1) -> dict[tupl
     return found
 
 
-def _write(site: Site, root: Path, renames: dict | None) -> None:
+def _write(site: Site, root: Path, renames: dict[str, Any] | None) -> None:
     env = _environment()
     env.get_template("answer.j2")  # compiled here, before the fork, rather than once in each worker
     (root / MARKER).write_text(f"written by groundjudge view {__version__}\n", encoding="utf-8")
@@ -391,11 +393,12 @@ def _write(site: Site, root: Path, renames: dict | None) -> None:
     try:
         # Pages are independent and rendering them is pure Python (Markdown, Pygments, Jinja2): one process
         # per core. Forked workers inherit the run as read, instead of reading it again.
-        context = multiprocessing.get_context("fork") if os.cpu_count() and os.cpu_count() > 1 else None
+        cores = os.cpu_count() or 1
+        context = multiprocessing.get_context("fork") if cores > 1 else None
         if context is None:
             results = [_cell_pages(root, ci) for ci in range(len(cells))]
         else:
-            with ProcessPoolExecutor(max_workers=os.cpu_count(), mp_context=context) as pool:
+            with ProcessPoolExecutor(max_workers=cores, mp_context=context) as pool:
                 jobs = [(root, ci, part, _PARTS) for ci in range(len(cells)) for part in range(_PARTS)]
                 results = list(pool.map(_cell_pages, *zip(*jobs)))
     finally:
