@@ -222,3 +222,13 @@ def test_a_rename_map_gets_a_page(tmp_path):
     assert "<code>BKTRN02C</code></td><td><code>QZVLA07C</code>" in html
     assert "&lt;BAD&gt;" in html and "<BAD>" not in html
     assert 'href="renames.html"' in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_question_texts_come_from_the_question_set_report_counts(tmp_path):
+    run = write_view_run(tmp_path / "run")
+    questions = run / "questions.jsonl"
+    questions.write_text(questions.read_text(encoding="utf-8").replace("posted", "booked"), encoding="utf-8")
+    site = build_site(run, tmp_path / "site", n_resamples=100).parent
+    page = (site / "a" / "src" / "q1.html").read_text(encoding="utf-8")
+    assert "booked" not in page and 'class="question"' not in page
+    assert "question set changed since the run" in page
