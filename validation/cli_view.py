@@ -41,8 +41,8 @@ def view(
     serve: bool = typer.Option(False, "--serve", help="Serve the site on 127.0.0.1 (it reads as well from the disk)."),
     port: int = typer.Option(8000, "--port", help="Port for --serve (0: any free port)."),
     seed: int = typer.Option(0, "--seed", help="Bootstrap seed, as report's."),
-    resamples: int = typer.Option(10_000, "--resamples", help="Bootstrap resamples, as report's."),
-    confidence: float = typer.Option(0.95, "--confidence", help="Interval confidence, as report's."),
+    resamples: int = typer.Option(10_000, "--resamples", min=1, help="Bootstrap resamples, as report's."),
+    confidence: float = typer.Option(0.95, "--confidence", min=0.5, max=0.999, help="Interval confidence, as report's."),
 ) -> None:
     """Write a static site of a run: its provenance, each cell's means, intervals and exclusions (report's
     numbers), a grid of cells x questions, and a page per answer with its claims, evidence and judges.
