@@ -8,8 +8,9 @@ repository itself defines are candidates: ``CALL 'CEEDAYS'`` or ``COPY DFHAID`` 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.registry import assign_dd, reserved_words
@@ -18,6 +19,9 @@ from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
 from groundjudge.rename.pyscope import borrowed_names
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
+
+if TYPE_CHECKING:
+    from groundjudge.grounding.index.store import Index
 
 MIN_LENGTH = 3  # shorter names are too often ordinary words in comments and prose
 
@@ -43,14 +47,9 @@ NOT_PROGRAM_SOURCE = (".md", ".txt", ".rst", ".adoc", ".html", ".htm", ".json", 
 # what the corpus only uses is kept, and listed in the map so a reader sees why it still reads IEFBR14
 NOT_DEFINED = "{} but not defined in the corpus ({})"
 
-JCL_STMT_RE = re.compile(r"^//([A-Za-z$#@][A-Za-z0-9$#@]{0,7})\s+(JOB|EXEC|DD|PROC)\b(.*)$", _I)
-JCL_EXEC_RE = re.compile(r"^\s*(PGM|PROC)\s*=\s*([A-Za-z0-9$#@]+)|^\s*([A-Za-z$#@][A-Za-z0-9$#@]*)", _I)
-# A qualifier may be a placeholder the installer fills in (``<USRHLQ>``, ``&SYSUID``, ``&HLQ..``): it is
-# read through, so the qualifiers after it, which name the application, are still found.
-DSN_RE = re.compile(r"\b(?:DSN|DSNAME|DATASET|INDATASET|OUTDATASET|NAME|IDS|ODS)\s*[=(]\s*'?([A-Za-z0-9$#@&.<>]+)", _I)
 
-BMS_RE = re.compile(r"^([A-Za-z$#@][A-Za-z0-9$#@]*)\s+(DFHMSD|DFHMDI|DFHMDF)\b", _I)
-BMS_CLASS = {"DFHMSD": "bms_mapset", "DFHMDI": "bms_map", "DFHMDF": "bms_field"}
+JCL_CLASS = {"job": "jcl_job", "step": "jcl_step", "dd": "jcl_dd"}  # index kind -> class
+BMS_CLASS = {"mapset": "bms_mapset", "map": "bms_map", "field": "bms_field"}  # index kind -> class
 PLAN_RE = re.compile(r"\bPLAN\s*[(=]\s*'?([A-Za-z0-9$#@]+)", _I)  # DSN RUN / BIND / CSD TRANSACTION
 CSD_RE = re.compile(rf"\bDEFINE\s+(TRANSACTION|TRANS|FILE|PROGRAM|MAPSET)\s*\(\s*({_NAME})\s*\)", _I)
 
@@ -119,6 +118,22 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
         texts[entry.path] = (lang, text)
         d.corpus_tokens.update(t.upper() for t in tokens(text, lang))
 
+    from groundjudge.grounding.index import load_index
+
+    idx = load_index(snapshot, progress=False)
+    split_lines: dict[str, list[str]] = {}
+
+    def written(path: str, line: int, name: str) -> str:
+        """The index holds COBOL, JCL and BMS names upper-cased; the map keeps a name as the corpus first
+        spells it, here at the index's line or the nearest after it (a continued statement's)."""
+        if path not in split_lines:
+            split_lines[path] = texts[path][1].splitlines()
+        word = re.compile(rf"(?<![A-Za-z0-9_$#@-]){re.escape(name)}(?![A-Za-z0-9_$#@-])", re.I)
+        for text in split_lines[path][max(line - 1, 0) :]:
+            if m := word.search(text):
+                return m.group()
+        return name
+
     cobol = {p: code_area(t) for p, (lang, t) in texts.items() if lang == "cobol"}
     stems: dict[str, str] = {}
     sources = set()  # stems of files that can hold a program: not a JCL member, a document or data
@@ -145,7 +160,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     # A routine written in another language (asm/COBDATFT.asm) is a program of the repository when a
     # CALL, LINK/XCTL or PGM= names it and a source file of the corpus carries its name. A JCL member
     # sharing a utility's name (cntl/itpll.jcl running PGM=ITPLL) defines a job, not the program.
-    for target in _call_targets(cobol, texts):
+    for target in _call_targets(cobol, texts, idx, written):
         up = target.upper()
         if up in programs or up in copybook_files:
             continue
@@ -156,12 +171,10 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     d.program_names = set(programs)
 
     procs: dict[str, str] = {}
-    for path, (lang, text) in texts.items():
+    for path, (lang, _text) in texts.items():
         if lang == "jcl":
-            for line in text.splitlines():
-                m = JCL_STMT_RE.match(line)
-                if m and m.group(2).upper() == "PROC":
-                    procs.setdefault(m.group(1).upper(), m.group(1))
+            for s in idx.definitions(kind="proc", path=path):
+                procs.setdefault(s.name, written(path, s.start_line, s.name))
             if path.lower().endswith((".proc", ".prc")):
                 procs.setdefault(_stem(path).upper(), _stem(path))
 
@@ -198,23 +211,22 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             if re.search(r"\bPROCEDURE\s+DIVISION\b", line, _I):
                 in_procedure = True
                 continue
-            if m := DATA_ITEM_RE.match(line):
-                candidates.append((m.group(2), "data_name"))
-            elif m := FD_RE.match(line) or SELECT_RE.match(line):
-                candidates.append((m.group(1), "data_name"))
-            elif (in_procedure or path in copybook_paths) and line[:4].strip() and (m := PARAGRAPH_RE.match(line.lstrip())):
-                candidates.append((m.group(1), "paragraph"))
+            if lm := DATA_ITEM_RE.match(line):
+                candidates.append((lm.group(2), "data_name"))
+            elif lm := FD_RE.match(line) or SELECT_RE.match(line):
+                candidates.append((lm.group(1), "data_name"))
+            elif (in_procedure or path in copybook_paths) and line[:4].strip() and (lm := PARAGRAPH_RE.match(line.lstrip())):
+                candidates.append((lm.group(1), "paragraph"))
 
-    for lang, text in texts.values():
+    for path, (lang, text) in texts.items():
         if lang == "jcl":
-            _discover_jcl(text, programs, procs, candidates)
+            candidates += _jcl_names(idx, path, written, programs, procs)
         elif lang == "bms":
-            for line in text.splitlines():
-                if m := BMS_RE.match(line):
-                    cls = BMS_CLASS[m.group(2).upper()]
-                    candidates.append((m.group(1), cls))
-                    if cls != "bms_mapset":
-                        d.bms_labels[m.group(1).upper()] = cls
+            for s in idx.definitions(path=path):
+                cls = BMS_CLASS[s.kind]
+                candidates.append((written(path, s.start_line, s.name), cls))
+                if cls != "bms_mapset":
+                    d.bms_labels[s.name] = cls
         if lang != "code":
             for m in PLAN_RE.finditer(text):
                 if m.group(1).upper().startswith("DSN"):  # DSNTIAUL, DSNTEP2: IBM-supplied programs' plans
@@ -230,7 +242,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
 
     if wanted and any(language_of(e.path) == "code" for e in snapshot.files):
         borrowed = borrowed_names(snapshot)
-        for name, kind in _from_index(snapshot, wanted):
+        for name, kind in _from_index(idx, wanted):
             if name in borrowed:
                 d.kept.setdefault(name, (borrowed[name], kind))
             else:
@@ -302,46 +314,39 @@ def _pin_tag_built_names(d: Discovery, tagged: list[tuple[str, str, str]], areas
                 d.kept[name] = (f"glued into names of COPY {copybook} by REPLACING =={tag}==", cls)
 
 
-def _call_targets(cobol: dict[str, list[str]], texts: dict[str, tuple[str, str]]) -> Iterable[str]:
+def _call_targets(
+    cobol: dict[str, list[str]], texts: dict[str, tuple[str, str]], idx: Index, written: Callable[[str, int, str], str]
+) -> Iterable[str]:
     for area in cobol.values():
         joined = "\n".join(area)
         for rx in (CALL_RE, CICS_PROGRAM_RE):
             yield from (m.group(1) for m in rx.finditer(joined))
-    for lang, text in texts.values():
+    for path, (lang, _text) in texts.items():
         if lang == "jcl":
-            for line in text.splitlines():
-                m = JCL_STMT_RE.match(line)
-                em = m and m.group(2).upper() == "EXEC" and JCL_EXEC_RE.match(m.group(3))
-                if em and (em.group(1) or "").upper() == "PGM":
-                    yield em.group(2)
+            for r in idx.references(kind="exec_pgm", path=path):
+                if r.context and "via" not in r.detail:
+                    yield written(path, r.line, r.target)
 
 
-def _discover_jcl(text: str, programs: dict[str, str], procs: dict[str, str], out: list[tuple[str, str]]) -> None:
-    for line in text.splitlines():
-        if line.startswith("//*") or not line.startswith("//"):
-            if not line.startswith("//*"):
-                for found in DSN_RE.finditer(line):  # IDCAMS/utility control statements in SYSIN
-                    if "." in found.group(1):
-                        out.extend((q, "dataset") for q in _dataset_qualifiers(found.group(1)))
-            continue
-        m = JCL_STMT_RE.match(line)
-        if m:
-            label, verb, rest = m.group(1), m.group(2).upper(), m.group(3)
-            if verb == "JOB":
-                out.append((label, "jcl_job"))
-            elif verb == "EXEC":
-                out.append((label, "jcl_step"))
-                em = JCL_EXEC_RE.match(rest)
-                if em:
-                    target = em.group(2) or em.group(3)
-                    if target.upper() in programs:
-                        out.append((target, "program"))
-                    elif target.upper() in procs:
-                        out.append((target, "jcl_proc"))
-            elif verb == "DD":
-                out.append((label, "jcl_dd"))
-        for dm in DSN_RE.finditer(line):
-            out.extend((q, "dataset") for q in _dataset_qualifiers(dm.group(1)))
+def _jcl_names(
+    idx: Index, path: str, written: Callable[[str, int, str], str], programs: dict[str, str], procs: dict[str, str]
+) -> list[tuple[str, str]]:
+    """Jobs, steps and DDs, what a step runs when the corpus defines it, and the qualifiers of every dataset
+    named, in line order. Only a labelled EXEC is read for its target, as only a step has a name."""
+    rows: list[tuple[int, int, list[tuple[str, str]]]] = []
+    for s in idx.definitions(path=path):
+        cls = JCL_CLASS.get(s.kind)
+        if cls and "override" not in s.detail:  # //STEP.DD names the DD of a PROC's step, read where it is defined
+            rows.append((s.start_line, 0, [(written(path, s.start_line, s.name), cls)]))
+    for r in idx.references(path=path):
+        if r.kind in ("exec_pgm", "exec_proc") and r.context and "via" not in r.detail:
+            target = written(path, r.line, r.target)
+            cls = "program" if r.target in programs else "jcl_proc" if r.target in procs else None
+            if cls:
+                rows.append((r.line, 1, [(target, cls)]))
+        elif r.kind in ("dsn", "control_dsn"):
+            rows.append((r.line, 2, [(q, "dataset") for q in _dataset_qualifiers(written(path, r.line, r.target))]))
+    return [c for *_, names in sorted(rows, key=lambda row: row[:2]) for c in names]
 
 
 def _python_vocabulary() -> frozenset[str]:
@@ -354,12 +359,9 @@ def _python_vocabulary() -> frozenset[str]:
     return frozenset(keyword.kwlist) | frozenset(dir(builtins)) | frozenset(sys.stdlib_module_names)
 
 
-def _from_index(snapshot: Snapshot, wanted: set[str]) -> list[tuple[str, str]]:
+def _from_index(idx: Index, wanted: set[str]) -> list[tuple[str, str]]:
     """Python/Java/JS/Go/C names the repository defines, from the grounding index. Dunder names are
     protocol, not repository vocabulary, and are never candidates."""
-    from groundjudge.grounding.index import load_index
-
-    idx = load_index(snapshot, progress=False)
     found: list[tuple[str, str]] = []
     for kind in ("class", "function", "method"):
         if kind in wanted:

@@ -12,7 +12,11 @@ _COMMENTS = language(Kind.JCL).line_comments
 _STATEMENT = re.compile(r"^//([A-Z0-9@#$][A-Z0-9@#$.]*)?\s+(JOB|EXEC|DD|PROC|PEND)\b\s*(.*)$", re.I)
 _PGM = re.compile(r"\bPGM=([A-Z0-9@#$*.]+)", re.I)
 _PROC = re.compile(r"^(?:PROC=)?([A-Z0-9@#$]+)", re.I)
-_DSN = re.compile(r"\bDSN(?:AME)?=([A-Z0-9@#$.&()+-]+)", re.I)
+# <...> admits an installer's placeholder qualifier (DSN=<USRHLQ>.APP.DATA): the dataset is still named
+_DSN = re.compile(r"\bDSN(?:AME)?=([A-Z0-9@#$.&()+<>-]+)", re.I)
+# A utility's control statements in in-stream data (IDCAMS DEFINE CLUSTER NAME(...), REPRO INDATASET(...),
+# DFDSS DATASET(...)) name datasets the job works on that no DD statement does
+_CONTROL_DSN = re.compile(r"\b(?:DSN|DSNAME|DATASET|INDATASET|OUTDATASET|NAME|IDS|ODS)\s*[=(]\s*'?([A-Z0-9$#@&.<>]+)", re.I)
 
 
 def _statements(text: str) -> list[tuple[int, int, str | None, str, str]]:
@@ -48,6 +52,17 @@ def _instream_runs(text: str) -> list[tuple[int, str]]:
         (n, m.group(1).upper())
         for n, raw in enumerate(text.splitlines(), start=1)
         if not raw.startswith("//") and (m := _DSN_RUN.match(raw))
+    ]
+
+
+def _control_datasets(text: str) -> list[tuple[int, str]]:
+    """Qualified dataset names in in-stream data (lines not starting with `//`)."""
+    return [
+        (n, m.group(1).upper())
+        for n, raw in enumerate(text.splitlines(), start=1)
+        if not raw.startswith("//")
+        for m in _CONTROL_DSN.finditer(raw)
+        if "." in m.group(1)
     ]
 
 
@@ -112,11 +127,15 @@ def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
                 ref("dsn", dataset, start, {"dd": name or last_dd, **qualifier})
             if name:
                 dd_name = name.split(".")[-1]
-                if "." in name:
+                if "." in name:  # //STEP.DD overrides or adds a DD of a step in the PROC the job runs
                     detail["step"] = name.split(".")[0]
+                    detail["override"] = "yes"
                 sym("dd", dd_name, start, end, detail)
                 last_dd = dd_name
     for line, program in _instream_runs(text):
         step = next((name for start, end, name in steps if start <= line <= end), None)
         ref("exec_pgm", program, line, {"via": "DSN RUN"})
+    for line, dataset in _control_datasets(text):
+        step = next((name for start, end, name in steps if start <= line <= end), None)
+        ref("control_dsn", dataset, line)
     return symbols, refs

@@ -24,7 +24,7 @@ class Symbol(BaseModel):
 
 
 class Ref(BaseModel):
-    """A use of a name: perform, call, copy, cics_read/write/rewrite/delete, xctl, link, sql_table, import, file_read/file_write, dsn, exec_pgm ..."""
+    """A use of a name: perform, call, copy, cics_read/write/rewrite/delete, xctl, link, sql_table, import, file_read/file_write, dsn, control_dsn, exec_pgm ..."""
 
     kind: str
     target: str
