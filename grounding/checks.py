@@ -9,6 +9,7 @@ a dotted name of a module) gets no outcome: the name checks of verify.py still j
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ from groundjudge.grounding.index.model import Ref, Symbol
 from groundjudge.grounding.models import Evidence
 
 MAX_ANCESTRY = 8
+MAX_CALL_DEPTH = 3  # raises: how many calls deep a raise in a callee still counts as the subject's
+ACTOR_KINDS = {"paragraph", "section", "program", "function", "method", "class"}
 
 Outcome = Literal["ok", "missing", "mismatch", "contradicted", "unchecked"]
 
@@ -51,6 +54,17 @@ def _ref_evidence(lk: Any, ref: Ref, note: str) -> Evidence:
     return lk.snippet(ref.path, ref.line, ref.line, note=note)
 
 
+# COBOL figurative constants and their English: "sets it to zero" is MOVE ZEROS / MOVE 0.
+_FIGURATIVE = {
+    "ZERO": "0",
+    "ZEROS": "0",
+    "ZEROES": "0",
+    "SPACE": "SPACES",
+    "HIGH-VALUE": "HIGH-VALUES",
+    "LOW-VALUE": "LOW-VALUES",
+}
+
+
 def normalize_value(value: str) -> str:
     """Values compare without quotes, a COBOL VALUE keyword, digit separators or case: `VALUE 1` == 1,
     10_000_000_00 == 1000000000, 'E' == "e", b"." == "."."""
@@ -58,6 +72,7 @@ def normalize_value(value: str) -> str:
     v = re.sub(r"^VALUE\s+(?:IS\s+)?", "", v, flags=re.I)
     v = re.sub(r"^[bBrRuU]{1,2}(?=[\"'])", "", v)
     v = v.strip("\"'`")
+    v = _FIGURATIVE.get(v.upper(), v)
     if re.fullmatch(r"[-+]?[\d_,]+(?:\.\d+)?", v):
         v = v.replace("_", "").replace(",", "").lstrip("+")
         v = v.split(".")[0] if re.fullmatch(r"-?\d+\.0+", v) else v
@@ -120,12 +135,19 @@ def _defaults(lk: Any, param: str, functions: set[str]) -> list[tuple[Symbol, st
     return [o for o in out if o[0].name in functions] or out
 
 
-def check_has_value(lk: Any, fact: Fact, names: list[str]) -> FactOutcome | None:
+def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> FactOutcome | None:
     """A constant's value, a parameter's default (of the function the claim also names, when it names one),
     or a data item's VALUE clause (only when the claim speaks of an initial value: a COBOL item's content
-    changes as the program runs)."""
+    changes as the program runs); a value code sets ("sets `X` to 12") from the statements that set it; a
+    length from the field's or item's size."""
     if fact.subject is None or fact.value is None:
         return None
+    if fact.measure == "length":
+        return check_length(lk, fact)
+    if fact.assigned:
+        assigned = check_assigned(lk, fact, scope)
+        if assigned is not None or fact.by is not None:
+            return assigned
     holders: list[tuple[Symbol, str, str]] = [
         (d, d.detail["value"], f"{d.name} is")
         for d in _defs(lk, fact.subject.value, set(_VALUE_KINDS))
@@ -168,25 +190,31 @@ def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome 
         return None
     wanted = _last(fact.object.value)
     statements = [r for fn in functions for r in _body_refs(lk, fn, kind)]
-    if not statements:
-        return None  # nothing of that kind in its body (a runtime error, a re-raise by a callee): not decided here
     for r in statements:
         if _is_a(lk, r.target, wanted):
             return FactOutcome(
                 "ok", f"{fact.subject.value} {verb} {r.target} ({r.path}:{r.line})", [_ref_evidence(lk, r, f"{kind} {r.target}")]
             )
-    callees = {c.target for fn in functions for c in _body_refs(lk, fn, "call")}
-    for callee in sorted(callees):
-        for fn in lk.definitions(callee):
-            if fn.kind not in ("function", "method"):
-                continue
-            for r in _body_refs(lk, fn, kind):
-                if _is_a(lk, r.target, wanted):
-                    return FactOutcome(
-                        "ok",
-                        f"{fact.subject.value} {verb} {r.target} through {callee} ({r.path}:{r.line})",
-                        [_ref_evidence(lk, r, f"{kind} {r.target}")],
-                    )
+    reached = _raised_deeper(lk, functions, kind, wanted)
+    if reached is not None:
+        callee, r = reached
+        return FactOutcome(
+            "ok",
+            f"{fact.subject.value} {verb} {r.target} through {callee} ({r.path}:{r.line})",
+            [_ref_evidence(lk, r, f"{kind} {r.target}")],
+        )
+    if not statements:
+        # Nothing within reach raises it. Only the snapshot's own exception classes are settled by that:
+        # a library or builtin call may raise a ValueError the index never sees.
+        if kind != "raise" or not lk.definitions(wanted, "class"):
+            return None
+        fn = functions[0]
+        return FactOutcome(
+            "contradicted",
+            f"neither {fact.subject.value} ({fn.path}:{fn.start_line}-{fn.end_line}) nor what it calls "
+            f"{MAX_CALL_DEPTH} levels deep raises {wanted}",
+            [_sym_evidence(lk, fn, f"{fn.kind} {fn.name}")],
+        )
     shown = ", ".join(sorted({r.target for r in statements}))
     first = statements[0]
     return FactOutcome(
@@ -194,6 +222,27 @@ def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome 
         f"{fact.subject.value} {verb} {shown} ({first.path}:{first.line}), not {wanted}",
         [_ref_evidence(lk, first, f"{kind} {first.target}")],
     )
+
+
+def _raised_deeper(lk: Any, functions: list[Symbol], kind: str, wanted: str) -> tuple[str, Ref] | None:
+    """(callee, statement) of the first raise/except of wanted in a function the subject calls, breadth first
+    up to MAX_CALL_DEPTH calls deep through the index's call references."""
+    seen = {(f.path, f.start_line) for f in functions}
+    frontier = functions
+    for _ in range(MAX_CALL_DEPTH):
+        callees = sorted({c.target for fn in frontier for c in _body_refs(lk, fn, "call")})
+        nxt = []
+        for callee in callees:
+            for fn in _defs(lk, callee, {"function", "method"}):
+                if (fn.path, fn.start_line) in seen:
+                    continue
+                seen.add((fn.path, fn.start_line))
+                nxt.append(fn)
+                hit = next((r for r in _body_refs(lk, fn, kind) if _is_a(lk, r.target, wanted)), None)
+                if hit is not None:
+                    return _last(callee), hit
+        frontier = nxt
+    return None
 
 
 def check_raises(lk: Any, fact: Fact) -> FactOutcome | None:
@@ -209,19 +258,330 @@ def check_unknown(lk: Any, fact: Fact, text: str) -> FactOutcome:
     return FactOutcome("unchecked", f'"{word}" states a judgement or a runtime behaviour the code cannot settle')
 
 
+# -- the subject's own code span ---------------------------------------------------------------------------
+
+
+def actor_defs(lk: Any, name: str, scope: list[str], kinds: set[str] = ACTOR_KINDS) -> list[Symbol]:
+    """The definitions of a paragraph, program, function or class, in the claim's files when it has any there
+    (`0000-MAIN` in a claim about one program is that program's)."""
+    defs = _defs(lk, name, kinds)
+    return [d for d in defs if d.path in scope] or defs
+
+
+def _spans(lk: Any, fact: Fact, scope: list[str]) -> tuple[str, list[tuple[str, int, int]]]:
+    """(who, spans) of the code a fact is about: its actor's definitions, else the claim's files."""
+    if fact.by is not None:
+        defs = actor_defs(lk, fact.by.value, scope)
+        if defs:
+            return fact.by.value, [(d.path, d.start_line, d.end_line) for d in defs]
+    return ", ".join(scope), [(p, 1, 10**9) for p in scope]
+
+
+def _code(lk: Any, path: str, start: int, end: int) -> tuple[str, int, list[int]]:
+    """The upper-case code of lines start..end (comments and COBOL sequence areas dropped), the offset of
+    its first character in the file's code text, and the line starts (for line numbers)."""
+    text, starts = lk.code_text(path)
+    a = starts[start - 1] if 0 < start <= len(starts) else len(text)
+    b = starts[end] if end < len(starts) else len(text)
+    return text[a:b], a, starts
+
+
+def _line_of(starts: list[int], offset: int) -> int:
+    return bisect.bisect_right(starts, offset)
+
+
+_COBOL_VERB = (
+    r"(?=\s+(?:MOVE|IF|ELSE|END-[\w-]+|PERFORM|SET|COMPUTE|DISPLAY|GO|EXEC|ADD|SUBTRACT|MULTIPLY|DIVIDE|WHEN|STRING|"
+    r"INITIALIZE|CALL|READ|WRITE|REWRITE|OPEN|CLOSE|EVALUATE|NOT|ON|CONTINUE|GOBACK|STOP|EXIT)\b|\.(?:\s|$)|$)"
+)
+_MOVE = re.compile(r"\bMOVE\s+(?P<src>'[^']*'|\"[^\"]*\"|\S+)\s+TO\s+(?P<dst>.*?)" + _COBOL_VERB)
+_SET = re.compile(r"\bSET\s+(?P<dst>[\w\s,()-]+?)\s+TO\s+(?P<src>TRUE|FALSE|'[^']*'|[^\s.]+)")
+_COMPUTE = re.compile(r"\bCOMPUTE\s+(?P<dst>[\w-]+(?:\([^)]*\))?)(?:\s+ROUNDED)?\s*=\s*(?P<src>.*?)" + _COBOL_VERB)
+
+
+def _targets(dst: str) -> set[str]:
+    """The data names a MOVE or SET writes: subscripts, OF/IN qualifiers and commas dropped."""
+    dst = re.sub(r"\([^)]*\)", " ", dst)
+    dst = re.sub(r"\b(?:OF|IN)\s+[\w-]+", " ", dst)
+    return {w for w in re.split(r"[\s,]+", dst) if w}
+
+
+def _assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, str]]:
+    """(path, line, value) of each statement in the spans that sets name: MOVE, SET, COMPUTE in COBOL, an
+    assignment to the name or to self.name in Python."""
+    out: list[tuple[str, int, str]] = []
+    last = _last(name)
+    for path, start, end in spans:
+        info = lk.file_info(path)
+        if info is None:
+            continue
+        if info.language == "cobol":
+            text, base, starts = _code(lk, path, start, end)
+            for pattern in (_MOVE, _SET, _COMPUTE):
+                for m in pattern.finditer(text):
+                    if last.upper() in _targets(m.group("dst")):
+                        out.append((path, _line_of(starts, base + m.start()), m.group("src").strip()))
+        else:
+            assign = re.compile(r"^\s*(?:self\.)?" + re.escape(last) + r"\s*(?::[^=]+)?=(?!=)\s*(?P<src>.+?)\s*(?:#.*)?$")
+            lines = lk.file_lines(path)
+            for n in range(max(start, 1), min(end, len(lines)) + 1):
+                a = assign.match(lines[n - 1])
+                if a:
+                    out.append((path, n, a.group("src")))
+    return sorted(out)
+
+
+def check_assigned(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+    """ "`700-OPEN-FILES` sets `RETURN-CODE` to 12": a statement in the actor's own span (else the claim's
+    files) must set the name to that value. Statements that set it to something else contradict."""
+    assert fact.subject is not None and fact.value is not None
+    who, spans = _spans(lk, fact, scope)
+    if not spans:
+        return None
+    found = _assignments(lk, fact.subject.value, spans)
+    if not found:
+        return None
+    claimed = normalize_value(fact.value)
+    name = fact.subject.value
+    for path, line, value in found:
+        if normalize_value(value) == claimed:
+            return FactOutcome("ok", f"{who} sets {name} to {value} ({path}:{line})", [lk.snippet(path, line, line)])
+    values = ", ".join(dict.fromkeys(v for _, _, v in found))
+    path, line, _ = found[0]
+    return FactOutcome(
+        "contradicted", f"{who} sets {name} to {values} ({path}:{line}), never to {fact.value}", [lk.snippet(path, line, line)]
+    )
+
+
+def _pic_length(pic: str) -> int:
+    """Characters a PIC occupies in display form: 9(4) is 4, X(31) is 31, S9(5)V99 is 7 (S and V take none)."""
+    expanded = re.sub(r"(.)\((\d+)\)", lambda m: m.group(1) * int(m.group(2)), pic.upper())
+    return len(re.sub(r"[SVP]", "", expanded))
+
+
+def check_length(lk: Any, fact: Fact) -> FactOutcome | None:
+    """ "`EPYEARS` is 3 characters long": a map field's LENGTH=, a data item's PIC width. The name being
+    right and the size off is a qualifier off (PARTIALLY_SUPPORTED), not a false name."""
+    assert fact.subject is not None and fact.value is not None
+    for d in _defs(lk, fact.subject.value, {"field", "data_item"}):
+        if "length" in d.detail:
+            actual = int(d.detail["length"])
+            shown = f"LENGTH={d.detail['length']}"
+        elif d.detail.get("pic"):
+            actual = _pic_length(d.detail["pic"])
+            shown = f"PIC {d.detail['pic']}"
+        else:
+            continue
+        ev = [_sym_evidence(lk, d, f"{d.kind} {d.name}")]
+        if str(actual) == normalize_value(fact.value):
+            return FactOutcome("ok", f"{d.name} is {actual} characters ({shown} at {d.path}:{d.start_line})", ev)
+        return FactOutcome(
+            "mismatch", f"{d.name} is {actual} characters ({shown} at {d.path}:{d.start_line}), not {fact.value}", ev
+        )
+    return None
+
+
+# -- returns -----------------------------------------------------------------------------------------------
+
+_RETURN = re.compile(r"^\s*return\b\s*(?P<expr>.*?)\s*(?:#.*)?$")
+_ORDINAL = re.compile(r"\b(?P<which>first|last)\s+(?:entry|element|item|one|value|key)\b", re.I)
+
+
+def _returns(lk: Any, fn: Symbol) -> list[tuple[int, str]]:
+    """(line, expression) of the function's own return statements; a nested function's are not its own."""
+    nested = [
+        d
+        for kind in ("function", "method")
+        for d in lk.definitions(None, kind, fn.path)
+        if fn.start_line < d.start_line and d.end_line <= fn.end_line
+    ]
+    lines = lk.file_lines(fn.path)
+    out = []
+    for n in range(fn.start_line, min(fn.end_line, len(lines)) + 1):
+        m = _RETURN.match(lines[n - 1])
+        if m and not any(d.start_line <= n <= d.end_line for d in nested):
+            out.append((n, m.group("expr") or "None"))
+    return out
+
+
+def _squash(expr: str) -> str:
+    return re.sub(r"\s+", "", re.sub(r"\bself\.", "", expr))
+
+
+def _returned(expr: str, wanted: str, ordinal: str | None) -> bool:
+    """Does a return expression return the wanted name or value? A value must be the whole expression; a
+    name may be part of it (``return self.x[-1]`` returns x), unless the claim says which entry of it."""
+    e, w = _squash(expr), _squash(wanted).removesuffix("()")
+    if normalize_value(e) == normalize_value(w):
+        return True
+    if ordinal is not None:
+        return e.endswith(f"{_last(w)}[{'0' if ordinal == 'first' else '-1'}]")
+    if not re.fullmatch(r"[\w.]+", w):
+        return False  # a quoted expression (`zlib.compress(json, 9)`) is returned only as written
+    return re.search(r"(?<![\w])" + re.escape(w) + r"(?![\w])", e) is not None
+
+
+def check_returns(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+    """ "`f` returns `X`" against f's own return statements (Python): one returning X holds; a return of the
+    value the claim says is not returned ("rather than `True`") or only other values contradict."""
+    if fact.subject is None or (fact.object is None and fact.negated is None):
+        return None
+    functions = [d for d in actor_defs(lk, fact.subject.value, scope, {"function", "method"}) if d.language == "python"]
+    if not functions:
+        return None
+    statements = [(fn, n, expr) for fn in functions for n, expr in _returns(lk, fn)]
+    if not statements:
+        statements = [(fn, fn.end_line, "None") for fn in functions]
+    who = fact.subject.value
+    if fact.negated is not None:
+        for fn, n, expr in statements:
+            if _returned(expr, fact.negated, None):
+                return FactOutcome("contradicted", f"{who} returns {expr} ({fn.path}:{n})", [lk.snippet(fn.path, n, n)])
+    if fact.object is None:
+        return None
+    ordinal = _ORDINAL.search(fact.value or "")
+    which = ordinal.group("which").lower() if ordinal else None
+    for fn, n, expr in statements:
+        if _returned(expr, fact.object.value, which):
+            return FactOutcome("ok", f"{who} returns {expr} ({fn.path}:{n})", [lk.snippet(fn.path, n, n)])
+    fn, n, _ = statements[0]
+    shown = ", ".join(dict.fromkeys(e for _, _, e in statements))
+    said = f"the {which} entry of {fact.object.value}" if which else fact.object.value
+    return FactOutcome("contradicted", f"{who} returns {shown} ({fn.path}:{n}), not {said}", [lk.snippet(fn.path, n, n)])
+
+
+# -- counts ------------------------------------------------------------------------------------------------
+
+_FILE_WORDS = {"INPUT", "OUTPUT", "I-O", "EXTEND", "WITH", "LOCK", "NO", "REWIND", "REEL", "UNIT", "FOR", "REMOVAL"}
+_OPEN_CLOSE = re.compile(r"\b(?P<verb>OPEN|CLOSE)\s+(?P<files>.*?)" + _COBOL_VERB)
+
+
+def _files_named(lk: Any, verb: str, span: tuple[str, int, int]) -> dict[str, int]:
+    """The files a span OPENs or CLOSEs, each with the line of its first statement."""
+    path, start, end = span
+    text, base, starts = _code(lk, path, start, end)
+    out: dict[str, int] = {}
+    for m in _OPEN_CLOSE.finditer(text):
+        if m.group("verb") == verb:
+            for word in re.split(r"[\s,]+", m.group("files")):
+                if word and word not in _FILE_WORDS:
+                    out.setdefault(word, _line_of(starts, base + m.start()))
+    return out
+
+
+def _members(lk: Any, owner: Symbol, noun: str) -> list[Symbol]:
+    """What a definition has, by the counted noun: a record's fields, a class's methods, a program's paragraphs."""
+    if owner.kind == "data_item":
+        return [d for d in lk.definitions(None, "data_item", owner.path) if d.detail.get("parent") == owner.name]
+    if owner.kind == "class":
+        return [d for d in lk.definitions(None, "method", owner.path) if d.detail.get("parent") == owner.name]
+    kind = {"paragraph": "paragraph", "section": "section", "method": "method", "function": "function"}.get(noun.rstrip("s"))
+    if kind is None:
+        return []
+    return [d for d in lk.definitions(None, kind, owner.path) if owner.start_line <= d.start_line <= owner.end_line]
+
+
+def check_counts(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+    """ "`790-CLOSE-FILES` closes all four files", "`R` has three fields": count the subject's own statements
+    or members. The right subject with a count off is a qualifier off (PARTIALLY_SUPPORTED)."""
+    if fact.subject is None or fact.noun is None or fact.value is None:
+        return None
+    verb, noun = fact.noun.split(" ", 1)
+    defs = actor_defs(lk, fact.subject.value, scope, ACTOR_KINDS | {"data_item"})
+    if not defs:
+        return None
+    d = defs[0]
+    if verb in ("closes", "opens") and noun.startswith("file") and d.language == "cobol":
+        named = _files_named(lk, verb.upper()[:-1], (d.path, d.start_line, d.end_line))
+        counted = sorted(named, key=named.__getitem__)
+        line = min(named.values(), default=d.start_line)
+    elif verb == "performs" and noun.startswith(("paragraph", "section")):
+        counted = sorted({r.target for r in _body_refs(lk, d, "perform")})
+        line = d.start_line
+    elif verb in ("has", "defines", "declares", "contains", "holds"):
+        counted = [m.name for m in _members(lk, d, noun)]
+        line = d.start_line
+    else:
+        return None
+    if not counted:
+        return None
+    ev = [lk.snippet(d.path, line, line)]
+    shown = f"{fact.subject.value} {verb} {len(counted)} {noun} ({', '.join(counted[:6])}; {d.path}:{d.start_line})"
+    if str(len(counted)) == fact.value:
+        return FactOutcome("ok", shown, ev)
+    return FactOutcome("mismatch", f"{shown}, not {fact.value}", ev)
+
+
+# -- has-member --------------------------------------------------------------------------------------------
+
+
+def _exported(lk: Any, path: str, name: str) -> int | None:
+    """Line where a module makes name public: defines it, imports it, or lists it in __all__."""
+    pattern = re.compile(r"(?<![\w.])" + re.escape(name) + r"(?![\w])")
+    lines = lk.file_lines(path)
+    for n, line in enumerate(lines, 1):
+        if pattern.search(line) and not line.lstrip().startswith("#"):
+            return n
+    return None
+
+
+def check_member(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+    """ "exports `X` from `pkg/__init__.py`": the module's code (not a comment) names X; "`C` has a method
+    `m`": C's own methods or fields; "`R` has a field `F`": F is under R. A member the owner does not have
+    contradicts, even when a same-named one exists elsewhere."""
+    if fact.subject is None or fact.object is None:
+        return None
+    member = _last(fact.object.value)
+    if fact.noun == "export":
+        files = lk.resolve_files(fact.subject.value)
+        if not files:
+            return None
+        for path in files:
+            line = _exported(lk, path, member)
+            if line is not None:
+                return FactOutcome("ok", f"{path} exports {member} ({path}:{line})", [lk.snippet(path, line, line)])
+        return FactOutcome("contradicted", f"{files[0]} does not export {member}", [lk.snippet(files[0], 1, 1)])
+    owners = actor_defs(lk, fact.subject.value, scope, {"class", "data_item"})
+    if not owners:
+        return None
+    for owner in owners:
+        if owner.kind == "class":
+            found = [(d.path, d.start_line) for d in lk.definitions(member) if d.detail.get("parent") == owner.name]
+            found += lk.field_lines(owner.name, member)
+        else:
+            found = [
+                (d.path, d.start_line)
+                for d in lk.definitions(member, "data_item", owner.path)
+                if owner.start_line < d.start_line <= owner.end_line
+            ]
+        if found:
+            path, line = found[0]
+            return FactOutcome("ok", f"{owner.name} has {member} ({path}:{line})", [lk.snippet(path, line, line)])
+    owner = owners[0]
+    return FactOutcome(
+        "contradicted",
+        f"{owner.name} ({owner.path}:{owner.start_line}-{owner.end_line}) has no {fact.noun} {member}",
+        [_sym_evidence(lk, owner, f"{owner.kind} {owner.name}")],
+    )
+
+
 CHECKERS: dict[Predicate, Callable[..., FactOutcome | None]] = {
-    Predicate.INHERITS: check_inherits,
-    Predicate.RAISES: check_raises,
-    Predicate.CATCHES: check_catches,
+    Predicate.INHERITS: lambda lk, fact, scope: check_inherits(lk, fact),
+    Predicate.RAISES: lambda lk, fact, scope: check_raises(lk, fact),
+    Predicate.CATCHES: lambda lk, fact, scope: check_catches(lk, fact),
+    Predicate.RETURNS: check_returns,
+    Predicate.COUNTS: check_counts,
+    Predicate.HAS_MEMBER: check_member,
 }
 
 
-def check_fact(lk: Any, fact: Fact, text: str, names: list[str]) -> FactOutcome | None:
+def check_fact(lk: Any, fact: Fact, text: str, names: list[str], scope: list[str]) -> FactOutcome | None:
     """The outcome of one fact with a checker here; None when this module has nothing to say about it
-    (its relation is checked by verify.py's reference checks, or its subject is not indexed)."""
+    (its relation is checked by verify.py's reference checks, or its subject is not indexed). scope: the
+    files the claim is about, which pick among same-named subjects."""
     if fact.predicate is Predicate.UNKNOWN:
         return check_unknown(lk, fact, text)
     if fact.predicate is Predicate.HAS_VALUE:
-        return check_has_value(lk, fact, names)
+        return check_has_value(lk, fact, names, scope)
     checker = CHECKERS.get(fact.predicate)
-    return checker(lk, fact) if checker is not None else None
+    return checker(lk, fact, scope) if checker is not None else None

@@ -64,6 +64,11 @@ class Fact(BaseModel):
     start_line: int | None = None
     end_line: int | None = None
     initial: bool = False  # for has-value: the claim says the initial or default value (VALUE, defaults to)
+    assigned: bool = False  # for has-value: the claim says code sets it (MOVE, SET, COMPUTE, an assignment)
+    by: Term | None = None  # for has-value set by code, returns, counts: whose code span does it
+    measure: str | None = None  # for has-value: "length" when the value is a size in characters
+    negated: str | None = None  # for returns: a value the claim says is not returned ("rather than `True`")
+    noun: str | None = None  # for counts: what is counted (files, paragraphs); for has-member: the member kind
 
 
 # Relation cue words (grounding.claims.relation_cues) -> predicate, refined by the word itself.
@@ -89,6 +94,65 @@ INHERITS = re.compile(
 RAISES = re.compile(r"(?<![\w-])(?:rais(?:es|e|ed|ing)|throws?|re-raises?|reraises?)(?![\w-])", re.I)
 CATCHES = re.compile(r"(?<![\w-])(?:catch(?:es)?|caught|handles?|swallows?|traps?)(?![\w-])", re.I)
 RETURNS = re.compile(r"(?<![\w-])returns?(?![\w-])", re.I)
+_LITERAL = (
+    r"`[^`]+`|[-+]?\d[\d_,]*(?:\.\d+)?(?![\w-])|\"[^\"]*\"|'[^']*'|None|True|False|"
+    r"(?:high-|low-)?values?|zeros?|zeroes|spaces?"
+)
+# Code that sets a name: "`P` sets `Y` to 12", "moves 'E' to `Y`", "returns `Y` as 'N'", "stores 0 in `Y`".
+_SETS = [
+    re.compile(r"(?<![\w-])(?:sets?|resets?|initiali[sz]es)\s+(?P<name>`[^`]+`)\s+to\s+(?P<value>" + _LITERAL + ")", re.I),
+    re.compile(
+        r"(?<![\w-])(?:moves?|stores?|puts?|assigns?)\s+(?P<value>" + _LITERAL + r")\s+(?:to|into|in)\s+(?P<name>`[^`]+`)", re.I
+    ),
+    re.compile(r"(?<![\w-])returns?\s+(?P<name>`[^`]+`)\s+(?:as|set\s+to|=)\s+(?P<value>" + _LITERAL + ")", re.I),
+]
+# "returns `X`", "returns the first entry of `X`", "returns the decoded timestamp rather than `True`"
+_RETURNS_WHAT = re.compile(
+    r"returns?\s+(?P<what>[^,;.]*?)(?=\s+(?:rather\s+than|instead\s+of|and|but|when|if|on|for|so)\b|[,;.]|$)", re.I
+)
+_A_TYPE = re.compile(r"an?\s+`", re.I)
+_NOT_RETURNED = re.compile(r"(?:rather\s+than|instead\s+of|not)\s+(?P<value>`[^`]+`)", re.I)
+# "is 3 characters long", "is 2 bytes", "has a length of 8"
+_LENGTH = re.compile(r"\s*(?:characters?|chars|bytes?|positions?)(?:\s+(?:long|wide))?(?![\w-])", re.I)
+_NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+        ]
+    )
+}
+# "closes all four files", "performs three paragraphs", "`R` has 5 fields": a verb, a count, what is counted.
+COUNTS = re.compile(
+    r"(?<![\w-])(?P<verb>closes|opens|performs|calls|defines|declares|has|contains|holds|validates|checks)\s+"
+    r"(?:(?:all|only|exactly|just)\s+)?(?:the\s+)?(?P<n>\d+|" + "|".join(_NUMBER_WORDS) + r")\s+"
+    r"(?P<noun>files?|paragraphs?|sections?|methods?|functions?|fields?|items?|subordinate\s+items?|"
+    r"conditions?|classes|keys?|attributes?)(?![\w-])",
+    re.I,
+)
+# "exports `X` from `pkg/__init__.py`", "`C` has a method `m`", "`R` has a field `F`"
+EXPORTS = re.compile(r"(?<![\w-])(?:re-?)?exports?\s+(?P<name>`[^`]+`)", re.I)
+MEMBER = re.compile(
+    r"(?<![\w-])(?:has|have|defines|declares|contains)\s+(?:an?\s+|the\s+)?(?:(?:class|instance|static)\s+)?"
+    r"(?P<noun>method|attribute|field|property|member|subordinate\s+item|child\s+item)s?\s+(?:called\s+|named\s+)?"
+    r"(?P<name>`[^`]+`)",
+    re.I,
+)
 # "`X` is 80", "`X` = 80", "`max_age` defaults to 3600", "`X` is set to 'E'", "`X` starts at `VALUE 1`"
 HAS_VALUE = re.compile(
     r"\s*(?P<verb>is\s+(?:set\s+to\s+|initiali[sz]ed\s+to\s+)?|=\s*|==\s*|equals\s+|defaults?\s+to\s+|"
@@ -137,12 +201,12 @@ def _after(refs: list[ClaimRef], pos: int) -> ClaimRef | None:
     return next((r for r in refs if r.start >= pos), None)
 
 
-def _word_fact(predicate: Predicate, m: re.Match[str], names: list[ClaimRef]) -> Fact:
-    subject, obj = _before(names, m.start()), _after(names, m.end())
+def _word_fact(predicate: Predicate, m: re.Match[str], names: list[ClaimRef], text: str) -> Fact:
+    obj = _after(names, m.end())
     return Fact(
         predicate=predicate,
         span=(m.start(), m.end()),
-        subject=_term(subject) if subject else None,
+        subject=_actor(names, m.start(), text),
         object=_term(obj) if obj else None,
     )
 
@@ -155,9 +219,138 @@ def _value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
             continue
         value = m.group("value").strip("`")
         initial = bool(_INITIAL.search(m.group(0)))
+        measure = "length" if _LENGTH.match(text, m.end()) else None
+        assigned = "set" in m.group("verb").lower()
         facts.append(
-            Fact(predicate=Predicate.HAS_VALUE, span=(m.start(), m.end()), subject=_term(ref), value=value, initial=initial)
+            Fact(
+                predicate=Predicate.HAS_VALUE,
+                span=(m.start(), m.end()),
+                subject=_term(ref),
+                value=value,
+                initial=initial,
+                measure=measure,
+                assigned=assigned,
+            )
         )
+    return facts
+
+
+def _ref_in(refs: list[ClaimRef], start: int, end: int) -> ClaimRef | None:
+    return next((r for r in refs if start <= r.start and r.end <= end), None)
+
+
+# "`A` tries each signer from `B` and raises X": after "and", the verb is the sentence subject's again.
+_AND_VERB = re.compile(r"\b(?:and|then|but)\s+(?:also\s+|then\s+|only\s+)?$", re.I)
+
+
+def _actor(names: list[ClaimRef], pos: int, text: str = "") -> Term | None:
+    """The name whose code does what a verb at pos says: the nearest name before it, or the sentence's first
+    name when the verb follows "and" (the name just before it is then what the previous verb acted on)."""
+    before = [r for r in names if r.end <= pos]
+    if not before:
+        return None
+    if len(before) > 1 and _AND_VERB.search(_mask(text[:pos])):
+        return _term(before[0])
+    return _term(before[-1])
+
+
+def _set_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
+    facts = []
+    for pattern in _SETS:
+        for m in pattern.finditer(text):
+            ref = _ref_in(names, *m.span("name"))
+            if ref is None or _CONDITION.search(_mask(text[: m.start()])):
+                continue
+            facts.append(
+                Fact(
+                    predicate=Predicate.HAS_VALUE,
+                    span=m.span(),
+                    subject=_term(ref),
+                    value=m.group("value").strip("`"),
+                    assigned=True,
+                    by=_actor(names, m.start(), text),
+                )
+            )
+    return facts
+
+
+def _return_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:
+    """ "`f` returns `X`", "returns the last entry of `X`", "returns ... rather than `True`": the object is
+    the first backticked term of what follows the verb (None when it is prose only)."""
+    facts = []
+    for m in RETURNS.finditer(masked):
+        what = _RETURNS_WHAT.match(text, m.start())
+        if what is None or any(p.match(text, m.start()) for p in _SETS[2:]) or _CONDITION.search(masked[: m.start()]):
+            continue
+        ref = _ref_in(names, *what.span("what"))
+        obj = _term(ref) if ref is not None else _value_ref(text, what.span("what"))
+        if _A_TYPE.match(text, what.start("what")):
+            obj = None  # "returns a `str`" states a type, which the return expressions do not show
+        negated = _NOT_RETURNED.search(text, what.end("what"))
+        facts.append(
+            Fact(
+                predicate=Predicate.RETURNS,
+                span=m.span(),
+                subject=_actor(names, m.start(), text),
+                object=obj,
+                value=text[slice(*what.span("what"))].strip(),
+                negated=negated.group("value").strip("`") if negated else None,
+            )
+        )
+    return facts
+
+
+def _value_ref(text: str, span: Span) -> Term | None:
+    """A backticked literal (`True`, `'E'`, `0`) in a span: a value, not a name."""
+    m = re.search(r"`([^`]+)`", text[span[0] : span[1]])
+    if m is None:
+        return None
+    start = span[0] + m.start()
+    return Term(text=m.group(0), value=m.group(1), span=(start, start + len(m.group(0))))
+
+
+def _count_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:
+    facts = []
+    for m in COUNTS.finditer(masked):
+        n = m.group("n").lower()
+        facts.append(
+            Fact(
+                predicate=Predicate.COUNTS,
+                span=m.span(),
+                subject=_actor(names, m.start(), text),
+                value=str(_NUMBER_WORDS.get(n, n)),
+                noun=f"{m.group('verb').lower()} {m.group('noun').lower()}",
+            )
+        )
+    return facts
+
+
+def _member_facts(text: str, refs: list[ClaimRef]) -> list[Fact]:
+    """ "exports `X` from `pkg/__init__.py`" (the owner is the path), "`C` has a method `m`"."""
+    names = _names(refs)
+    facts = []
+    for pattern, noun in ((EXPORTS, "export"), (MEMBER, None)):
+        for m in pattern.finditer(text):
+            ref = _ref_in(names, *m.span("name"))
+            if ref is None:
+                continue
+            owner: Term | None
+            if noun == "export":
+                paths = [r for r in refs if r.kind == "path"]
+                # "exports `X` from `pkg/__init__.py`", else "`pkg/__init__.py` exports `X`"
+                path = next((r for r in paths if r.start >= m.end()), None) or _before(paths, m.start())
+                owner = Term(text=path.text, value=path.value, span=(path.start, path.end)) if path else None
+            else:
+                owner = _actor(names, m.start(), text)
+            facts.append(
+                Fact(
+                    predicate=Predicate.HAS_MEMBER,
+                    span=m.span(),
+                    subject=owner,
+                    object=_term(ref),
+                    noun=noun or m.group("noun").lower(),
+                )
+            )
     return facts
 
 
@@ -181,8 +374,12 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact
             )
         )
     for pattern, predicate in ((INHERITS, Predicate.INHERITS), (RAISES, Predicate.RAISES), (CATCHES, Predicate.CATCHES)):
-        facts.extend(_word_fact(predicate, m, names) for m in pattern.finditer(masked))
+        facts.extend(_word_fact(predicate, m, names, text) for m in pattern.finditer(masked))
     facts.extend(_value_facts(text, names))
+    facts.extend(_set_facts(text, names))
+    facts.extend(_return_facts(text, names, masked))
+    facts.extend(_count_facts(text, names, masked))
+    facts.extend(_member_facts(text, refs))
     for path in (r for r in refs if r.kind == "path"):
         facts.append(
             Fact(

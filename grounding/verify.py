@@ -437,7 +437,7 @@ class _Lookup:
                     return [(path, n)]
         return []
 
-    def _field_lines(self, owner: str, attr: str) -> list[tuple[str, int]]:
+    def field_lines(self, owner: str, attr: str) -> list[tuple[str, int]]:
         """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``)."""
         field = re.compile(r"^\s*(?:self\.)?" + re.escape(attr) + r"\s*(?::|=(?!=))")
         out: list[tuple[str, int]] = []
@@ -466,7 +466,7 @@ class _Lookup:
         ]
         if matched:
             return Resolution(defs=matched)
-        field_lines = self._field_lines(owner, last)
+        field_lines = self.field_lines(owner, last)
         if field_lines:
             return Resolution(hits=field_lines)
         res = Resolution(refs=[r for r in self.references(name)] or [r for r in self.references(last) if r.target == name])
@@ -653,7 +653,7 @@ class _ClaimChecker:
         """The facts whose predicates have their own checkers (grounding/checks.py)."""
         names = [r.value for r in self.claim.refs if r.kind == "identifier"]
         for fact in self.claim.facts:
-            result = check_fact(self.lk, fact, self.claim.text, names)
+            result = check_fact(self.lk, fact, self.claim.text, names, self.scope)
             if result is not None:
                 self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked")
 
