@@ -27,9 +27,6 @@ MIN_LENGTH = 3  # shorter names are too often ordinary words in comments and pro
 
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_-]*"
 _I = re.IGNORECASE
-PROGRAM_ID_RE = re.compile(rf"\bPROGRAM-ID\s*\.?\s*['\"]?({_NAME})", _I)
-COPY_RE = re.compile(rf"(?<![A-Za-z0-9_-])COPY\s+['\"]?({_NAME})['\"]?(?:\s+(?:OF|IN)\s+{_NAME})?(\s+REPLACING\b[^.]*)?", _I)
-SQL_INCLUDE_RE = re.compile(rf"\bEXEC\s+SQL\s+INCLUDE\s+({_NAME})", _I)
 CALL_RE = re.compile(rf"(?<![A-Za-z0-9_-])CALL\s+['\"]({_NAME})['\"]", _I)
 CICS_PROGRAM_RE = re.compile(rf"\bPROGRAM\s*\(\s*['\"]?({_NAME})['\"]?\s*\)", _I)
 CICS_FILE_RE = re.compile(rf"\b(?:DATASET|FILE)\s*\(\s*(['\"]?)({_NAME})\1\s*\)", _I)
@@ -85,6 +82,13 @@ def code_area(text: str) -> list[str]:
         else:
             out.append(line[7:72].split("*>", 1)[0])
     return out
+
+
+def _pseudo_text(replacing: str) -> str:
+    """A COPY's REPLACING operands as the index holds them, one token apart (``= = ( TAG ) = =``), with
+    the pseudo-text delimiters and a parenthesised tag closed up again as written (``==(TAG)==``)."""
+    text = re.sub(r"=\s=", "==", replacing)
+    return re.sub(r"\(\s*([A-Za-z0-9_-]+)\s*\)", r"(\1)", text)
 
 
 def _stem(path: str) -> str:
@@ -147,9 +151,8 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     copybook_files: dict[str, str] = {}
     # Procedure-division copybooks have no PROCEDURE DIVISION header: area-A words there are paragraphs.
     copybook_paths: set[str] = set()
-    for path, area in cobol.items():
-        joined = "\n".join(area)
-        ids = PROGRAM_ID_RE.findall(joined)
+    for path in cobol:
+        ids = [written(path, s.start_line, s.name) for s in idx.definitions(kind="program", path=path)]
         for name in ids:
             programs.setdefault(name.upper(), name)
         if ids:
@@ -187,23 +190,28 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     for path, area in cobol.items():
         joined = "\n".join(area)
         values = {m.group(1).upper(): m.group(2) for m in VALUE_RE.finditer(joined)}
-        for m in COPY_RE.finditer(joined):
-            if m.group(1).upper() in stems:
-                candidates.append((m.group(1), "copybook"))
+        copies = idx.references(kind="copy", path=path)
+        for r in copies:
+            if "via" in r.detail:
+                continue
+            book = written(path, r.line, r.target)
+            if r.target in stems:
+                candidates.append((book, "copybook"))
             else:
-                d.kept.setdefault(m.group(1), (NOT_DEFINED.format("copied", "vendor or system copybook"), "copybook"))
-            for lt in LEADING_TRAILING_RE.finditer(m.group(2) or ""):
-                partial_word.append((m.group(1).upper(), lt.group(1).upper(), lt.group(2).upper()))
-            for pair in PSEUDO_PAIR_RE.finditer(m.group(2) or ""):
+                d.kept.setdefault(book, (NOT_DEFINED.format("copied", "vendor or system copybook"), "copybook"))
+            replacing = _pseudo_text(r.detail.get("replacing", ""))
+            for lt in LEADING_TRAILING_RE.finditer(replacing):
+                partial_word.append((r.target, lt.group(1).upper(), lt.group(2).upper()))
+            for pair in PSEUDO_PAIR_RE.finditer(replacing):
                 if TAG_RE.fullmatch(pair.group(1)) and re.fullmatch(_NAME, pair.group(2)):
-                    tagged.append((m.group(1).upper(), pair.group(1), pair.group(2)))
-        for m in SQL_INCLUDE_RE.finditer(joined):
-            if m.group(1).upper() in stems and m.group(1).upper() not in ("SQLCA", "SQLDA"):
-                candidates.append((m.group(1), "copybook"))
+                    tagged.append((r.target, pair.group(1), pair.group(2)))
+        for r in copies:  # EXEC SQL INCLUDE
+            if "via" in r.detail and r.target in stems and r.target not in ("SQLCA", "SQLDA"):
+                candidates.append((written(path, r.line, r.target), "copybook"))
         for m in CICS_FILE_RE.finditer(joined):
-            name = m.group(2) if m.group(1) else values.get(m.group(2).upper())
-            if name:
-                candidates.append((name, "dataset"))
+            dataset = m.group(2) if m.group(1) else values.get(m.group(2).upper())
+            if dataset:
+                candidates.append((dataset, "dataset"))
         for m in ASSIGN_RE.finditer(joined):
             candidates.append((assign_dd(m.group(1)), "jcl_dd"))
         in_procedure = False
