@@ -1,8 +1,10 @@
 """Find the repository-specific identifiers of a corpus, each with its class.
 
-COBOL, JCL, BMS and CICS CSD names come from lexical rules over the code area of each line;
-Python/Java/... names come from the grounding index (opt-in classes only). Only names the
-repository itself defines are candidates: ``CALL 'CEEDAYS'`` or ``COPY DFHAID`` name nothing here.
+JCL and BMS names, COBOL program ids and COPY / EXEC SQL INCLUDE targets come from the grounding
+index, as Python/Java/... names do (those for opt-in classes only), so the renamer and the verifier read
+these statements one way. COBOL data names, paragraphs, CALL/LINK/XCTL targets, CICS files, ASSIGN and
+the CICS CSD are still read by lexical rules over the code area of each line. Only names the repository
+itself defines are candidates: ``CALL 'CEEDAYS'`` or ``COPY DFHAID`` name nothing here.
 """
 
 from __future__ import annotations
