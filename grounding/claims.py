@@ -265,6 +265,7 @@ _PIC = re.compile(
     r"(?:\s+(?:USAGE\s+(?:IS\s+)?)?(COMP(?:UTATIONAL)?(?:-[1-5])?|PACKED-DECIMAL|BINARY))?",
     re.I,
 )
+_VALUE_CLAUSE = re.compile(r"\bVALUES?\s+(?:IS\s+|ARE\s+)?('[^']*'|\"[^\"]*\"|[-+]?\d[\d.]*|[A-Z][\w-]*)", re.I)
 _DQ_STRING = re.compile(r"[\"“]([^\"“”\n]{1,120})[\"”]")
 _SQ_STRING = re.compile(r"(?<![\w'])'([^'\n]{1,80})'(?![\w'])")
 _COBOL_NAME = re.compile(r"(?<![\w-])([A-Z0-9][A-Z0-9]*(?:-[A-Z0-9]+)+)(?![\w-])")
@@ -436,6 +437,9 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         out.add(pos, ClaimRef(kind="value", text=whole, value=normalize_pic(pic.group(1)), value_kind="pic"))
         if pic.group(2):
             out.add(pos, ClaimRef(kind="value", text=whole, value=pic.group(2).upper(), value_kind="usage"))
+        initial = _VALUE_CLAUSE.search(c, pic.end())
+        if initial:  # `PIC S9(4) COMP VALUE IS 10`: the item's initial value is stated too
+            out.add(pos, ClaimRef(kind="value", text=whole, value=initial.group(1), value_kind="initial"))
         return
     m = re.fullmatch(r"[\"'](.+)[\"']", c)
     if m:

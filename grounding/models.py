@@ -34,7 +34,7 @@ class ClaimRef(BaseModel):
     value: str  # normalised: a relative path, an identifier, a literal value
     start_line: int | None = None  # for path refs with a cited line or range
     end_line: int | None = None
-    value_kind: str | None = None  # for values: "pic", "usage", "number", "string"
+    value_kind: str | None = None  # for values: "pic", "usage", "initial" (a VALUE clause), "number", "string"
     # A strict reference that resolves nowhere counts against the claim; a loose one (an all-caps word
     # or a bare number in prose, which may just be English or a count) counts only when it resolves.
     strict: bool = True

@@ -34,8 +34,9 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Protocol, runtime_checkable
 
-from groundjudge.grounding.checks import Outcome, check_fact
-from groundjudge.grounding.claims import in_code_fragment, normalize_pic, relation_cues
+from groundjudge.grounding.checks import Outcome, check_fact, normalize_value
+from groundjudge.grounding.claims import in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
+from groundjudge.grounding.facts import Fact
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import Ref, Symbol
 from groundjudge.grounding.index.registry import assign_dd, special_names
@@ -123,7 +124,7 @@ _PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+|o
 _WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
 _BY_AGENT = re.compile(r"\b(?:by|from)\b", re.I)
-_BY_MEANS_OF = re.compile(r"\b(?:with|via|using|through|by)\s+(?:an?\s+|the\s+)?$", re.I)
+_BY_MEANS_OF = re.compile(r"\b(?:with|via|using|through|by)\s+(?:an?\s+|the\s+)?(?:EXEC\s+CICS\s+)?$", re.I)
 _PRONOUN_OBJECT = re.compile(r"\s+(?:to\s+)?(?:it|them)\b", re.I)
 FILE_KINDS = frozenset({"program", "copybook", "mapset", "job", "proc"})
 
@@ -652,10 +653,31 @@ class _ClaimChecker:
     def _check_facts(self) -> None:
         """The facts whose predicates have their own checkers (grounding/checks.py)."""
         names = [r.value for r in self.claim.refs if r.kind == "identifier"]
+        classes = [n for n in names + self._context_names() if self.lk.definitions(_last(n), "class")]
         for fact in self.claim.facts:
-            result = check_fact(self.lk, fact, self.claim.text, names, self.scope)
+            result = check_fact(self.lk, self._qualified(fact, classes), self.claim.text, names, self.scope)
             if result is not None:
                 self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked")
+
+    def _qualified(self, fact: Fact, classes: list[str]) -> Fact:
+        """A bare method name in a claim about a class is that class's method ("## FileStore ... its `save`"
+        is FileStore.save, not a same-named stub in Base)."""
+        update = {}
+        for role in ("subject", "by"):
+            term = getattr(fact, role)
+            if term is None or "." in term.value:
+                continue
+            owner = next(
+                (
+                    c
+                    for c in classes
+                    if any(d.detail.get("parent") == _last(c) for d in self.lk.definitions(term.value, "method"))
+                ),
+                None,
+            )
+            if owner is not None:
+                update[role] = term.model_copy(update={"value": f"{_last(owner)}.{term.value}"})
+        return fact.model_copy(update=update) if update else fact
 
     def _check_involvement(self, relation: str, subject: _Located | None, obj: _Located) -> None:
         """A relation stated on a name that is no file, program or paragraph ("writes `ERR-MSG-DATA1`",
@@ -774,6 +796,14 @@ class _ClaimChecker:
     def _check_identifier(self, loc: _Located, scope: list[str]) -> None:
         ref, res = loc.ref, loc.res
         assert res is not None
+        if not res.defs and not res.refs and not res.files and ref.strict and self._only_described(ref.value, res):
+            p, n = res.hits[0]
+            self._add(
+                "missing",
+                f"{ref.value} appears only in prose or comments ({p}:{n}), nowhere in the code",
+                [self.lk.snippet(p, n, n)],
+            )
+            return
         if not res.found:
             if ref.value.upper() in special_names():
                 self._add("ok", f"{ref.value} is a name the language supplies (no file declares it)")
@@ -800,6 +830,13 @@ class _ClaimChecker:
         scope = [f for f in scope if self.lk.file_lines(f)]
         if locatable and scope and not (set(scope) & res.paths()):
             found = [f for f in scope if self._present_in(ref.value, f)]
+            if found and res.defs and self._states_definition():
+                # "X is defined in timed.py" where timed.py only imports X: the name is right, the file is not
+                d = res.defs[0]
+                self._add(
+                    "mismatch", f"{ref.value} is defined at {_where(d)}; {found[0]} only mentions it", [_def_evidence(self.lk, d)]
+                )
+                return
             if not found:
                 where = _where(res.defs[0]) if res.defs else self._place(ref.value, res, [])[0].rsplit(" ", 1)[-1]
                 ev = [_def_evidence(self.lk, res.defs[0])] if res.defs else []
@@ -808,6 +845,19 @@ class _ClaimChecker:
             self._add("ok", f"{ref.value} appears in {found[0]}", self._mention_evidence(found[0], ref.value))
             return
         self._add("ok", *self._place(ref.value, res, scope))
+
+    def _states_definition(self) -> bool:
+        return any(c.relation == "defines" for c in relation_cues(self.claim.text))
+
+    def _only_described(self, name: str, res: Resolution) -> bool:
+        """Is a code-shaped name (CamelCase, snake_case, COBOL-hyphenated) found only in prose files
+        or comment lines? A changelog or a comment naming a class is no sign the code has it."""
+        if not res.hits or not (_CODE_SHAPED.search(name) or is_cobol_shaped(name)):
+            return False
+        for path, n in self.lk.text_hits(name, 50):
+            if not self.lk.is_prose(path) and not _is_comment(self.lk.file_lines(path)[n - 1], self.lk.line_language(path)):
+                return False
+        return True
 
     def _present_in(self, name: str, path: str) -> bool:
         return bool(self.lk.mentions(path, _last(name)))
@@ -859,6 +909,8 @@ class _ClaimChecker:
                 continue
             if ref.value_kind in ("pic", "usage"):
                 self._check_item_attr(ref, self._data_items(loc.pos), scope)
+            elif ref.value_kind == "initial":
+                self._check_initial(ref, self._data_items(loc.pos), scope)
             elif ref.value_kind == "code":
                 self._check_fragment(ref, scope)
             elif ref.value_kind == "string" or (ref.value_kind == "number" and (anchored or _specific(ref.value))):
@@ -888,6 +940,27 @@ class _ClaimChecker:
         elif scope:
             self._add("mismatch", f"no data item in {', '.join(scope)} is {shown}")
         # Without a data item or a file to look in, a bare PIC names nothing checkable.
+
+    def _check_initial(self, ref: ClaimRef, items: list[Symbol], scope: list[str]) -> None:
+        """The VALUE of a quoted data entry (`PIC S9(4) COMP VALUE IS 10`) against the item's own VALUE clause:
+        a PIC off is a detail, a wrong value is a false statement of what the program starts from."""
+        items = [d for d in items if d.path in scope] or items
+        valued = [d for d in items if "value" in d.detail]
+        if not valued:
+            return
+        for d in valued:
+            if normalize_value(d.detail["value"]) == normalize_value(ref.value):
+                self._add(
+                    "ok", f"{d.name} has VALUE {d.detail['value']} at {_where(d)}", [_def_evidence(self.lk, d)], relation=True
+                )
+                return
+        d = valued[0]
+        self._add(
+            "contradicted",
+            f"{d.name} has VALUE {d.detail['value']} at {_where(d)}, not {ref.value}",
+            [_def_evidence(self.lk, d)],
+            relation=True,
+        )
 
     def _check_fragment(self, ref: ClaimRef, scope: list[str]) -> None:
         """An inline COBOL statement (`EXEC CICS XCTL PROGRAM('BKUPD02C')`) must be in the claim's files
@@ -1020,6 +1093,10 @@ class _ClaimChecker:
                     # Only for control transfer: "copies it" more often means a copybook named just before.
                     if cue.relation == "transfers" and _PRONOUN_OBJECT.match(text, cue.end) and context:
                         objects = [context]
+                    elif cue.relation == "transfers" and _BY_MEANS_OF.search(before) and previous is not None:
+                        # "`A` transfers control to `B` with an XCTL": the word names the mechanism of the same
+                        # link, so A must hold the XCTL, not whichever program reaches B.
+                        subject, objects = previous, previous_objects
                     elif cue.relation == "transfers" and _BY_MEANS_OF.search(before):
                         # "sent to COADM01C and COMEN01C, both with XCTL": the programs named before
                         objects = [loc for loc in earlier if any(d.kind == "program" for d in (loc.res.defs if loc.res else []))]
@@ -1281,6 +1358,8 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
     return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, "class", ref.path))
 
 
+# A dotted chain (value.timestamp.signature) often describes a format in prose; _unnamed_presence judges it.
+_CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")
 _REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
 _STATEMENT_RELATION = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I)
 

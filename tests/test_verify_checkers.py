@@ -123,3 +123,64 @@ def test_raises_follows_calls(pyledger_grounder, md, verdict, said):
 def test_raises_after_and_keeps_the_sentence_subject(pyledger_grounder):
     c = pyledger_grounder.one("`load_journal` replays each record through `Ledger.post` and raises `JournalError`.")
     assert c.verdict == S, c.reason
+
+
+# --- VALUE in a quoted data entry, definitions, names only in prose -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("md", "verdict"),
+    [
+        ("`WS-MAX-REGULAR-LIMIT` is `PIC S9(7)V99 COMP-3 VALUE 10000.00`.", S),
+        ("`WS-MAX-REGULAR-LIMIT` is `PIC S9(7)V99 COMP-3 VALUE 50000.00`.", U),  # the value is wrong
+        ("`WS-MAX-REGULAR-LIMIT` is `PIC S9(5)V99 COMP-3 VALUE 10000.00`.", P),  # only the width is off
+    ],
+)
+def test_value_inside_a_quoted_pic_clause(bank_grounder, md, verdict):
+    assert bank_grounder.one(md).verdict == verdict
+
+
+def test_defined_in_a_file_that_only_uses_it(pyledger_grounder):
+    c = pyledger_grounder.one("`Ledger` is defined in `pyledger/storage.py`.")
+    assert c.verdict == P
+    assert "is defined at pyledger/ledger.py:33" in _first_reason(c)
+
+
+def test_a_name_only_in_comments_is_not_in_the_code(tmp_path):
+    from _grounding_helpers import Grounder
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text("# OldSerializer was removed in 2.0\n\n\ndef dumps(obj):\n    return str(obj)\n")
+    (tmp_path / "CHANGES.rst").write_text("2.0: ``LegacySigner`` is gone.\n")
+    g = Grounder(tmp_path)
+    for name in ("OldSerializer", "LegacySigner"):
+        c = g.one(f"`pkg/mod.py` exports `dumps` and `{name}`.")
+        assert c.verdict == U
+        assert "only in prose or comments" in c.reason
+
+
+# --- reproduction 6: the subject's own code, not a same-named one ---------------------------------------
+
+
+def test_xctl_must_be_in_the_program_said_to_transfer(bank_grounder):
+    # BKMNU01C XCTLs to BKUPD02C; BKSGN00C does not
+    assert bank_grounder.one("`BKMNU01C` hands control to `BKUPD02C` with an XCTL.").verdict == S
+    c = bank_grounder.one("The sign-on program `BKSGN00C` hands control to `BKUPD02C` with an XCTL.")
+    assert c.verdict == U
+    assert "cbl/BKMNU01C.cbl" not in c.reason
+
+
+def test_method_of_the_named_class_not_a_stub_elsewhere(tmp_path):
+    from _grounding_helpers import Grounder
+
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / "base.py").write_text(
+        "class StoreError(Exception):\n    pass\n\n\nclass Base:\n    def save(self, data):\n        raise NotImplementedError\n\n\n"
+        "class FileStore(Base):\n    def save(self, data):\n        if not data:\n            raise StoreError('empty')\n"
+        "        return len(data)\n"
+    )
+    g = Grounder(tmp_path)
+    assert g.one("In `FileStore`, `save` raises `StoreError`.").verdict == S
+    c = g.one("In `Base`, `save` raises `StoreError`.")
+    assert c.verdict == U
+    assert "Base.save raises NotImplementedError" in _first_reason(c)
