@@ -227,10 +227,11 @@ def _highlighted_lines(path: str, snippet: str) -> tuple[str, ...]:
     return tuple(html.split("\n")[: snippet.count("\n") + 1])
 
 
+@lru_cache(maxsize=65_536)
 def highlight(path: str, start: int, snippet: str, marked: frozenset[int]) -> Markup:
     """A snippet starting at line ``start`` of ``path``, one ``<span class="l">`` per line carrying its
-    number, the lines in ``marked`` with class ``hl``. Each snippet is lexed once: a run cites the same
-    lines many times."""
+    number, the lines in ``marked`` with class ``hl``. Cached, and each snippet lexed once: a run cites
+    the same lines many times."""
     out = []
     for n, line in enumerate(_highlighted_lines(path, snippet), start=start):
         cls = "l hl" if n in marked else "l"
