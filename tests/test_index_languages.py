@@ -163,6 +163,28 @@ def test_jcl_proc_runs_to_pend():
     assert refs == [("dsn", "PROD.SORT.CARDS", 3, "SORT"), ("exec_pgm", "SORT", 2, "SORT")]
 
 
+def test_jcl_override_placeholder_and_control_datasets():
+    """What the renamer reads from the index: a //STEP.DD override is marked, a placeholder qualifier
+    still names the dataset, and IDCAMS control statements in in-stream data name datasets too."""
+    text = (
+        "//RUN      JOB (1),'X'\n"
+        "//LOAD     EXEC PROC=LOADPRC\n"
+        "//LOAD.IN  DD DSN=<USRHLQ>.APP.DATA,DISP=SHR\n"
+        "//SYSIN    DD *\n"
+        "  DELETE APP.OLD.KSDS CLUSTER\n"
+        "  REPRO INDATASET(APP.SEQ.DATA) OUTDATASET(APP.NEW.KSDS)\n"
+        "/*\n"
+    )
+    rows = as_models(extract_file("RUN.jcl", "jcl", text))
+    dds = [(s.name, s.detail) for s in rows.symbols if s.kind == "dd"]
+    assert dds == [("IN", {"dsn": "<USRHLQ>.APP.DATA", "override": "yes", "step": "LOAD"}), ("SYSIN", {"step": "LOAD"})]
+    assert [(r.kind, r.target, r.line) for r in rows.refs if r.kind in ("dsn", "control_dsn")] == [
+        ("dsn", "<USRHLQ>.APP.DATA", 3),
+        ("control_dsn", "APP.SEQ.DATA", 6),
+        ("control_dsn", "APP.NEW.KSDS", 6),
+    ]
+
+
 def test_bms_mapset_maps_fields():
     result, defs, refs = run("jcl", "ACCTSET.bms")
     assert result.status == "lexical" and refs == []
