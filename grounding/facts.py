@@ -174,7 +174,12 @@ OPINION = re.compile(
     r"should|ought|may|might|could|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
     r"suggests?|apparently|exists?\s+to|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
     # runtime behaviour and performance: what a run does, which static code alone does not show
-    r"silently|at\s+run\s*time|in\s+production|under\s+load|quickly|slowly|efficient(?:ly)?)(?![\w-])",
+    r"silently|at\s+run\s*time|in\s+production|under\s+load|quickly|slowly|efficient(?:ly)?|"
+    # history, popularity and typical usage: facts about people and time, which a snapshot does not record
+    r"grew|grown|evolved|accret\w*|historically|over\s+(?:time|the\s+years)|for\s+legacy\s+reasons|"
+    r"popular(?:ity)?|widely|commonly|typical(?:ly)?|usually|in\s+practice|in\s+the\s+wild|de\s+facto|"
+    r"end(?:s|ed)?\s+up\s+\w+ing|most\s+(?:\w+\s+){0,2}(?:applications|apps|projects|users|developers|teams|"
+    r"codebases|people|shops|sites|installations|deployments))(?![\w-])",
     re.I,
 )
 

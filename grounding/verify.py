@@ -1007,7 +1007,13 @@ class _ClaimChecker:
                 self._add("ok", f"{shown} appears at {p}:{n}", [self.lk.snippet(p, n, n)])
                 return
         if ref.strict:
+            # A quoted message absent from the claim's files is misplaced only if it is somewhere else: one
+            # no line of the snapshot holds was made up. A one-word string may be a wrong value ("USD" for
+            # "EUR"), which the value checks judge.
             where = ", ".join(scope) if scope else "the snapshot"
+            if scope and ref.value_kind == "string" and " " in value.strip() and not self.lk.text_hits(value, 1):
+                self._add("missing", f"{shown} does not appear in {where} nor anywhere else in the snapshot")
+                return
             self._add("missing" if not scope else "mismatch", f"{shown} does not appear in {where}")
 
     # -- relations ----------------------------------------------------------------------------------

@@ -1,0 +1,35 @@
+"""Issue E round 4: claims that used to pass with no fact checked (history and usage wording, made-up
+messages, wrong call arguments, types, arithmetic, never-set and never-used names, identical files)."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundjudge.grounding.models import Verdict
+
+S, P, U, N = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY
+
+
+@pytest.mark.parametrize(
+    "md",
+    [
+        "`Ledger` is the class most accounting applications end up using.",
+        "`Ledger.post` shows an API that grew by accretion.",
+        "`parse_amount` is typically called before `Ledger.post`.",
+    ],
+)
+def test_history_popularity_and_typical_usage_are_opinions(pyledger_grounder, md):
+    assert pyledger_grounder.one(md).verdict == N
+
+
+@pytest.mark.parametrize(
+    ("md", "verdict"),
+    [
+        ("`BKACT01C` rejects a closed account with `'ACCOUNT IS CLOSED'`.", S),
+        # no line of the snapshot holds the message, not only the program's file
+        ("`BKACT01C` rejects a dormant account with `'ACCOUNT IS DORMANT'`.", U),
+    ],
+)
+def test_a_message_found_nowhere_is_made_up(bank_grounder, md, verdict):
+    c = bank_grounder.one(md)
+    assert c.verdict == verdict, c.reason
