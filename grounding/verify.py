@@ -46,6 +46,7 @@ from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 SNIPPET_LINES = 15
 SEARCH_LIMIT = 50
 FULL_SEARCH_LIMIT = 20000
+CALL_LINES = 8  # a quoted call's arguments are looked for this many lines past the line that opens it
 CHAIN_WINDOW = 8  # lines: how close the parts of an attribute chain must be used to make one chain
 MAX_EVIDENCE = 5
 MAX_REASON = 300
@@ -647,6 +648,8 @@ class _ClaimChecker:
         for relation, kinds, subject, obj in links:
             self._check_relation(relation, kinds, subject, obj)
         self._check_facts()
+        self._check_quoted_calls()
+        self._check_declared_types()
         self._check_code(self.scope, strict=bool(strong))
         return self.checks
 
@@ -1290,6 +1293,67 @@ class _ClaimChecker:
             )
         return out
 
+    # -- quoted calls and types ------------------------------------------------------------------------
+
+    def _python_hits(self, name: str) -> list[tuple[str, int]]:
+        return [h for h in self.lk.text_hits(_last(name), 50) if (self.lk.file_info(h[0]) or _NO_INFO).language == "python"]
+
+    def _check_quoted_calls(self) -> None:
+        """A quoted Python call (`zlib.compress(json, 9)`) states its arguments too: the code's calls of that
+        function must include one with the same arguments (spacing aside). Calls found with other arguments
+        only contradict it; no call found leaves it to the name checks."""
+        for m in re.finditer(r"`([^`]+)`", self.claim.text):
+            call = _PY_CALL.fullmatch(m.group(1).strip())
+            if call is None or _balanced(call.group(0), call.start("args")) != call.group("args"):
+                continue  # not one call: a chain (`f(x).digest()`) or a sum of calls
+            name, wanted = call.group("name"), _arguments(call.group("args"))
+            # a method is called through its receiver (`make_signer(salt)` is `self.make_signer(salt)`);
+            # its def and a class statement are no calls
+            site = re.compile(r"(?<!\w)(?<!def )(?<!class )" + re.escape(name) + r"\s*\(")
+            seen: list[tuple[str, int, str]] = []
+            for path, n in self._python_hits(name):
+                lines = self.lk.file_lines(path)
+                text = "\n".join(lines[n - 1 : n + CALL_LINES])
+                for found in site.finditer(text.split("\n", 1)[0]):
+                    args = _balanced(text, found.end())
+                    if args is not None:
+                        seen.append((path, n, args))
+            if not seen:
+                continue
+            # prose quotes a call's telling arguments, not always all of them
+            same = next(((p, n) for p, n, a in seen if wanted <= _arguments(a)), None)
+            if same is not None:
+                p, n = same
+                self._add("ok", f"{name} is called with ({call.group('args')}) at {p}:{n}", [self.lk.snippet(p, n, n)], True)
+                continue
+            p, n, args = seen[0]
+            self._add(
+                "contradicted",
+                f"{name} is called as {name}({args}) at {p}:{n}, never as {m.group(1).strip()}",
+                [self.lk.snippet(p, n, n)],
+                relation=True,
+            )
+
+    def _check_declared_types(self) -> None:
+        """A claim that `self.sep` is a `bytes`: the name's annotations in the Python code say its type. An annotation
+        that does not name the claimed type contradicts; a name with no annotation is left open."""
+        for m in _IS_A_TYPE.finditer(self.claim.text):
+            name, wanted = m.group("name"), m.group("type")
+            declared = re.compile(r"(?<![\w.])" + re.escape(name) + r"\s*:\s*(?P<type>[^=\n]+?)\s*(?:=|$)")
+            found = [
+                (p, n, d.group("type"))
+                for p, n in self._python_hits(name)
+                for d in [declared.search(self.lk.file_lines(p)[n - 1])]
+                if d is not None
+            ]
+            if not found:
+                continue
+            same = next(((p, n, t) for p, n, t in found if word_pattern(wanted).search(t)), None)
+            p, n, t = same or found[0]
+            outcome: Outcome = "ok" if same else "contradicted"
+            note = f"{name} is declared {t} at {p}:{n}" + ("" if same else f", not {wanted}")
+            self._add(outcome, note, [self.lk.snippet(p, n, n)], relation=True)
+
     # -- quoted code --------------------------------------------------------------------------------
 
     def _check_code(self, scope: list[str], strict: bool) -> None:
@@ -1365,6 +1429,8 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
 
 
 # A dotted chain (value.timestamp.signature) often describes a format in prose; _unnamed_presence judges it.
+_PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
+_IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")
 _REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
 _STATEMENT_RELATION = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I)
@@ -1383,6 +1449,33 @@ def _import_lines(lines: tuple[str, ...], start: int, end: int) -> list[int]:
             out.append(n)
             open_list = "(" in line and ")" not in line
     return out
+
+
+def _arguments(args: str) -> set[str]:
+    """A call's arguments split at its top-level commas, spacing and string prefixes (f, b, r) aside."""
+    out: list[str] = []
+    depth, current = 0, ""
+    for ch in args:
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+    out.append(current)
+    # prose drops the receiver of an attribute (`salt` for self.salt)
+    return {re.sub(r"^[fbrFBR]{1,2}(?=[\"'])", "", _squash(re.sub(r"\bself\.", "", a))) for a in out if a.strip()}
+
+
+def _balanced(text: str, start: int) -> str | None:
+    """The text from start up to the parenthesis that closes the one just before it; None when it does not
+    close within text."""
+    depth = 1
+    for i in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start:i]
+    return None
 
 
 def _squash(line: str) -> str:

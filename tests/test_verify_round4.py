@@ -33,3 +33,20 @@ def test_history_popularity_and_typical_usage_are_opinions(pyledger_grounder, md
 def test_a_message_found_nowhere_is_made_up(bank_grounder, md, verdict):
     c = bank_grounder.one(md)
     assert c.verdict == verdict, c.reason
+
+
+@pytest.mark.parametrize(
+    ("md", "verdict"),
+    [
+        ("`__main__.main` saves with `save_journal(ledger, args.journal)`.", S),
+        ("`Ledger.transfer` builds its postings with `Posting(debit, amount)`.", S),  # Posting(credit, -amount) too
+        # the code's calls of save_journal never pass a third argument
+        ("`__main__.main` saves with `save_journal(ledger, args.journal, indent=2)`.", U),
+        # types from the annotations
+        ("The amount is kept in cents: `amount` is an `int`.", S),
+        ("The amount is kept as text: `amount` is a `str`.", U),  # amount: int (ledger.py:19)
+    ],
+)
+def test_quoted_call_arguments_and_declared_types(pyledger_grounder, md, verdict):
+    c = pyledger_grounder.one(md)
+    assert c.verdict == verdict, c.reason
