@@ -306,7 +306,7 @@ def _targets(dst: str) -> set[str]:
     return {w for w in re.split(r"[\s,]+", dst) if w}
 
 
-def _assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, str]]:
+def assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, str]]:
     """(path, line, value) of each statement in the spans that sets name: MOVE, SET, COMPUTE in COBOL, an
     assignment to the name or to self.name in Python."""
     out: list[tuple[str, int, str]] = []
@@ -338,7 +338,7 @@ def check_assigned(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     who, spans = _spans(lk, fact, scope)
     if not spans:
         return None
-    found = _assignments(lk, fact.subject.value, spans)
+    found = assignments(lk, fact.subject.value, spans)
     if not found:
         return None
     claimed = normalize_value(fact.value)

@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Protocol, runtime_checkable
 
-from groundjudge.grounding.checks import Outcome, check_fact, normalize_value
+from groundjudge.grounding.checks import Outcome, assignments, check_fact, normalize_value
 from groundjudge.grounding.claims import in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
 from groundjudge.grounding.facts import Fact
 from groundjudge.grounding.index.cobol_source import is_free_format
@@ -128,6 +128,7 @@ _BY_AGENT = re.compile(r"\b(?:by|from)\b", re.I)
 _BY_MEANS_OF = re.compile(r"\b(?:with|via|using|through|by)\s+(?:an?\s+|the\s+)?(?:EXEC\s+CICS\s+)?$", re.I)
 _PRONOUN_OBJECT = re.compile(r"\s+(?:to\s+)?(?:it|them)\b", re.I)
 FILE_KINDS = frozenset({"program", "copybook", "mapset", "job", "proc"})
+DATA_KINDS = frozenset({"data_item", "condition"})
 
 
 @runtime_checkable
@@ -647,6 +648,9 @@ class _ClaimChecker:
         self._check_values(self.scope)
         for relation, kinds, subject, obj in links:
             self._check_relation(relation, kinds, subject, obj)
+        self._check_subject_uses({id(obj) for _, _, _, obj in links})
+        self._check_never()
+        self._check_divisions()
         self._check_facts()
         self._check_quoted_calls()
         self._check_declared_types()
@@ -682,7 +686,7 @@ class _ClaimChecker:
                 update[role] = term.model_copy(update={"value": f"{_last(owner)}.{term.value}"})
         return fact.model_copy(update=update) if update else fact
 
-    def _check_involvement(self, relation: str, subject: _Located | None, obj: _Located) -> None:
+    def _check_involvement(self, relation: str, subject: _Located | None, obj: _Located, holds: bool = True) -> None:
         """A relation stated on a name that is no file, program or paragraph ("writes `ERR-MSG-DATA1`",
         "copies `DFHCOMMAREA`"): the relation checks cannot judge it, but the subject must at least use
         the name in its own span. A subject that never names it cannot act on it; one that does is shown
@@ -699,7 +703,7 @@ class _ClaimChecker:
             self._add("contradicted", f"{who} never names {name} ({where}), so it {_NEGATED[relation]} it", relation=True)
             return
         p, n = mention
-        self._add("ok", f"{who} uses {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=True)
+        self._add("ok", f"{who} uses {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=holds)
 
     def _add(self, outcome: Outcome, message: str, evidence: list[Evidence] | None = None, relation: bool = False) -> None:
         self.checks.append(CheckResult(outcome, message, evidence or [], relation))
@@ -1293,6 +1297,87 @@ class _ClaimChecker:
             )
         return out
 
+    # -- what the subject's own code does with a data item --------------------------------------------------
+
+    def _check_subject_uses(self, objects: set[int]) -> None:
+        """A sentence that opens with a paragraph speaks of the data items it names as that paragraph's
+        ("`P` also rejects a `F` outside 1 to 12", "`P` prints a line from `C`"): each must be named in P's
+        own span. Items a relation already points at are checked there. A mention is no fact that held: the
+        claim's verb about the item is still unchecked."""
+        first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
+        if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
+            return
+        if not first.res.defs or any(d.kind not in ("paragraph", "section") for d in first.res.defs):
+            return
+        for loc in self.located:
+            if loc is first or id(loc) in objects or loc.ref.kind != "identifier" or in_code_fragment(loc.ref):
+                continue
+            if loc.res is not None and loc.res.defs and all(d.kind in DATA_KINDS for d in loc.res.defs):
+                self._check_involvement("uses", first, loc, holds=False)
+
+    def _data_subject(self, pos: int) -> _Located | None:
+        """The data item a clause ending at pos is about: the nearest name before it that cannot act."""
+        before = [
+            loc
+            for loc in self.located
+            if loc.ref.kind == "identifier" and loc.pos < pos and loc.res is not None and loc.res.defs and not self._is_actor(loc)
+        ]
+        return before[-1] if before else None
+
+    def _check_never(self) -> None:
+        """ "`X` is never set", "`X` is unused": in the claim's files, a statement that sets X (MOVE, SET,
+        COMPUTE, an assignment), or a line of code naming X outside its own definition, contradicts it."""
+        m = _NEVER.search(self.claim.text)
+        item = self._data_subject(m.start()) if m is not None else None
+        if m is None or item is None or not self.scope:
+            return
+        name = item.ref.value
+        spans = [(p, 1, 10**9) for p in self.scope]
+        if m.group("set"):
+            found = [(p, n) for p, n, _ in assignments(self.lk, name, spans)]
+            what = "sets"
+        else:
+            own = {(d.path, n) for d in (item.res.defs if item.res else []) for n in range(d.start_line, d.end_line + 1)}
+            found = [(p, n) for p in self.scope for n in self.lk.code_mentions(p, _last(name)) if (p, n) not in own]
+            what = "uses"
+        if found:
+            p, n = found[0]
+            self._add("contradicted", f"{p}:{n} {what} {name}", [self.lk.snippet(p, n, n)], relation=True)
+        else:
+            self._add("ok", f"nothing in {', '.join(self.scope)} {what} {name}", relation=True)
+
+    def _check_divisions(self) -> None:
+        """ "`P` divides `X` by 10": the divisions of X in the actor's own span (COMPUTE ... X / 12, DIVIDE 12
+        INTO X, DIVIDE X BY 12, x / 12) must use that divisor; others contradict it."""
+        m = _DIVIDES.search(self.claim.text)
+        if m is None:
+            return
+        actor = next(
+            (loc for loc in self.located if loc.ref.kind == "identifier" and loc.pos < m.start() and self._is_actor(loc)), None
+        )
+        if actor is None or actor.res is None:
+            return
+        name, wanted = m.group("name"), normalize_value(m.group("n"))
+        forms = [
+            r"(?<![\w-])" + re.escape(name) + r"\s*//?\s*(?P<d>[\w.-]+)",
+            r"\bDIVIDE\s+(?P<d>[\w.-]+)\s+INTO\s+" + re.escape(name) + r"(?![\w-])",
+            r"\bDIVIDE\s+" + re.escape(name) + r"\s+BY\s+(?P<d>[\w.-]+)",
+        ]
+        pattern = re.compile("|".join(f"(?:{f})".replace("(?P<d>", f"(?P<d{i}>") for i, f in enumerate(forms)), re.I)
+        seen: list[tuple[str, int, str]] = []
+        for d in self._preferred(actor.res.defs):
+            lines = self.lk.file_lines(d.path)
+            for n in range(d.start_line, min(d.end_line, len(lines)) + 1):
+                for hit in pattern.finditer(lines[n - 1]):
+                    seen.append((d.path, n, next(g for g in hit.groups() if g is not None)))
+        if not seen:
+            return
+        same = next(((p, n) for p, n, v in seen if normalize_value(v) == wanted), None)
+        p, n = same or seen[0][:2]
+        outcome: Outcome = "ok" if same else "contradicted"
+        divisor = wanted if same else seen[0][2]
+        self._add(outcome, f"{actor.ref.value} divides {name} by {divisor} at {p}:{n}", [self.lk.snippet(p, n, n)], True)
+
     # -- quoted calls and types ------------------------------------------------------------------------
 
     def _python_hits(self, name: str) -> list[tuple[str, int]]:
@@ -1400,6 +1485,7 @@ _NEGATED = {
     "reads": "does not read",
     "writes": "does not write",
     "transfers": "does not XCTL or LINK to",
+    "uses": "does not use",
 }
 
 
@@ -1429,6 +1515,13 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
 
 
 # A dotted chain (value.timestamp.signature) often describes a format in prose; _unnamed_presence judges it.
+_OPENS_WITH_NAME = re.compile(r"^\s*(?:[-*]\s+|\d+[.)]\s+)?`?$")
+_NEVER = re.compile(
+    r"(?<![\w-])(?:(?:is|are)\s+)?never\s+(?:(?P<set>set|assigned|moved\s+to|changed|updated|initiali[sz]ed)|"
+    r"(?:used|referenced|read|tested))(?![\w-])|(?<![\w-])(?:is\s+|are\s+)?(?:unused|unreferenced)(?![\w-])",
+    re.I,
+)
+_DIVIDES = re.compile(r"(?<![\w-])divides?\s+`(?P<name>[^`]+)`\s+by\s+(?P<n>\d+(?:\.\d+)?)(?![\w-])", re.I)
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")

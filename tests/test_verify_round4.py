@@ -50,3 +50,22 @@ def test_a_message_found_nowhere_is_made_up(bank_grounder, md, verdict):
 def test_quoted_call_arguments_and_declared_types(pyledger_grounder, md, verdict):
     c = pyledger_grounder.one(md)
     assert c.verdict == verdict, c.reason
+
+
+@pytest.mark.parametrize(
+    ("md", "verdict"),
+    [
+        # a data item set by a MOVE in the program is set; a group item nothing names again is unused
+        ("`WS-REJECT-REASON` is never set anywhere in `BKACT01C`.", U),
+        ("In `BKACT01C`, `WS-COUNTERS` is never used.", S),
+        # a division in the actor's own paragraph, by the divisor the claim gives or another
+        ("`2100-ADJUST-FOR-LEAP-YEAR` divides `LK-YYYY` by 400.", S),
+        ("`2100-ADJUST-FOR-LEAP-YEAR` divides `LK-YYYY` by 7.", U),
+        # a sentence about a paragraph speaks of data items in that paragraph's own code
+        ("`1000-INITIALIZE` also displays `WS-UPD-STATUS`.", S),
+        ("`9000-TERMINATE` also displays `WS-REJECT-REASON`.", U),
+    ],
+)
+def test_never_set_divisions_and_the_paragraphs_own_items(bank_grounder, md, verdict):
+    c = bank_grounder.one(md)
+    assert c.verdict == verdict, c.reason
