@@ -240,16 +240,20 @@ def test_a_program_name_moved_into_a_variable_is_a_possible_target():
         "001100     MOVE 'COMEN01C' TO WS-TO-PGM\n"
         "001200     EXEC CICS XCTL PROGRAM(WS-TO-PGM) END-EXEC\n"
         "001300     CALL WS-DYN USING WS-TO-PGM\n"
-        "001400     GOBACK.\n"
+        "001400     EXEC CICS LOAD PROGRAM('LOADPGM') END-EXEC\n"
+        "001500     EXEC CICS ENDBR FILE(WS-FILE) END-EXEC\n"
+        "001600     GOBACK.\n"
     )
     refs = sorted(
         (r.kind, r.target, r.line, tuple(sorted(r.detail.items()))) for r in as_models(extract("MOVER.cbl", text, False)).refs
     )
     assert refs == [
-        ("call", "WS-DYN", 13, ()),  # nothing known about WS-DYN: the name alone
+        ("call", "WS-DYN", 13, (("operand", "data_name"),)),  # nothing known about WS-DYN: the name alone
+        ("cics_file", "COADM01C", 15, (("command", "ENDBR"), ("via", "WS-FILE"))),  # a file named without I/O
+        ("cics_program", "LOADPGM", 14, (("command", "LOAD"),)),  # a literal: no operand detail
         ("xctl", "COADM01C", 12, (("moved_at", "10"), ("via", "WS-TO-PGM"))),  # moved from WS-FILE's VALUE
         ("xctl", "COMEN01C", 12, (("moved_at", "9"), ("via", "WS-TO-PGM"))),  # first MOVE of each literal
-        ("xctl", "WS-TO-PGM", 12, ()),
+        ("xctl", "WS-TO-PGM", 12, (("operand", "data_name"),)),
     ]
 
 

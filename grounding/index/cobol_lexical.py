@@ -594,7 +594,10 @@ class _Names:
         moved: dict[str, int] = {}
         for literal, line in self.moves.get(name, []):
             moved.setdefault(literal, line)
-        return [(name, {})] + [(lit, {"via": name, "moved_at": str(line)}) for lit, line in sorted(moved.items())]
+        # the operand detail tells the name itself from a literal target: the renamer takes a literal as a
+        # program or file of the corpus, never a data name
+        named = [(name, {"operand": "data_name"})]
+        return named + [(lit, {"via": name, "moved_at": str(line)}) for lit, line in sorted(moved.items())]
 
 
 def _procedural_lines(lay: _Layout) -> list[bool]:
@@ -700,6 +703,7 @@ _CICS_DATASET = {
     "READNEXT": "cics_readnext",
     "READPREV": "cics_readprev",
 }
+CICS_FILE_REFS = frozenset([*_CICS_DATASET.values(), "cics_file"])  # every ref naming a CICS file
 _SQL_STOP = frozenset(
     [
         "WHERE",
@@ -768,10 +772,10 @@ def _cics(body: list[Token], add, names: _Names) -> None:
         for target, detail in names.targets(arg):
             add(kind, target, tok.line, {**(extra or {}), **detail})
 
+    files = [option for option in ("DATASET", "FILE") if option in opts]
     if command in _CICS_DATASET:
-        for option in ("DATASET", "FILE"):
-            if option in opts:
-                each(option, _CICS_DATASET[command])
+        for option in files:
+            each(option, _CICS_DATASET[command])
     elif command in ("XCTL", "LINK") and "PROGRAM" in opts:
         each("PROGRAM", command.lower())
     elif command in ("RETURN", "START") and "TRANSID" in opts:
@@ -779,6 +783,11 @@ def _cics(body: list[Token], add, names: _Names) -> None:
     elif command in ("SEND", "RECEIVE") and "MAP" in opts:
         mapsets = names.targets(opts["MAPSET"][1]) if "MAPSET" in opts else []
         each("MAP", f"cics_{command.lower()}_map", {"mapset": mapsets[0][0]} if mapsets else {})
+    elif "PROGRAM" in opts:  # LOAD, RELEASE, INQUIRE, HANDLE ABEND name a program without passing control to it
+        each("PROGRAM", "cics_program", {"command": command})
+    else:  # ENDBR, UNLOCK, RESETBR, INQUIRE name a file without reading or writing it
+        for option in files:
+            each(option, "cics_file", {"command": command})
 
 
 def _sql(body: list[Token], add) -> None:

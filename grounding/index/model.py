@@ -24,7 +24,8 @@ class Symbol(BaseModel):
 
 
 class Ref(BaseModel):
-    """A use of a name: perform, call, copy, cics_read/write/rewrite/delete, xctl, link, sql_table, import, file_read/file_write, dsn, control_dsn, exec_pgm ..."""
+    """A use of a name: perform, call, copy, cics_read/write/rewrite/delete, cics_file (ENDBR, UNLOCK ...), xctl, link,
+    cics_program (LOAD, RELEASE ...), sql_table, import, file_read/file_write, dsn, control_dsn, exec_pgm ..."""
 
     kind: str
     target: str
@@ -32,7 +33,9 @@ class Ref(BaseModel):
     line: int
     context: str | None = None  # the enclosing paragraph / function, when known
     language: str
-    detail: dict[str, str] = {}  # e.g. via (the variable a CICS/CALL target was resolved from), mode, mapset
+    # e.g. via (the variable a CICS/CALL target was resolved from), operand=data_name (the target is that variable's
+    # own name, not a literal), mode, mapset
+    detail: dict[str, str] = {}
 
 
 class FileInfo(BaseModel):
