@@ -1,10 +1,9 @@
 """Find the repository-specific identifiers of a corpus, each with its class.
 
-JCL and BMS names, COBOL program ids and COPY / EXEC SQL INCLUDE targets come from the grounding
-index, as Python/Java/... names do (those for opt-in classes only), so the renamer and the verifier read
-these statements one way. COBOL data names, paragraphs, CALL/LINK/XCTL targets, CICS files, ASSIGN and
-the CICS CSD are still read by lexical rules over the code area of each line. Only names the repository
-itself defines are candidates: ``CALL 'CEEDAYS'`` or ``COPY DFHAID`` name nothing here.
+COBOL, JCL and BMS names come from the grounding index, as Python/Java/... names do (those for opt-in
+classes only), so the renamer and the verifier read these statements one way. The CICS CSD and DB2 plans
+are still read by lexical rules. Only names the repository itself defines are candidates: ``CALL 'CEEDAYS'``
+or ``COPY DFHAID`` name nothing here.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from groundjudge.grounding.index.cobol_lexical import CICS_FILE_REFS
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
@@ -23,21 +23,13 @@ from groundjudge.rename.pyscope import borrowed_names
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
 
 if TYPE_CHECKING:
+    from groundjudge.grounding.index.model import Symbol
     from groundjudge.grounding.index.store import Index
 
 MIN_LENGTH = 3  # shorter names are too often ordinary words in comments and prose
 
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_-]*"
 _I = re.IGNORECASE
-CALL_RE = re.compile(rf"(?<![A-Za-z0-9_-])CALL\s+['\"]({_NAME})['\"]", _I)
-CICS_PROGRAM_RE = re.compile(rf"\bPROGRAM\s*\(\s*['\"]?({_NAME})['\"]?\s*\)", _I)
-CICS_FILE_RE = re.compile(rf"\b(?:DATASET|FILE)\s*\(\s*(['\"]?)({_NAME})\1\s*\)", _I)
-VALUE_RE = re.compile(rf"^\s*\d\d?\s+({_NAME})\b[^.]*?\bVALUE\s+['\"]\s*({_NAME})\s*['\"]", _I | re.M)
-ASSIGN_RE = re.compile(rf"\bASSIGN\s+(?:TO\s+)?['\"]?({_NAME})", _I)
-DATA_ITEM_RE = re.compile(rf"^\s*(0?[1-9]|[1-4][0-9]|66|77|88)\s+({_NAME})(?=[\s.]|$)", _I)
-FD_RE = re.compile(rf"^\s*(?:FD|SD)\s+({_NAME})", _I)
-SELECT_RE = re.compile(rf"^\s*SELECT\s+(?:OPTIONAL\s+)?({_NAME})", _I)
-PARAGRAPH_RE = re.compile(rf"^({_NAME})\s*(?:\s+SECTION\s*(?:\d+\s*)?)?\.", _I)
 LEADING_TRAILING_RE = re.compile(r"\b(LEADING|TRAILING)\s+==\s*([^=]+?)\s*==", _I)
 PSEUDO_PAIR_RE = re.compile(r"==\s*([^=]*?)\s*==\s*BY\s*==\s*([^=]*?)\s*==", _I)
 TAG_RE = re.compile(r"\(\s*[A-Za-z0-9_-]+\s*\)|:[A-Za-z0-9_-]+:")  # (TESTVAR1), :TAG:
@@ -48,6 +40,8 @@ NOT_DEFINED = "{} but not defined in the corpus ({})"
 
 
 JCL_CLASS = {"job": "jcl_job", "step": "jcl_step", "dd": "jcl_dd"}  # index kind -> class
+PROGRAM_REFS = frozenset({"call", "link", "xctl", "cics_program"})  # a literal target of one names a program
+DATA_LEVELS = frozenset([f"{n:02d}" for n in range(1, 50)] + ["66", "77", "88"])
 BMS_CLASS = {"mapset": "bms_mapset", "map": "bms_map", "field": "bms_field"}  # index kind -> class
 PLAN_RE = re.compile(r"\bPLAN\s*[(=]\s*'?([A-Za-z0-9$#@]+)", _I)  # DSN RUN / BIND / CSD TRANSACTION
 CSD_RE = re.compile(rf"\bDEFINE\s+(TRANSACTION|TRANS|FILE|PROGRAM|MAPSET)\s*\(\s*({_NAME})\s*\)", _I)
@@ -84,6 +78,18 @@ def code_area(text: str) -> list[str]:
         else:
             out.append(line[7:72].split("*>", 1)[0])
     return out
+
+
+def _cobol_class(s: Symbol) -> str | None:
+    """A data item of a level that names one, an FD or a SELECT is a data name; the index records paragraphs
+    and sections only in a procedure division or a copybook."""
+    if s.kind in ("data_item", "condition"):
+        return "data_name" if s.detail.get("level") in DATA_LEVELS else None
+    if s.kind in ("fd", "select"):
+        return "data_name"
+    if s.kind in ("paragraph", "section"):
+        return "paragraph"
+    return None
 
 
 def _pseudo_text(replacing: str) -> str:
@@ -189,9 +195,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     partial_word: list[tuple[str, str, str]] = []  # (copybook, LEADING/TRAILING, operand)
     tagged: list[tuple[str, str, str]] = []  # (copybook, tag, operand) of ==(TAG)== BY ==X==
 
-    for path, area in cobol.items():
-        joined = "\n".join(area)
-        values = {m.group(1).upper(): m.group(2) for m in VALUE_RE.finditer(joined)}
+    for path in cobol:
         copies = idx.references(kind="copy", path=path)
         for r in copies:
             if "via" in r.detail:
@@ -210,23 +214,15 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
         for r in copies:  # EXEC SQL INCLUDE
             if "via" in r.detail and r.target in stems and r.target not in ("SQLCA", "SQLDA"):
                 candidates.append((written(path, r.line, r.target), "copybook"))
-        for m in CICS_FILE_RE.finditer(joined):
-            dataset = m.group(2) if m.group(1) else values.get(m.group(2).upper())
-            if dataset:
-                candidates.append((dataset, "dataset"))
-        for m in ASSIGN_RE.finditer(joined):
-            candidates.append((assign_dd(m.group(1)), "jcl_dd"))
-        in_procedure = False
-        for line in area:
-            if re.search(r"\bPROCEDURE\s+DIVISION\b", line, _I):
-                in_procedure = True
-                continue
-            if lm := DATA_ITEM_RE.match(line):
-                candidates.append((lm.group(2), "data_name"))
-            elif lm := FD_RE.match(line) or SELECT_RE.match(line):
-                candidates.append((lm.group(1), "data_name"))
-            elif (in_procedure or path in copybook_paths) and line[:4].strip() and (lm := PARAGRAPH_RE.match(line.lstrip())):
-                candidates.append((lm.group(1), "paragraph"))
+        candidates += [(name, "dataset") for name in _cics_files(idx, path, written)]
+        symbols = idx.definitions(path=path)
+        for s in symbols:
+            if s.kind == "select" and "assign" in s.detail:
+                candidates.append((assign_dd(s.detail["assign"]), "jcl_dd"))
+        for s in symbols:
+            cls = _cobol_class(s)
+            if cls and re.fullmatch(_NAME, s.name):
+                candidates.append((written(path, s.start_line, s.name), cls))
 
     for path, (lang, text) in texts.items():
         if lang == "jcl":
@@ -261,7 +257,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     reserved = reserved_words()
     for name, cls in candidates:
         upper = name.upper()
-        if upper in reserved or upper == "FILLER":
+        if upper in reserved:
             d.kept.setdefault(name, ("reserved word", cls))
         elif len(name) < MIN_LENGTH:
             d.kept.setdefault(name, (f"shorter than {MIN_LENGTH} characters", cls))
@@ -327,15 +323,33 @@ def _pin_tag_built_names(d: Discovery, tagged: list[tuple[str, str, str]], areas
 def _call_targets(
     cobol: dict[str, list[str]], texts: dict[str, tuple[str, str]], idx: Index, written: Callable[[str, int, str], str]
 ) -> Iterable[str]:
-    for area in cobol.values():
-        joined = "\n".join(area)
-        for rx in (CALL_RE, CICS_PROGRAM_RE):
-            yield from (m.group(1) for m in rx.finditer(joined))
+    """Literal targets of CALL and of a CICS command's PROGRAM(...), and what a labelled JCL step runs. A data
+    name holding the target is no program name, and what it holds is read from a VALUE only for files."""
+    for path in cobol:
+        for r in idx.references(path=path):
+            if r.kind in PROGRAM_REFS and "via" not in r.detail and "operand" not in r.detail:
+                yield written(path, r.line, r.target)
     for path, (lang, _text) in texts.items():
         if lang == "jcl":
             for r in idx.references(kind="exec_pgm", path=path):
                 if r.context and "via" not in r.detail:
                     yield written(path, r.line, r.target)
+
+
+def _cics_files(idx: Index, path: str, written: Callable[[str, int, str], str]) -> Iterable[str]:
+    """The files a CICS command of path names: a literal, or the literal VALUE of the data name given (spelled
+    as that VALUE clause writes it), not a literal the program only MOVEs there."""
+    for r in idx.references(path=path):
+        if r.kind not in CICS_FILE_REFS or "operand" in r.detail or "moved_at" in r.detail:
+            continue
+        name = r.target.strip()  # VALUE 'ACCTDAT ' pads the file name to its field
+        if not re.fullmatch(_NAME, name):
+            continue
+        if via := r.detail.get("via"):
+            items = idx.definitions(name=via, path=path)
+            yield written(path, items[0].start_line, name) if items else name
+        else:
+            yield written(path, r.line, name)
 
 
 def _jcl_names(
