@@ -288,20 +288,7 @@ def render_markdown(
         "The question-balanced total if every excluded judgement had scored the rubric minimum or maximum: "
         "judge failures only, then also infrastructure failures. Void answers are never filled.",
         "",
-        md_table(
-            s[
-                [
-                    "cell",
-                    "mean_question_balanced",
-                    "judge_failures_at_min",
-                    "judge_failures_at_max",
-                    "all_missing_at_min",
-                    "all_missing_at_max",
-                    "n_judge_failures",
-                    "n_infrastructure_failures",
-                ]
-            ]
-        ),
+        md_table(s[[c for c in agg.SENSITIVITY_COLUMNS if c != "dimension"]]),  # s holds the total only
         "",
     ]
     if a.void or a.unverified or inputs.blind_sha256:
