@@ -36,7 +36,7 @@ def rename_cmd(
     classes: str | None = typer.Option(
         None,
         "--classes",
-        help="Comma-separated identifier classes; 'default', 'all' or names such as program,copybook,paragraph,data_name.",
+        help="Comma-separated identifier classes; 'default' (every COBOL, JCL, BMS and CSD name but DD and step names), 'all' or names such as program,copybook,jcl_dd.",
     ),
     keep: Path | None = typer.Option(
         None,
