@@ -3,7 +3,8 @@
 A token is distinctive when it is frequent in the original (``MIN_COUNT`` occurrences or more) and
 absent from a general vocabulary: the reserved words of every language (COBOL, JCL, CICS, SQL, ...,
 grounding/index/registry.py), English (english_words.txt), Python's keywords, builtins and standard
-library, and generic abbreviations (abbreviations.txt); a compound made only of such words
+library, generic abbreviations (abbreviations.txt) and mainframe tools' keywords (tool_words.txt:
+CPSM, WSim, ISPF, JCL symbols, LISTCAT); a compound made only of such words
 (POLICYNUMBER, COUNTVAL) is general too. What remains (GENAPOOL, LGACDB01, Hursley) can tie a renamed
 tree back to its public original. The leak score is the number of distinctive original tokens left
 per 1,000 tokens of the renamed tree.
@@ -26,6 +27,7 @@ from groundjudge.rename.lexer import sniff
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, english_words, parse_word_list
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.txt"
+TOOL_WORDS_FILE = Path(__file__).resolve().parent / "tool_words.txt"
 MIN_COUNT = 3  # rarer tokens are noise; the distinctive ones of an application recur
 MIN_LENGTH = 4  # 3-character tokens are mostly abbreviations and codes (MSG, HX7)
 PLACES = 5  # places listed per token
@@ -38,8 +40,9 @@ WORD_RE = re.compile(r"[A-Za-z0-9]+")
 @cache
 def general_words() -> frozenset[str]:
     python = set(keyword.kwlist) | set(dir(builtins)) | set(sys.stdlib_module_names)
-    abbreviations = parse_word_list(ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
-    return reserved_words() | english_words() | {w.upper() for w in python} | frozenset(abbreviations)
+    lists = (ABBREVIATIONS_FILE, TOOL_WORDS_FILE)
+    listed = {w for f in lists for w in parse_word_list(f.read_text(encoding="utf-8"))}
+    return reserved_words() | english_words() | {w.upper() for w in python} | frozenset(listed)
 
 
 @cache
