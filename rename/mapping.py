@@ -11,6 +11,7 @@ from groundjudge.errors import UserError
 from groundjudge.grounding.index.registry import reserved_words, split_assign
 from groundjudge.rename.discover import Discovery
 from groundjudge.rename.generate import Rejection, TokenRules, generate, ordered
+from groundjudge.rename.leak import is_general
 from groundjudge.rename.lexer import recase
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, english_words
@@ -74,6 +75,12 @@ def plan_map(
             spellings.setdefault(name.upper(), []).append((name if cls in CASE_SENSITIVE_CLASSES else name.upper(), name, cls))
     wanted = [(w, "included") for w in include if not w.endswith("*")]
     wanted += [(t, "included") for w in include if w.endswith("*") for t in sorted(d.corpus_tokens) if _by_prefix(t, w[:-1])]
+    wanted += [
+        (t, "included")
+        for p in shared_prefixes(d, classes)
+        for t in sorted(d.corpus_tokens)
+        if _by_prefix(t, p) and not is_general(t.upper())
+    ]
     wanted += [(w, "prose") for w in sorted(prose)]
     include_set |= {w.upper() for w, _ in wanted}
     outside = {n.upper() for n in d.kept}
@@ -153,6 +160,27 @@ def plan_map(
             cls_of[orig] = DERIVED_CLASS[cls]
             derived_from[orig] = name
     return PlannedMap(identifiers, cls_of, derived_from, dict(sorted(kept.items())), rejections)
+
+
+# Classes whose names an application coins for its own resources; data names and paragraphs share
+# conventional prefixes (WS-, CA-) that say nothing about the application.
+PREFIX_CLASSES = ("program", "copybook", "bms_mapset", "bms_map", "jcl_proc", "jcl_job", "dataset", "db2_plan", "transaction")
+PREFIX_LENGTH = 4
+PREFIX_MIN_NAMES = 10
+
+
+def shared_prefixes(d: Discovery, classes: list[str]) -> list[str]:
+    """Prefixes an application stamps on its resources (GenApp's GENA: jobs GENACSD, GENAVSAM, the plan
+    GENAONE, and beyond them region and pool names GENAAORP, GENAPOOL that no statement defines): the
+    first ``PREFIX_LENGTH`` letters of ``PREFIX_MIN_NAMES`` or more defined names of the chosen resource
+    classes, when they are no general word. Every corpus token starting with one is renamed, as
+    ``--include PREFIX*`` would."""
+    counts: dict[str, int] = {}
+    for key, (_name, cls) in d.found.items():
+        head = key.upper()[:PREFIX_LENGTH]
+        if cls in classes and cls in PREFIX_CLASSES and len(key) > PREFIX_LENGTH and head.isalpha():
+            counts[head] = counts.get(head, 0) + 1
+    return sorted(p for p, n in counts.items() if n >= PREFIX_MIN_NAMES and not is_general(p))
 
 
 def _by_prefix(token: str, prefix: str) -> bool:
