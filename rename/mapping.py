@@ -11,7 +11,7 @@ from groundjudge.errors import UserError
 from groundjudge.grounding.index.registry import reserved_words, split_assign
 from groundjudge.rename.discover import Discovery
 from groundjudge.rename.generate import Rejection, TokenRules, generate, ordered
-from groundjudge.rename.leak import is_general
+from groundjudge.rename.leak import MIN_LENGTH, WORD_RE, is_general
 from groundjudge.rename.lexer import recase
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, english_words
@@ -136,8 +136,7 @@ def plan_map(
     # through its parts, so it keeps its shape and reads the same as the part does in other files; a
     # name of a leading class keeps its own token (the program BKRPT03C beside its plan BKRPT03)
     probe = Lookup({n: n for n, _ in bases}, dict(bases))
-    rank = CLASS_ORDER.index
-    bases = [(n, c) for n, c in bases if not any(rank(part_cls) <= rank(c) for *_, part_cls in probe.parts(n))]
+    bases = [(n, c) for n, c in bases if not _through_parts(n, c, probe)]
     rules = TokenRules(
         corpus_tokens=d.corpus_tokens,
         reserved=reserved,
@@ -181,6 +180,23 @@ def shared_prefixes(d: Discovery, classes: list[str]) -> list[str]:
         if cls in classes and cls in PREFIX_CLASSES and len(key) > PREFIX_LENGTH and head.isalpha():
             counts[head] = counts.get(head, 0) + 1
     return sorted(p for p, n in counts.items() if n >= PREFIX_MIN_NAMES and not is_general(p))
+
+
+def _through_parts(name: str, cls: str, probe: Lookup) -> bool:
+    """``name`` carries renamed names of its own or a leading class and what they leave is general
+    (WS-ACCT-ID through ACCT, LS2WS_LGACUS01 through the program): renamed through those parts. A
+    distinctive rest (TSQH in WS-FLAG-TSQH, SINT in DB2-E-TERM-SINT) would stay in the renamed tree,
+    so such a name gets a token of its own."""
+    hits = [(i, j) for i, j, _new, part_cls in probe.parts(name) if CLASS_ORDER.index(part_cls) <= CLASS_ORDER.index(cls)]
+    if not hits:
+        return False
+    rest, last = [], 0
+    for i, j in hits:
+        rest.append(name[last:i])
+        last = j
+    rest.append(name[last:])
+    words = WORD_RE.findall(" ".join(rest))
+    return all(len(w) < MIN_LENGTH or is_general(w.upper()) for w in words)
 
 
 def _by_prefix(token: str, prefix: str) -> bool:

@@ -34,3 +34,12 @@ def test_a_prefix_of_many_resource_names_is_renamed_in_every_token():
     assert shared_prefixes(_discovery(jobs[:9], []), list(DEFAULT_CLASSES)) == []
     assert shared_prefixes(d, ["data_name"]) == []
     assert shared_prefixes(_discovery([f"POST{j[4:]}" for j in jobs], []), list(DEFAULT_CLASSES)) == []
+
+
+def test_a_name_with_a_distinctive_rest_gets_its_own_token():
+    d = Discovery(corpus_tokens={"FLAGX", "WS-FLAGX-TSQH", "WS-FLAGX-ITEM"})
+    for name in ("FLAGX", "WS-FLAGX-TSQH", "WS-FLAGX-ITEM"):
+        d.add(name, "data_name")
+    plan = plan_map(d, 1, list(DEFAULT_CLASSES))
+    assert "WS-FLAGX-TSQH" in plan.identifiers  # TSQH would be left beside the renamed FLAGX
+    assert "WS-FLAGX-ITEM" not in plan.identifiers  # WS and ITEM are general: renamed through FLAGX
