@@ -509,7 +509,7 @@ class DeterministicVerifier:
 
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
         lk = self._lookup_for(index, getattr(snapshot, "name", "") or "")
-        checks = _ClaimChecker(claim, lk).run()
+        checks = _ClaimChecker(claim, lk, snapshot).run()
         verdict, reason = decide(checks)
         evidence = _collect_evidence(checks, verdict)
         return VerifiedClaim(**claim.model_dump(), verdict=verdict, reason=reason, evidence=evidence, verifier=self.name)
@@ -583,9 +583,10 @@ def _def_evidence(lk: _Lookup, sym: Symbol) -> Evidence:
 
 
 class _ClaimChecker:
-    def __init__(self, claim: Claim, lk: _Lookup):
+    def __init__(self, claim: Claim, lk: _Lookup, snapshot: Any = None):
         self.claim = claim
         self.lk = lk
+        self.snapshot = snapshot
         self.checks: list[CheckResult] = []
         self.located: list[_Located] = []
         self.scope: list[str] = []
@@ -654,6 +655,7 @@ class _ClaimChecker:
         self._check_facts()
         self._check_quoted_calls()
         self._check_declared_types()
+        self._check_identical_files()
         self._check_code(self.scope, strict=bool(strong))
         return self.checks
 
@@ -1439,6 +1441,27 @@ class _ClaimChecker:
             note = f"{name} is declared {t} at {p}:{n}" + ("" if same else f", not {wanted}")
             self._add(outcome, note, [self.lk.snippet(p, n, n)], relation=True)
 
+    # -- identical files ------------------------------------------------------------------------------
+
+    def _check_identical_files(self) -> None:
+        """ "`A` and `B` are identical", "the two copies differ": the snapshot manifest's sha256 of each cited
+        file says whether their contents are the same."""
+        m = _IDENTICAL.search(self.claim.text)
+        entry = getattr(self.snapshot, "entry", None)
+        if m is None or entry is None:
+            return
+        files = list(dict.fromkeys(loc.files[0] for loc in self.located if loc.ref.kind == "path" and len(loc.files) == 1))
+        if len(files) != 2:
+            return
+        digests = [getattr(entry(f), "sha256", None) for f in files]
+        if None in digests:
+            return
+        same = digests[0] == digests[1]
+        says_same = m.group("differ") is None and m.group("not") is None
+        outcome: Outcome = "ok" if same == says_same else "contradicted"
+        how = "the same content" if same else "different contents"
+        self._add(outcome, f"{files[0]} and {files[1]} have {how} (sha256 in the snapshot manifest)", relation=True)
+
     # -- quoted code --------------------------------------------------------------------------------
 
     def _check_code(self, scope: list[str], strict: bool) -> None:
@@ -1522,6 +1545,11 @@ _NEVER = re.compile(
     re.I,
 )
 _DIVIDES = re.compile(r"(?<![\w-])divides?\s+`(?P<name>[^`]+)`\s+by\s+(?P<n>\d+(?:\.\d+)?)(?![\w-])", re.I)
+_IDENTICAL = re.compile(
+    r"(?<![\w-])(?:(?:are|is)\s+(?P<not>not\s+)?(?:byte[- ]for[- ]byte\s+)?identical|identical\s+(?:copies|files)"
+    r"|(?P<differ>differ|are\s+different))(?![\w-])",
+    re.I,
+)
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")

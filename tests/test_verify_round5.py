@@ -1,0 +1,102 @@
+"""Issue E round 5: identical files, a table row's copybooks and line range, which field is moved into
+which, a CICS option of the subject's command, and class attributes, each on a small fixture corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from groundjudge.grounding.models import Verdict
+
+S, P, U, N = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY
+
+PROGRAM = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. ABCPGM1.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       COPY ABCWS.
+       01  WS-IN-STATUS          PIC XX.
+       01  WS-OUT-STATUS         PIC XX.
+       01  WS-MSG.
+           05  WS-MSG-CODE       PIC XX.
+           05  WS-MSG-TEXT       PIC X(20).
+       LINKAGE SECTION.
+       COPY ABCLK.
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           PERFORM 1000-READ-IN
+           PERFORM 2000-SHOW
+           GOBACK.
+       1000-READ-IN.
+           IF WS-IN-STATUS NOT = '00'
+               MOVE WS-OUT-STATUS
+                   TO WS-MSG-CODE
+               MOVE 'READ FAILED' TO WS-MSG-TEXT
+           END-IF.
+       2000-SHOW.
+           EXEC CICS SEND MAP('ABCMAP')
+                MAPSET('ABCSET')
+                ERASE
+           END-EXEC.
+           EXEC CICS RETURN
+           END-EXEC.
+"""
+
+SIGNERS = """\
+class Signer:
+    pass
+
+
+class StampSigner(Signer):
+    pass
+
+
+class Packer:
+    default_signer = Signer
+
+    def __init__(self, signer=None):
+        self.signer = signer or self.default_signer
+
+
+class StampPacker(Packer):
+    default_signer = StampSigner
+"""
+
+
+@pytest.fixture(scope="module")
+def grounder(tmp_path_factory):
+    from _grounding_helpers import Grounder
+
+    root: Path = tmp_path_factory.mktemp("round5") / "abc"
+    for rel, text in {
+        "cbl/ABCPGM1.cbl": PROGRAM,
+        "copy/ABCPGM1.cbl": PROGRAM,
+        "old/ABCPGM1.cbl": PROGRAM.replace("COPY ABCLK.", "COPY ABCLK.\n       COPY ABCOLD."),
+        "cpy/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n",
+        "cpy/ABCLK.cpy": "       01  LK-AREA    PIC X(10).\n",
+        "cpy/ABCOLD.cpy": "       01  OLD-AREA   PIC X(10).\n",
+        "cpy/ABCNONE.cpy": "       01  NONE-AREA  PIC X(10).\n",
+        "py/packers.py": SIGNERS,
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return Grounder(root)
+
+
+@pytest.mark.parametrize(
+    ("md", "verdict"),
+    [
+        ("`cbl/ABCPGM1.cbl` and `copy/ABCPGM1.cbl` are identical.", S),
+        ("`cbl/ABCPGM1.cbl` and `old/ABCPGM1.cbl` are identical.", U),
+        (
+            "`ABCPGM1` exists both as `cbl/ABCPGM1.cbl` and as `old/ABCPGM1.cbl`, and the two copies are identical.",
+            U,
+        ),  # existing paths are no held relation
+        ("`cbl/ABCPGM1.cbl` and `old/ABCPGM1.cbl` differ.", S),
+    ],
+)
+def test_identical_files_by_their_manifest_digests(grounder, md, verdict):
+    c = grounder.one(md)
+    assert c.verdict == verdict, c.reason
