@@ -1133,7 +1133,29 @@ class _ClaimChecker:
                 for obj in objects:
                     if obj is not who and obj.ref.kind == "identifier":
                         links.append((cue.relation, kinds, who, obj))
-        return links + self._statement_links(named)
+        return links + self._statement_links(named) + self._row_copy_links(named, links)
+
+    def _row_copy_links(
+        self, named: list[_Located], links: list[tuple[str, frozenset[str], _Located | None, _Located]]
+    ) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
+        """A table row whose first cell is a program and one of whose columns lists its copybooks
+        ("`P` | Copybooks: `A`, `B`"): the program copies each listed name."""
+        text = self.claim.text
+        first = text.find(" | ")
+        row_subject = (
+            next((loc for loc in named if loc.ref.kind == "identifier" and loc.pos < first), None) if first > 0 else None
+        )
+        if row_subject is None or row_subject.res is None or not any(d.kind == "program" for d in row_subject.res.defs):
+            return []
+        linked = {id(obj) for relation, _, _, obj in links if relation == "copies"}
+        out: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
+        for m in _COPY_COLUMN.finditer(text):
+            end = text.find(" | ", m.end())
+            end = len(text) if end < 0 else end
+            for loc in named:
+                if loc.ref.kind == "identifier" and m.end() <= loc.pos < end and id(loc) not in linked:
+                    out.append(("copies", RELATION_REFS["copies"], row_subject, loc))
+        return out
 
     def _statement_links(self, named: list[_Located]) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
         """A quoted statement states its own relation: `EXEC CICS LINK PROGRAM('X')` says the subject
@@ -1549,6 +1571,9 @@ _IDENTICAL = re.compile(
     r"(?<![\w-])(?:(?:are|is)\s+(?P<not>not\s+)?(?:byte[- ]for[- ]byte\s+)?identical|identical\s+(?:copies|files)"
     r"|(?P<differ>differ|are\s+different))(?![\w-])",
     re.I,
+)
+_COPY_COLUMN = re.compile(
+    r"(?<= \| )(?:COPY\s+)?(?:copy\s*books?|copies|copied|copy\s+members|members|includes)(?:\s+\w+)?\s*:", re.I
 )
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")

@@ -85,18 +85,20 @@ def grounder(tmp_path_factory):
     return Grounder(root)
 
 
-@pytest.mark.parametrize(
-    ("md", "verdict"),
-    [
-        ("`cbl/ABCPGM1.cbl` and `copy/ABCPGM1.cbl` are identical.", S),
-        ("`cbl/ABCPGM1.cbl` and `old/ABCPGM1.cbl` are identical.", U),
-        (
-            "`ABCPGM1` exists both as `cbl/ABCPGM1.cbl` and as `old/ABCPGM1.cbl`, and the two copies are identical.",
-            U,
-        ),  # existing paths are no held relation
-        ("`cbl/ABCPGM1.cbl` and `old/ABCPGM1.cbl` differ.", S),
-    ],
-)
-def test_identical_files_by_their_manifest_digests(grounder, md, verdict):
+CASES = [
+    # identical files: the snapshot manifest's sha256 of each
+    ("`cbl/ABCPGM1.cbl` and `copy/ABCPGM1.cbl` are identical.", S),
+    ("`cbl/ABCPGM1.cbl` and `old/ABCPGM1.cbl` are identical.", U),
+    # existing paths are no held relation
+    ("`ABCPGM1` exists both as `cbl/ABCPGM1.cbl` and as `old/ABCPGM1.cbl`, and the two copies are identical.", U),
+    ("`cbl/ABCPGM1.cbl` and `old/ABCPGM1.cbl` differ.", S),
+    # a table row's copybooks: ABCNONE is a copybook of the snapshot that ABCPGM1 never copies
+    ("| Program | Copybooks |\n|---|---|\n| `ABCPGM1` | `ABCWS`, `ABCLK` |", S),
+    ("| Program | Copybooks |\n|---|---|\n| `ABCPGM1` | `ABCWS`, `ABCNONE` |", P),
+]
+
+
+@pytest.mark.parametrize(("md", "verdict"), CASES)
+def test_round5_checks(grounder, md, verdict):
     c = grounder.one(md)
     assert c.verdict == verdict, c.reason
