@@ -786,12 +786,17 @@ class _ClaimChecker:
         # A name defined in this file must be defined at the cited lines, unless the claim is about a use
         # of it ("performs X at line 40"); a name defined elsewhere only has to be mentioned there.
         uses = any(c.relation != "defines" for c in relation_cues(self.claim.text))
+        # "| `P` | lines 190-212 |": the range is the row's own name's span, which must start inside it
+        row = _ROW_RANGE.match(self.claim.text)
+        if row is not None:
+            names = [n for n in names if _same_name(row.group("name"), n)] or names
         misplaced: list[Symbol] = []
         for name in names:
             defs = [d for d in self.lk.definitions(_last(name), None, path) if _same_name(d.name, _last(name))]
+            spanned = row is not None and _same_name(row.group("name"), name)
             for sym in defs:
                 if start <= sym.start_line <= end or (
-                    sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line
+                    not spanned and sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line
                 ):
                     return CheckResult("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
             if (uses or not defs) and self.lk.mentions(path, _last(name), start, end):
@@ -1575,6 +1580,7 @@ _IDENTICAL = re.compile(
 _COPY_COLUMN = re.compile(
     r"(?<= \| )(?:COPY\s+)?(?:copy\s*books?|copies|copied|copy\s+members|members|includes)(?:\s+\w+)?\s*:", re.I
 )
+_ROW_RANGE = re.compile(r"^\s*`(?P<name>[^`]+)`\s*\|\s*lines?\s+\d+(?:\s*[-–]\s*\d+)?\s*(?:\||$)")
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")

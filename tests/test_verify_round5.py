@@ -72,8 +72,7 @@ def grounder(tmp_path_factory):
     root: Path = tmp_path_factory.mktemp("round5") / "abc"
     for rel, text in {
         "cbl/ABCPGM1.cbl": PROGRAM,
-        "copy/ABCPGM1.cbl": PROGRAM,
-        "old/ABCPGM1.cbl": PROGRAM.replace("COPY ABCLK.", "COPY ABCLK.\n       COPY ABCOLD."),
+        "dup/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n",
         "cpy/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n",
         "cpy/ABCLK.cpy": "       01  LK-AREA    PIC X(10).\n",
         "cpy/ABCOLD.cpy": "       01  OLD-AREA   PIC X(10).\n",
@@ -87,14 +86,19 @@ def grounder(tmp_path_factory):
 
 CASES = [
     # identical files: the snapshot manifest's sha256 of each
-    ("`cbl/ABCPGM1.cbl` and `copy/ABCPGM1.cbl` are identical.", S),
-    ("`cbl/ABCPGM1.cbl` and `old/ABCPGM1.cbl` are identical.", U),
+    ("`cpy/ABCWS.cpy` and `dup/ABCWS.cpy` are identical.", S),
+    ("`cpy/ABCLK.cpy` and `cpy/ABCOLD.cpy` are identical.", U),
     # existing paths are no held relation
-    ("`ABCPGM1` exists both as `cbl/ABCPGM1.cbl` and as `old/ABCPGM1.cbl`, and the two copies are identical.", U),
-    ("`cbl/ABCPGM1.cbl` and `old/ABCPGM1.cbl` differ.", S),
+    ("`ABCWS` exists both as `cpy/ABCWS.cpy` and as `cpy/ABCOLD.cpy`, and the two copies are identical.", U),
+    ("`cpy/ABCLK.cpy` and `cpy/ABCOLD.cpy` differ.", S),
     # a table row's copybooks: ABCNONE is a copybook of the snapshot that ABCPGM1 never copies
     ("| Program | Copybooks |\n|---|---|\n| `ABCPGM1` | `ABCWS`, `ABCLK` |", S),
     ("| Program | Copybooks |\n|---|---|\n| `ABCPGM1` | `ABCWS`, `ABCNONE` |", P),
+    # a line range in a table row is the row name's own span: it must hold the paragraph's first line
+    ("| Paragraph | Lines | What it does |\n|---|---|---|\n| `0000-MAIN` | 14-17 | performs `1000-READ-IN` |", S),
+    ("| Paragraph | Lines | What it does |\n|---|---|---|\n| `0000-MAIN` | 15-17 | performs `1000-READ-IN` |", P),
+    # in prose, a range inside the paragraph still holds
+    ("`1000-READ-IN` moves the status (`cbl/ABCPGM1.cbl` lines 20-21).", S),
 ]
 
 
