@@ -652,6 +652,7 @@ class _ClaimChecker:
         self._check_subject_uses({id(obj) for _, _, _, obj in links})
         self._check_never()
         self._check_divisions()
+        self._check_moved_into()
         self._check_facts()
         self._check_quoted_calls()
         self._check_declared_types()
@@ -1407,6 +1408,45 @@ class _ClaimChecker:
         divisor = wanted if same else seen[0][2]
         self._add(outcome, f"{actor.ref.value} divides {name} by {divisor} at {p}:{n}", [self.lk.snippet(p, n, n)], True)
 
+    def _check_moved_into(self) -> None:
+        """ "`P` moves `A` into `B`", "reports an error with `A` in `B`": the statements in P's own span that
+        set B (MOVE, SET, COMPUTE, an assignment) must include one from A; ones that set B from something
+        else only contradict it. No statement setting B in the span leaves it to the other checks."""
+        data = {
+            loc.ref.value.upper(): loc
+            for loc in self.located
+            if loc.ref.kind == "identifier"
+            and loc.res is not None
+            and loc.res.defs
+            and all(d.kind in DATA_KINDS for d in loc.res.defs)
+        }
+        for m in _MOVED_INTO.finditer(self.claim.text):
+            source, target = data.get(m.group("a").upper()), data.get(m.group("b").upper())
+            if source is None or target is None:
+                continue
+            actors = [loc for loc in self.located if loc.pos < m.start() and loc.ref.kind == "identifier" and self._is_actor(loc)]
+            who, spans = self._subject_scope(actors[-1] if actors else None)
+            if spans is None:
+                continue
+            found = assignments(self.lk, target.ref.value, spans)
+            if not found:
+                continue
+            a, b = source.ref.value, target.ref.value
+            wanted = _last(a).upper()
+            same = next(((p, n) for p, n, v in found if wanted in re.findall(r"[\w-]+", v.upper())), None)
+            if same is not None:
+                p, n = same
+                self._add("ok", f"{who} moves {a} into {b} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=True)
+                continue
+            # that the span names A and B was only a sign of this link: it is no fact that held
+            for check in self.checks:
+                if check.outcome == "ok" and check.message.startswith((f"{who} uses {a} at", f"{who} uses {b} at")):
+                    check.relation = False
+            p, n, _ = found[0]
+            others = ", ".join(dict.fromkeys(v for _, _, v in found))
+            note = f"{who} sets {b} from {others} ({p}:{n}), never from {a}"
+            self._add("contradicted", note, [self.lk.snippet(p, n, n)], relation=True)
+
     # -- quoted calls and types ------------------------------------------------------------------------
 
     def _python_hits(self, name: str) -> list[tuple[str, int]]:
@@ -1581,6 +1621,11 @@ _COPY_COLUMN = re.compile(
     r"(?<= \| )(?:COPY\s+)?(?:copy\s*books?|copies|copied|copy\s+members|members|includes)(?:\s+\w+)?\s*:", re.I
 )
 _ROW_RANGE = re.compile(r"^\s*`(?P<name>[^`]+)`\s*\|\s*lines?\s+\d+(?:\s*[-–]\s*\d+)?\s*(?:\||$)")
+_MOVED_INTO = re.compile(
+    r"(?<![\w-])(?:moves?|moved|copies|copied|puts?|places?|passe[sd]|pass|stores?|stored|with)\s+"
+    r"`(?P<a>[^`]+)`\s+(?:(?:through|on)\s+)?(?:in|into|to)\s+`(?P<b>[^`]+)`",
+    re.I,
+)
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")

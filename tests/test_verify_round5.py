@@ -99,6 +99,10 @@ CASES = [
     ("| Paragraph | Lines | What it does |\n|---|---|---|\n| `0000-MAIN` | 15-17 | performs `1000-READ-IN` |", P),
     # in prose, a range inside the paragraph still holds
     ("`1000-READ-IN` moves the status (`cbl/ABCPGM1.cbl` lines 20-21).", S),
+    # which field is moved into which, in the subject's own span
+    ("`1000-READ-IN` reports a failed read with `WS-OUT-STATUS` in `WS-MSG-CODE`.", S),
+    ("`1000-READ-IN` reports a failed read with `WS-IN-STATUS` in `WS-MSG-CODE`.", U),
+    ("`1000-READ-IN` moves `WS-IN-STATUS` into `WS-MSG-CODE`.", U),
 ]
 
 
