@@ -653,6 +653,7 @@ class _ClaimChecker:
         self._check_never()
         self._check_divisions()
         self._check_moved_into()
+        self._check_cics_options()
         self._check_facts()
         self._check_quoted_calls()
         self._check_declared_types()
@@ -1447,6 +1448,42 @@ class _ClaimChecker:
             note = f"{who} sets {b} from {others} ({p}:{n}), never from {a}"
             self._add("contradicted", note, [self.lk.snippet(p, n, n)], relation=True)
 
+    def _check_cics_options(self) -> None:
+        """ "`P` sends the map with `ERASE` and `DATAONLY`": each CICS option named must be in one of P's own
+        EXEC CICS statements of that command (the verb says which: sends, receives, reads, ...; none said,
+        any command). Statements of that command found without the option contradict it."""
+        text = self.claim.text
+        for m in re.finditer(r"`([A-Z][A-Z0-9]*)`", text):
+            option = m.group(1)
+            if option not in CICS_OPTIONS:
+                continue
+            actors = [loc for loc in self.located if loc.pos < m.start() and loc.ref.kind == "identifier" and self._is_actor(loc)]
+            if not actors:
+                continue
+            who, spans = self._subject_scope(actors[-1])
+            if spans is None:
+                continue
+            verb = _CICS_VERB.search(text, actors[-1].ref.end, m.start())
+            command = _CICS_COMMANDS[verb.group(1).lower()] if verb else None
+            statements: list[tuple[str, int, str]] = []
+            for path, start, end in spans:
+                code, starts = self.lk.code_text(path)
+                a = starts[start - 1] if 0 < start <= len(starts) else len(code)
+                b = starts[end] if end < len(starts) else len(code)
+                for st in _EXEC_CICS.finditer(code, a, b):
+                    if command is None or st.group("command").upper() == command:
+                        statements.append((path, bisect.bisect_right(starts, st.start()), st.group(0).upper()))
+            if not statements:
+                continue
+            hit = next(((p, n) for p, n, body in statements if re.search(r"(?<![\w-])" + option + r"(?![\w-])", body)), None)
+            said = command or "EXEC CICS"
+            if hit is not None:
+                p, n = hit
+                self._add("ok", f"{who}'s {said} at {p}:{n} has {option}", [self.lk.snippet(p, n, n)], relation=True)
+            else:
+                p, n, _ = statements[0]
+                self._add("contradicted", f"{who}'s {said} at {p}:{n} has no {option}", [self.lk.snippet(p, n, n)], True)
+
     # -- quoted calls and types ------------------------------------------------------------------------
 
     def _python_hits(self, name: str) -> list[tuple[str, int]]:
@@ -1626,6 +1663,51 @@ _MOVED_INTO = re.compile(
     r"`(?P<a>[^`]+)`\s+(?:(?:through|on)\s+)?(?:in|into|to)\s+`(?P<b>[^`]+)`",
     re.I,
 )
+# CICS command options a claim may name: a named one must be in the subject's own statement
+CICS_OPTIONS = frozenset(
+    [
+        "ERASE",
+        "ERASEAUP",
+        "DATAONLY",
+        "MAPONLY",
+        "FREEKB",
+        "ALARM",
+        "CURSOR",
+        "FRSET",
+        "NOHANDLE",
+        "UPDATE",
+        "GTEQ",
+        "EQUAL",
+        "GENERIC",
+        "LAST",
+        "ACCUM",
+        "PAGING",
+        "PRINT",
+        "NOSUSPEND",
+        "KEYLENGTH",
+        "RIDFLD",
+        "COMMAREA",
+        "LENGTH",
+        "RESP",
+        "RESP2",
+        "TRANSID",
+        "INTO",
+        "FROM",
+        "MAPSET",
+        "SYSID",
+        "CHANNEL",
+        "INPUTMSG",
+        "ASIS",
+        "IMMEDIATE",
+    ]
+)
+_CICS_COMMANDS = {
+    "send": "SEND", "sends": "SEND", "receive": "RECEIVE", "receives": "RECEIVE", "read": "READ", "reads": "READ",
+    "write": "WRITE", "writes": "WRITE", "rewrite": "REWRITE", "rewrites": "REWRITE", "delete": "DELETE",
+    "deletes": "DELETE", "return": "RETURN", "returns": "RETURN", "link": "LINK", "links": "LINK", "xctl": "XCTL",
+}  # fmt: skip
+_CICS_VERB = re.compile(r"(?<![\w-])(" + "|".join(_CICS_COMMANDS) + r")(?![\w-])", re.I)
+_EXEC_CICS = re.compile(r"\bEXEC\s+CICS\s+(?P<command>\w+).*?\bEND-EXEC\b", re.I | re.S)
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")

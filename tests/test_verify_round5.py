@@ -42,6 +42,10 @@ PROGRAM = """\
            END-EXEC.
            EXEC CICS RETURN
            END-EXEC.
+       3000-REFRESH.
+           EXEC CICS SEND MAP('ABCMAP')
+                DATAONLY
+           END-EXEC.
 """
 
 SIGNERS = """\
@@ -103,6 +107,11 @@ CASES = [
     ("`1000-READ-IN` reports a failed read with `WS-OUT-STATUS` in `WS-MSG-CODE`.", S),
     ("`1000-READ-IN` reports a failed read with `WS-IN-STATUS` in `WS-MSG-CODE`.", U),
     ("`1000-READ-IN` moves `WS-IN-STATUS` into `WS-MSG-CODE`.", U),
+    # a CICS option named for the subject's command must be in its own EXEC CICS statement
+    ("`2000-SHOW` sends the map with `ERASE`.", S),
+    ("`2000-SHOW` sends the map with `ERASE` and `DATAONLY`.", P),
+    ("`2000-SHOW` sends the map with `DATAONLY`.", U),
+    ("`3000-REFRESH` sends the map with `DATAONLY`.", S),
 ]
 
 
