@@ -657,6 +657,7 @@ class _ClaimChecker:
         self._check_facts()
         self._check_quoted_calls()
         self._check_declared_types()
+        self._check_class_attributes()
         self._check_identical_files()
         self._check_code(self.scope, strict=bool(strong))
         return self.checks
@@ -1545,6 +1546,36 @@ class _ClaimChecker:
             note = f"{name} is declared {t} at {p}:{n}" + ("" if same else f", not {wanted}")
             self._add(outcome, note, [self.lk.snippet(p, n, n)], relation=True)
 
+    def _check_class_attributes(self) -> None:
+        """ "`C` signs with `S`" where C's body assigns a class attribute named for the verb
+        (`default_signer = Signer`): the attribute's value must be S. C's own body decides: a subclass that
+        assigns S does not make C use it."""
+        for m in _USES_WITH.finditer(self.claim.text):
+            owner, used, verb = m.group("c"), m.group("d"), m.group("verb").lower()
+            stems = {w for w in (verb, verb[:-1], verb[:-2]) if len(w) >= 3}
+            attrs: list[tuple[str, int, str, str]] = []
+            for d in self.lk.definitions(_last(owner), "class"):
+                lines = self.lk.file_lines(d.path)
+                body: int | None = None
+                for n in range(d.start_line + 1, min(d.end_line, len(lines)) + 1):
+                    line = lines[n - 1]
+                    if not line.strip() or line.lstrip().startswith("#"):
+                        continue
+                    indent = len(line) - len(line.lstrip())
+                    body = indent if body is None else body
+                    assigned = _CLASS_ATTR.match(line)
+                    if indent == body and assigned and any(st in assigned.group("attr").lower() for st in stems):
+                        attrs.append((d.path, n, assigned.group("attr"), assigned.group("value")))
+            if not attrs:
+                continue
+            same = next(((p, n, a) for p, n, a, v in attrs if _last(v) == _last(used)), None)
+            if same is not None:
+                p, n, a = same
+                self._add("ok", f"{owner}.{a} is {used} ({p}:{n})", [self.lk.snippet(p, n, n)], relation=True)
+                continue
+            p, n, a, v = attrs[0]
+            self._add("contradicted", f"{owner}.{a} is {v} ({p}:{n}), not {used}", [self.lk.snippet(p, n, n)], True)
+
     # -- identical files ------------------------------------------------------------------------------
 
     def _check_identical_files(self) -> None:
@@ -1708,6 +1739,11 @@ _CICS_COMMANDS = {
 }  # fmt: skip
 _CICS_VERB = re.compile(r"(?<![\w-])(" + "|".join(_CICS_COMMANDS) + r")(?![\w-])", re.I)
 _EXEC_CICS = re.compile(r"\bEXEC\s+CICS\s+(?P<command>\w+).*?\bEND-EXEC\b", re.I | re.S)
+_USES_WITH = re.compile(
+    r"`(?P<c>[A-Za-z_][\w.]*)`\s+(?:\w+ly\s+)?(?P<verb>[a-z]{3,})\s+(?:with|using|through|via)\s+(?:an?\s+|the\s+)?"
+    r"`(?P<d>[A-Za-z_][\w.]*)`"
+)
+_CLASS_ATTR = re.compile(r"^\s*(?P<attr>[A-Za-z_]\w*)\s*(?::[^=]+)?=\s*(?P<value>[A-Za-z_][\w.]*)\s*(?:#.*)?$")
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")

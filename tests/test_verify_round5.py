@@ -112,6 +112,10 @@ CASES = [
     ("`2000-SHOW` sends the map with `ERASE` and `DATAONLY`.", P),
     ("`2000-SHOW` sends the map with `DATAONLY`.", U),
     ("`3000-REFRESH` sends the map with `DATAONLY`.", S),
+    # a class attribute named for the verb says what the class uses; a subclass's own value is not its
+    ("By default, `Packer` signs with `Signer`.", S),
+    ("By default, `Packer` signs with `StampSigner`.", U),
+    ("`StampPacker` signs with `StampSigner`.", S),
 ]
 
 
