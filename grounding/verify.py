@@ -659,6 +659,7 @@ class _ClaimChecker:
         self._check_declared_types()
         self._check_class_attributes()
         self._check_identical_files()
+        self._check_file_lists()
         self._check_code(self.scope, strict=bool(strong))
         return self.checks
 
@@ -1597,6 +1598,31 @@ class _ClaimChecker:
         how = "the same content" if same else "different contents"
         self._add(outcome, f"{files[0]} and {files[1]} have {how} (sha256 in the snapshot manifest)", relation=True)
 
+    def _check_file_lists(self) -> None:
+        """ "`F` declares `X`", "`F` also lists `X`": a cited file that declares, lists or registers a name
+        must name it; a file that never does contradicts."""
+        for m in _FILE_LISTS.finditer(self.claim.text):
+            cited = next(
+                (loc for loc in self.located if loc.ref.kind == "path" and loc.ref.start in (m.start("f") - 1, m.start("f"))),
+                None,
+            )
+            named = next(
+                (
+                    loc
+                    for loc in self.located
+                    if loc.ref.kind == "identifier" and loc.ref.start in (m.start("x") - 1, m.start("x"))
+                ),
+                None,
+            )
+            if cited is None or named is None or len(cited.files) != 1 or named.res is None or not named.res.found:
+                continue
+            path, name = cited.files[0], named.ref.value
+            lines = self.lk.mentions(path, _last(name))
+            if lines:
+                self._add("ok", f"{path} names {name} at line {lines[0]}", [self.lk.snippet(path, lines[0], lines[0])], True)
+            else:
+                self._add("contradicted", f"{path} never names {name}", [self.lk.snippet(path, 1, 5)], relation=True)
+
     # -- quoted code --------------------------------------------------------------------------------
 
     def _check_code(self, scope: list[str], strict: bool) -> None:
@@ -1744,6 +1770,9 @@ _USES_WITH = re.compile(
     r"`(?P<d>[A-Za-z_][\w.]*)`"
 )
 _CLASS_ATTR = re.compile(r"^\s*(?P<attr>[A-Za-z_]\w*)\s*(?::[^=]+)?=\s*(?P<value>[A-Za-z_][\w.]*)\s*(?:#.*)?$")
+_FILE_LISTS = re.compile(
+    r"`(?P<f>[^`]+)`\s+(?:also\s+)?(?:declares|lists|registers|defines|names|contains)\s+(?:an?\s+|the\s+)?`(?P<x>[^`]+)`"
+)
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")

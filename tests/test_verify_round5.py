@@ -82,6 +82,7 @@ def grounder(tmp_path_factory):
         "cpy/ABCOLD.cpy": "       01  OLD-AREA   PIC X(10).\n",
         "cpy/ABCNONE.cpy": "       01  NONE-AREA  PIC X(10).\n",
         "py/packers.py": SIGNERS,
+        "res/resources.yaml": "programs:\n  - name: ABCPGM1\n    dynamic: NO\n",
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -116,6 +117,9 @@ CASES = [
     ("By default, `Packer` signs with `Signer`.", S),
     ("By default, `Packer` signs with `StampSigner`.", U),
     ("`StampPacker` signs with `StampSigner`.", S),
+    # a cited file that declares or lists a name must name it
+    ("`res/resources.yaml` declares `ABCPGM1` as a program.", S),
+    ("`res/resources.yaml` also declares `ABCWS` as a program.", U),
 ]
 
 
