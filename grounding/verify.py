@@ -590,6 +590,7 @@ class _ClaimChecker:
         self.checks: list[CheckResult] = []
         self.located: list[_Located] = []
         self.scope: list[str] = []
+        self.strong: list[str] = []  # the files the claim itself names (cited paths, else programs)
 
     # -- resolution ---------------------------------------------------------------------------------
 
@@ -636,6 +637,7 @@ class _ClaimChecker:
             if d.kind == "program"
         ]
         strong = list(dict.fromkeys(explicit or named))
+        self.strong = strong
         self.scope = strong or self._context_scope()
         for loc in self.located:
             if loc.ref.kind == "path":
@@ -1024,6 +1026,22 @@ class _ClaimChecker:
                 p, n = hits[0]
                 self._add("ok", f"{shown} appears at {p}:{n}", [self.lk.snippet(p, n, n)])
                 return
+        if not ref.strict and ref.value_kind == "number" and _specific(value) and scope and scope == self.strong:
+            # a telling number ("caps a loan at 100000000.01") stated of the files the claim names is a value
+            # of their code or of the copybooks they copy; absent from both, it is a wrong value
+            copied = [
+                d.path
+                for path in scope
+                for r in self.lk.references(None, "copy", path)
+                for d in self.lk.definitions(r.target, "copybook")
+            ]
+            for path in dict.fromkeys(copied):
+                at = next((n for n, line in enumerate(self.lk.file_lines(path), start=1) if pattern.search(line)), None)
+                if at is not None:
+                    self._add("ok", f"{shown} appears at {path}:{at}", [self.lk.snippet(path, at, at)])
+                    return
+            self._add("contradicted", f"{shown} appears nowhere in {', '.join(scope)} nor its copybooks", relation=True)
+            return
         if ref.strict:
             # A quoted message absent from the claim's files is misplaced only if it is somewhere else: one
             # no line of the snapshot holds was made up. A one-word string may be a wrong value ("USD" for

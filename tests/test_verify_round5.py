@@ -76,8 +76,8 @@ def grounder(tmp_path_factory):
     root: Path = tmp_path_factory.mktemp("round5") / "abc"
     for rel, text in {
         "cbl/ABCPGM1.cbl": PROGRAM,
-        "dup/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n",
-        "cpy/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n",
+        "dup/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n       01  WS-LIMIT   PIC 9(5)V99 VALUE 25000.50.\n",
+        "cpy/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n       01  WS-LIMIT   PIC 9(5)V99 VALUE 25000.50.\n",
         "cpy/ABCLK.cpy": "       01  LK-AREA    PIC X(10).\n",
         "cpy/ABCOLD.cpy": "       01  OLD-AREA   PIC X(10).\n",
         "cpy/ABCNONE.cpy": "       01  NONE-AREA  PIC X(10).\n",
@@ -120,6 +120,9 @@ CASES = [
     # a cited file that declares or lists a name must name it
     ("`res/resources.yaml` declares `ABCPGM1` as a program.", S),
     ("`res/resources.yaml` also declares `ABCWS` as a program.", U),
+    # a telling number stated of a program is in its code or its copybooks
+    ("`ABCPGM1` caps a count at 25000.50.", S),
+    ("`ABCPGM1` caps a count at 99999.50.", U),
 ]
 
 
