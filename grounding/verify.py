@@ -653,6 +653,7 @@ class _ClaimChecker:
             self._check_relation(relation, kinds, subject, obj)
         self._check_subject_uses({id(obj) for _, _, _, obj in links})
         self._check_never()
+        self._check_flows_unused()
         self._check_divisions()
         self._check_moved_into()
         self._check_cics_options()
@@ -1397,6 +1398,25 @@ class _ClaimChecker:
         else:
             self._add("ok", f"nothing in {', '.join(self.scope)} {what} {name}", relation=True)
 
+    def _check_flows_unused(self) -> None:
+        """ "`X` feeds the term of the loan", "`X` is passed to ...": a data item the claim says its value flows
+        somewhere must be named by some code line outside its own definition; an item nothing uses feeds
+        nothing. A use found states no fact: the flow itself is left to the other checks."""
+        m = _FLOWS.search(self.claim.text)
+        item = self._data_subject(m.start()) if m is not None else None
+        if m is None or item is None or item.res is None:
+            return
+        defs = [d for d in item.res.defs if d.kind in DATA_KINDS]
+        if not defs or len(defs) != len(item.res.defs):
+            return
+        own = {(d.path, n) for d in defs for n in range(d.start_line, d.end_line + 1)}
+        name = item.ref.value
+        for path, _ in self.lk.text_hits(_last(name), 50):
+            if any(n for n in self.lk.code_mentions(path, _last(name)) if (path, n) not in own):
+                return
+        d = defs[0]
+        self._add("contradicted", f"{name} is declared at {_where(d)} and no code uses it", [_def_evidence(self.lk, d)], True)
+
     def _check_divisions(self) -> None:
         """ "`P` divides `X` by 10": the divisions of X in the actor's own span (COMPUTE ... X / 12, DIVIDE 12
         INTO X, DIVIDE X BY 12, x / 12) must use that divisor; others contradict it."""
@@ -1721,6 +1741,11 @@ _OPENS_WITH_NAME = re.compile(r"^\s*(?:[-*]\s+|\d+[.)]\s+)?`?$")
 _NEVER = re.compile(
     r"(?<![\w-])(?:(?:is|are)\s+)?never\s+(?:(?P<set>set|assigned|moved\s+to|changed|updated|initiali[sz]ed)|"
     r"(?:used|referenced|read|tested))(?![\w-])|(?<![\w-])(?:is\s+|are\s+)?(?:unused|unreferenced)(?![\w-])",
+    re.I,
+)
+_FLOWS = re.compile(
+    r"(?<![\w-])(?:feeds|is\s+passed\s+(?:to|on|through)|flows\s+(?:in)?to|is\s+moved\s+(?:in)?to|is\s+copied\s+(?:in)?to"
+    r"|ends\s+up\s+in|is\s+used\s+(?:to|for|as|in|by))(?![\w-])",
     re.I,
 )
 _DIVIDES = re.compile(r"(?<![\w-])divides?\s+`(?P<name>[^`]+)`\s+by\s+(?P<n>\d+(?:\.\d+)?)(?![\w-])", re.I)

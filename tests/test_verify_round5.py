@@ -79,7 +79,7 @@ def grounder(tmp_path_factory):
         "dup/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n       01  WS-LIMIT   PIC 9(5)V99 VALUE 25000.50.\n",
         "cpy/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n       01  WS-LIMIT   PIC 9(5)V99 VALUE 25000.50.\n",
         "cpy/ABCLK.cpy": "       01  LK-AREA    PIC X(10).\n",
-        "cpy/ABCOLD.cpy": "       01  OLD-AREA   PIC X(10).\n",
+        "cpy/ABCOLD.cpy": "       01  OLD-AREA   PIC X(10).\n       01  WS-SPARE   PIC 9(4).\n",
         "cpy/ABCNONE.cpy": "       01  NONE-AREA  PIC X(10).\n",
         "py/packers.py": SIGNERS,
         "res/resources.yaml": "programs:\n  - name: ABCPGM1\n    dynamic: NO\n",
@@ -123,6 +123,9 @@ CASES = [
     # a telling number stated of a program is in its code or its copybooks
     ("`ABCPGM1` caps a count at 25000.50.", S),
     ("`ABCPGM1` caps a count at 99999.50.", U),
+    # an item nothing uses feeds nothing
+    ("`WS-SPARE` holds a count and feeds the message code.", U),
+    ("`WS-OUT-STATUS` feeds the message code.", S),
 ]
 
 
