@@ -660,6 +660,7 @@ class _ClaimChecker:
         self._check_facts()
         self._check_quoted_calls()
         self._check_declared_types()
+        self._check_holds_empty()
         self._check_class_attributes()
         self._check_identical_files()
         self._check_file_lists()
@@ -1585,6 +1586,31 @@ class _ClaimChecker:
             note = f"{name} is declared {t} at {p}:{n}" + ("" if same else f", not {wanted}")
             self._add(outcome, note, [self.lk.snippet(p, n, n)], relation=True)
 
+    def _check_holds_empty(self) -> None:
+        """ "`x` holds a fallback signer": a Python name whose every assignment is empty ([], (), {}, None) and
+        that nothing appends to, extends, updates or adds to holds nothing."""
+        m = _HOLDS.search(self.claim.text)
+        if m is None:
+            return
+        name = _last(m.group("name"))
+        word = re.escape(name)
+        assigned = re.compile(r"(?m)^[ \t]*(?:self\.)?" + word + r"[ \t]*(?::[^=\n]*(?:\n[^=\n]*)*?)?=(?!=)[ \t]*(?P<v>[^\n#]*)")
+        grown = re.compile(
+            r"(?<![\w.])(?:self\.)?" + word + r"\s*(?:\.(?:append|extend|add|insert|update|setdefault)\s*\(|\+=|\[[^\]]*\]\s*=)"
+        )
+        empties: list[tuple[str, int]] = []
+        for path in dict.fromkeys(p for p, _ in self._python_hits(name)):
+            text = "\n".join(self.lk.file_lines(path))
+            if grown.search(text):
+                return
+            for a in assigned.finditer(text):
+                if a.group("v").strip() not in ("[]", "()", "{}", "None", "set()", "list()", "dict()"):
+                    return
+                empties.append((path, text.count("\n", 0, a.start("v")) + 1))
+        if empties:
+            p, n = empties[0]
+            self._add("contradicted", f"{name} is only ever set empty ({p}:{n})", [self.lk.snippet(p, n, n)], relation=True)
+
     def _check_class_attributes(self) -> None:
         """ "`C` signs with `S`" where C's body assigns a class attribute named for the verb
         (`default_signer = Signer`): the attribute's value must be S. C's own body decides: a subclass that
@@ -1808,6 +1834,7 @@ _CICS_COMMANDS = {
 }  # fmt: skip
 _CICS_VERB = re.compile(r"(?<![\w-])(" + "|".join(_CICS_COMMANDS) + r")(?![\w-])", re.I)
 _EXEC_CICS = re.compile(r"\bEXEC\s+CICS\s+(?P<command>\w+).*?\bEND-EXEC\b", re.I | re.S)
+_HOLDS = re.compile(r"^\W*`(?P<name>[A-Za-z_][\w.]*)`\s+(?:holds|contains|lists|keeps)\s+(?:an?|one|the|some)\b")
 _USES_WITH = re.compile(
     r"`(?P<c>[A-Za-z_][\w.]*)`\s+(?:\w+ly\s+)?(?P<verb>[a-z]{3,})\s+(?:with|using|through|via)\s+(?:an?\s+|the\s+)?"
     r"`(?P<d>[A-Za-z_][\w.]*)`"

@@ -59,9 +59,14 @@ class StampSigner(Signer):
 
 class Packer:
     default_signer = Signer
+    default_fallbacks: list[
+        type[Signer]
+    ] = []
+    default_extras: list[type[Signer]] = []
 
     def __init__(self, signer=None):
         self.signer = signer or self.default_signer
+        self.default_extras.append(Signer)
 
 
 class StampPacker(Packer):
@@ -126,6 +131,9 @@ CASES = [
     # an item nothing uses feeds nothing
     ("`WS-SPARE` holds a count and feeds the message code.", U),
     ("`WS-OUT-STATUS` feeds the message code.", S),
+    # a name only ever set empty holds nothing; one appended to may
+    ("`default_fallbacks` holds a spare signer for old tokens.", U),
+    ("`default_extras` holds a spare signer for old tokens.", S),
 ]
 
 
