@@ -45,9 +45,9 @@ def _manifest(questions_sha256: str, cells: list[str] | None = None, **location:
 
 
 def _scored_run(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
-    """A run scored, as `score` would, from tmp_path/work with --questions qs/questions.jsonl (4 questions,
+    """A run scored, as `score` would, from tmp_path/cwd with --questions qs/questions.jsonl (4 questions,
     3 of them answered), the run directory beside it."""
-    work = tmp_path / "work"
+    work = tmp_path / "cwd"
     qs = _questions(work / "qs" / "questions.jsonl", ["Q1", "Q2", "Q3", "Q4"])
     run = write_run(tmp_path / "run", {"src": THREE_MEANS_CELL})
     monkeypatch.chdir(work)
@@ -61,7 +61,7 @@ def test_the_location_is_recorded_relative_to_the_run_and_absolute(tmp_path, mon
     m = read_model(run / MANIFEST, RunManifest)
     assert (m.questions_path, m.questions_relpath, m.questions_abspath) == (
         "qs/questions.jsonl",
-        "../work/qs/questions.jsonl",
+        "../cwd/qs/questions.jsonl",
         str(qs.resolve()),
     )
 
@@ -81,10 +81,10 @@ def test_report_from_another_directory_counts_every_expected_judgement(tmp_path,
 def test_run_and_questions_moved_together_are_found_relative_to_the_run(tmp_path, monkeypatch):
     _run, _qs = _scored_run(tmp_path, monkeypatch)
     shutil.copytree(tmp_path, tmp_path.parent / f"{tmp_path.name}-moved")
-    shutil.rmtree(tmp_path / "work")  # the absolute path now points nowhere
+    shutil.rmtree(tmp_path / "cwd")  # the absolute path now points nowhere
     moved = tmp_path.parent / f"{tmp_path.name}-moved"
     found = find_questions(read_model(moved / "run" / MANIFEST, RunManifest), moved / "run")
-    assert found.problem is None and found.path.resolve() == (moved / "work" / "qs" / "questions.jsonl").resolve()
+    assert found.problem is None and found.path.resolve() == (moved / "cwd" / "qs" / "questions.jsonl").resolve()
 
 
 def test_run_moved_alone_finds_the_questions_at_their_absolute_path(tmp_path, monkeypatch):
@@ -138,4 +138,4 @@ def test_scoring_again_from_elsewhere_keeps_the_cells_of_an_older_manifest(tmp_p
     notes: list[str] = []
     merged = write_manifest(run, _manifest(sha, ["b"], **questions_location(qs, run)), notes.append)
     assert merged.cells == ["a", "b"] and notes == []
-    assert merged.questions_relpath == "../work/qs/questions.jsonl"
+    assert merged.questions_relpath == "../cwd/qs/questions.jsonl"
