@@ -6,14 +6,44 @@ judgement failed with that error), or absent (the judge never answered).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from groundjudge.judging.manifest import JudgeRecord, RunManifest
 from groundjudge.judging.models import Judgement, RubricRef, ScoreFile
 from groundjudge.storage import atomic_write_text, write_model
 from groundjudge.validation.scores_io import CellFiles, RunScores
 
 RUBRIC_1D = RubricRef(name="one", sha256="a" * 64, dimensions={"accuracy": 5.0}, minimum={"accuracy": 1.0})
 RUBRIC_2D = RubricRef(name="two", sha256="b" * 64, dimensions={"accuracy": 30.0, "usefulness": 20.0})
+
+
+def manifest_for(
+    questions_sha256: str,
+    *,
+    rubric: RubricRef = RUBRIC_1D,
+    cells: Sequence[str] = ("src",),
+    judges: Sequence[str | JudgeRecord] = ("j1", "j2"),
+    **fields: Any,
+) -> RunManifest:
+    """A run manifest for a hand-built run: placeholder hashes for what these tests do not look at, a judge
+    given by name gets a placeholder record; ``fields`` overrides any other field."""
+    records = [
+        j if isinstance(j, JudgeRecord) else JudgeRecord(name=j, provider="openai", model="m", params={}, params_sha256="0" * 64)
+        for j in judges
+    ]
+    base: dict[str, Any] = dict(
+        tool_version="test",
+        corpus_name="c",
+        corpus_tree_hash="t" * 64,
+        questions_path="questions.jsonl",
+        template_name="t",
+        template_sha256="0" * 64,
+        schema_sha256="0" * 64,
+        config_files=[],
+    )
+    return RunManifest(**{**base, **fields}, questions_sha256=questions_sha256, rubric=rubric, cells=list(cells), judges=records)
 
 
 def judgement(judge: str, entry: dict[str, float | None] | str) -> Judgement:

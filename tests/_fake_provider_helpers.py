@@ -166,3 +166,22 @@ def write_project(root: Path) -> Path:
         (root / "run" / cell / "answers" / f"{qid}.md").write_text(text)
     (root / "groundjudge.toml").write_text(CONFIG)
     return root
+
+
+def score_args(project: Path, judges: list[str], *extra: str) -> list[str]:
+    """`groundjudge score` on the project write_project laid out, with these --judge specs."""
+    return [
+        "score",
+        str(project / "run"),
+        "--corpus",
+        str(project / "corpus"),
+        "--questions",
+        str(project / "questions.jsonl"),
+        "--config",
+        str(project / "groundjudge.toml"),
+        "--cache",
+        str(project / "cache.sqlite"),
+        "--no-progress",
+        *(arg for spec in judges for arg in ("--judge", spec)),
+        *extra,
+    ]

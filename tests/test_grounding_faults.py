@@ -102,27 +102,13 @@ def test_ground_refuses_a_fifo_in_a_directory_of_answers_and_writes_nothing(tmp_
 
 
 def test_score_refuses_a_fifo_answer_in_the_run_directory(tmp_path):
-    from _fake_provider_helpers import write_project
+    from _fake_provider_helpers import score_args, write_project
 
     project = write_project(tmp_path)
     answer = next((project / "run").glob("*/answers/*.md"))
     answer.unlink()
     os.mkfifo(answer)
-    args = [
-        "score",
-        str(project / "run"),
-        "--corpus",
-        str(project / "corpus"),
-        "--questions",
-        str(project / "questions.jsonl"),
-        "--config",
-        str(project / "groundjudge.toml"),
-        "--cache",
-        str(project / "cache.sqlite"),
-        "--no-progress",
-        "--judge",
-        "judge-claude=anthropic:fake-claude@http://127.0.0.1:9",
-    ]
+    args = score_args(project, ["judge-claude=anthropic:fake-claude@http://127.0.0.1:9"])
     result = _guarded(lambda: CliRunner(env={"ANTHROPIC_API_KEY": "k"}).invoke(app, args), answer)
     assert result.exit_code == 2, result.output
     assert result.output.strip() == f"error: {answer}: answer is a named pipe (FIFO), not a regular file"

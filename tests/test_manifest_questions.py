@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
-from _analysis_helpers import RUBRIC_1D, THREE_MEANS_CELL, write_run
+from _analysis_helpers import THREE_MEANS_CELL, manifest_for, write_run
 from typer.testing import CliRunner
 
 from groundjudge.cli import app
@@ -25,25 +25,6 @@ def _questions(path: Path, ids: list[str]) -> Path:
     return path
 
 
-def _manifest(questions_sha256: str, cells: list[str] | None = None, **location: str) -> RunManifest:
-    if cells is None:
-        cells = ["src"]
-    return RunManifest(
-        tool_version="test",
-        corpus_name="c",
-        corpus_tree_hash="t" * 64,
-        questions_sha256=questions_sha256,
-        rubric=RUBRIC_1D,
-        template_name="t",
-        template_sha256="0" * 64,
-        schema_sha256="0" * 64,
-        config_files=[],
-        cells=cells,
-        judges=[JudgeRecord(name=n, provider="openai", model="m", params={}, params_sha256="0" * 64) for n in ("j1", "j2")],
-        **location,
-    )
-
-
 def _scored_run(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
     """A run scored, as `score` would, from tmp_path/cwd with --questions qs/questions.jsonl (4 questions,
     3 of them answered), the run directory beside it."""
@@ -51,7 +32,7 @@ def _scored_run(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
     qs = _questions(work / "qs" / "questions.jsonl", ["Q1", "Q2", "Q3", "Q4"])
     run = write_run(tmp_path / "run", {"src": THREE_MEANS_CELL})
     monkeypatch.chdir(work)
-    manifest = _manifest(sha256_file(qs), **questions_location(Path("qs/questions.jsonl"), run))
+    manifest = manifest_for(sha256_file(qs), **questions_location(Path("qs/questions.jsonl"), run))
     write_model(run / MANIFEST, manifest)
     return run, qs
 
@@ -133,9 +114,9 @@ def test_a_manifest_written_before_the_new_fields_still_reads(tmp_path, monkeypa
 def test_scoring_again_from_elsewhere_keeps_the_cells_of_an_older_manifest(tmp_path, monkeypatch):
     run, qs = _scored_run(tmp_path, monkeypatch)
     sha = sha256_file(qs)
-    write_model(run / MANIFEST, _manifest(sha, ["a"], questions_path="qs/questions.jsonl"))  # no location fields
+    write_model(run / MANIFEST, manifest_for(sha, cells=["a"], questions_path="qs/questions.jsonl"))  # no location fields
     monkeypatch.chdir(tmp_path)
     notes: list[str] = []
-    merged = write_manifest(run, _manifest(sha, ["b"], **questions_location(qs, run)), notes.append)
+    merged = write_manifest(run, manifest_for(sha, cells=["b"], **questions_location(qs, run)), notes.append)
     assert merged.cells == ["a", "b"] and notes == []
     assert merged.questions_relpath == "../cwd/qs/questions.jsonl"

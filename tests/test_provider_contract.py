@@ -254,17 +254,21 @@ def test_a_cached_reply_that_fails_todays_validation_is_a_cache_miss(fake, api_k
     cache.close()
 
 
-def test_a_judge_refused_three_times_alike_is_stopped(fake, api_keys):
-    fake.add(Fault("status", status=404), times=None)
-    judge = make_judge(judge_config(fake, "openai"), concurrency=1)
+def judge_in_turn(judge, n):
+    """n judgements of different prompts by one judge, one after the other (so its health sees each)."""
 
-    async def many():
+    async def go():
         try:
-            return [await judge.judge("s", f"user {i}", "p" * 64, SCHEMA, DIMS) for i in range(6)]
+            return [await judge.judge("s", f"user {i}", "p" * 64, SCHEMA, DIMS) for i in range(n)]
         finally:
             await judge.aclose()
 
-    out = asyncio.run(many())
+    return asyncio.run(go())
+
+
+def test_a_judge_refused_three_times_alike_is_stopped(fake, api_keys):
+    fake.add(Fault("status", status=404), times=None)
+    out = judge_in_turn(make_judge(judge_config(fake, "openai"), concurrency=1), 6)
     assert fake.total_requests == 3
     assert [j.error_kind for j in out] == [FailureKind.REFUSED_REQUEST] * 3 + [FailureKind.JUDGE_STOPPED] * 3
     assert out[3].error.startswith("not submitted: judge stopped after its first 3 calls were all refused with HTTP 404")
@@ -274,15 +278,7 @@ def test_different_refusals_do_not_stop_a_judge(fake, api_keys):
     fake.add(Fault("status", status=400), times=1)
     fake.add(Fault("status", status=404), times=1)
     fake.add(Fault("status", status=400), times=1)
-    judge = make_judge(judge_config(fake, "openai"), concurrency=1)
-
-    async def many():
-        try:
-            return [await judge.judge("s", f"user {i}", "p" * 64, SCHEMA, DIMS) for i in range(4)]
-        finally:
-            await judge.aclose()
-
-    out = asyncio.run(many())
+    out = judge_in_turn(make_judge(judge_config(fake, "openai"), concurrency=1), 4)
     assert fake.total_requests == 4 and out[3].valid
 
 

@@ -153,33 +153,14 @@ def test_questions_missing_from_a_run_count_as_no_answer(tmp_path):
 
 
 def test_expected_questions_come_from_the_run_manifest(tmp_path):
-    from _analysis_helpers import RUBRIC_1D
+    from _analysis_helpers import manifest_for
 
     from groundjudge.hashing import sha256_file
-    from groundjudge.judging.manifest import JudgeRecord, RunManifest
     from groundjudge.storage import write_model
 
     run = write_run(tmp_path / "A", {"src": THREE_MEANS_CELL})
     qs = _questions(run / "questions.jsonl", ["Q1", "Q2", "Q3", "Q5"])
-    write_model(
-        run / "manifest.json",
-        RunManifest(
-            tool_version="test",
-            corpus_name="c",
-            corpus_tree_hash="t" * 64,
-            questions_path="questions.jsonl",
-            questions_sha256=sha256_file(qs),
-            rubric=RUBRIC_1D,
-            template_name="t",
-            template_sha256="0" * 64,
-            schema_sha256="0" * 64,
-            config_files=[],
-            cells=["src"],
-            judges=[
-                JudgeRecord(name=n, provider="openai", model="m", params={}, params_sha256="0" * 64) for n in ("j1", "j2", "j3")
-            ],
-        ),
-    )
+    write_model(run / "manifest.json", manifest_for(sha256_file(qs), judges=("j1", "j2", "j3")))
     result = CliRunner().invoke(app, ["report", str(run), "--resamples", "100"])
     assert result.exit_code == 0, result.output
     ex = pd.read_csv(run / "report" / "exclusions.csv").set_index("judge")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from _analysis_helpers import RUBRIC_2D, write_run
+from _analysis_helpers import RUBRIC_2D, manifest_for, write_run
 from typer.testing import CliRunner
 
 from groundjudge.cli import app
@@ -78,20 +78,7 @@ def test_runs_whose_manifests_name_different_question_sets_are_refused(tmp_path)
     for run, qhash in ((a, "1" * 64), (b, "2" * 64)):
         write_model(
             run / "manifest.json",
-            RunManifest(
-                tool_version="test",
-                corpus_name="carddemo",
-                corpus_tree_hash="t" * 64,
-                questions_path="q.jsonl",
-                questions_sha256=qhash,
-                rubric=RUBRIC_2D,
-                template_name="t",
-                template_sha256="0" * 64,
-                schema_sha256="0" * 64,
-                judges=[],
-                cells=["c"],
-                config_files=[],
-            ),
+            manifest_for(qhash, rubric=RUBRIC_2D, cells=["c"], judges=[], corpus_name="carddemo", questions_path="q.jsonl"),
         )
     with pytest.raises(UserError, match="manifest question set hash 222222222222 differs"):
         compare_runs(a, b, None)

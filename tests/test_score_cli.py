@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from _fake_provider_helpers import api_keys, fake, fake_server, write_project
+from _fake_provider_helpers import api_keys, fake, fake_server, score_args, write_project
 from typer.testing import CliRunner
 
 from groundjudge.cli import app
@@ -21,24 +21,11 @@ def project(tmp_path):
 
 
 def _args(project, fake, *extra: str) -> list[str]:
-    return [
-        "score",
-        str(project / "run"),
-        "--corpus",
-        str(project / "corpus"),
-        "--questions",
-        str(project / "questions.jsonl"),
-        "--config",
-        str(project / "groundjudge.toml"),
-        "--cache",
-        str(project / "cache.sqlite"),
-        "--no-progress",
-        "--judge",
+    judges = [
         f"judge-claude=anthropic:fake-claude@{fake.anthropic_base_url}",
-        "--judge",
         f"judge-gpt=openai:fake-gpt@{fake.openai_base_url}",
-        *extra,
     ]
+    return score_args(project, judges, *extra)
 
 
 def invoke(project, fake, *extra: str):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from _analysis_helpers import RUBRIC_2D
+from _analysis_helpers import RUBRIC_2D, manifest_for
 from typer.testing import CliRunner
 
 from groundjudge.cli import app
@@ -96,25 +96,7 @@ def _run(root: Path, *, manifest: bool = True) -> Path:
         ),
     )
     if manifest:
-        write_model(
-            root / "manifest.json",
-            RunManifest(
-                tool_version="test",
-                corpus_name="bank",
-                corpus_tree_hash="t" * 64,
-                questions_path="questions.jsonl",
-                questions_sha256=sha256_file(questions),
-                rubric=RUBRIC_2D,
-                template_name="t",
-                template_sha256="0" * 64,
-                schema_sha256="0" * 64,
-                config_files=[],
-                cells=["src"],
-                judges=[
-                    JudgeRecord(name=n, provider="openai", model="m", params={}, params_sha256="0" * 64) for n in ("j1", "j2")
-                ],
-            ),
-        )
+        write_model(root / "manifest.json", manifest_for(sha256_file(questions), rubric=RUBRIC_2D, corpus_name="bank"))
     return root
 
 
