@@ -21,7 +21,7 @@ OPENAI_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")
 OPENAI_TOOL_NAME_MAX = 64
 # Anthropic API reference, Messages > tools[].name: "^[a-zA-Z0-9_-]{1,128}$" (older API versions
 # answered with {1,64}; the engine's own name is far shorter than either).
-ANTHROPIC_TOOL_NAME = "^[a-zA-Z0-9_-]{1,128}$"
+ANTHROPIC_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 # OpenAI reasoning models guide: the o-series and the gpt-5 family take max_completion_tokens, and only
 # the default temperature (1).
 OPENAI_REASONING = re.compile(r"^(o\d|gpt-5)")
@@ -264,8 +264,8 @@ def check_anthropic(request: dict[str, Any], headers: dict[str, str]) -> Refusal
     names: list[str] = []
     for i, tool in enumerate(tools):
         name = tool.get("name", "")
-        if not re.match(ANTHROPIC_TOOL_NAME, name):
-            return _anthropic(f"tools.{i}.custom.name: String should match pattern '{ANTHROPIC_TOOL_NAME}'")
+        if not ANTHROPIC_TOOL_NAME.match(name):
+            return _anthropic(f"tools.{i}.custom.name: String should match pattern '{ANTHROPIC_TOOL_NAME.pattern}'")
         names.append(name)
     if len(set(names)) != len(names):
         # Reported (LibreChat#13162): "tools: Tool names must be unique."
