@@ -6,14 +6,16 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from groundjudge.errors import UserError
 from groundjudge.grounding.snapshot import FileEntry, Snapshot, classify, tree_hash
 from groundjudge.hashing import sha256_bytes
-from groundjudge.rename.lexer import sniff, substitute
+from groundjudge.rename.lexer import language_of, sniff, substitute
 from groundjudge.rename.mapping import Lookup
+from groundjudge.rename.pystrings import StringData
 
 
 @dataclass
@@ -25,8 +27,33 @@ class RenamedTree:
     tree_hash: str
 
 
-def rename_path(path: str, lookup: Lookup) -> str:
-    return "/".join(substitute(part, "text", lookup) for part in path.split("/"))
+def rename_path(path: str, lookup: Lookup, code_dirs: frozenset[str]) -> str:
+    return substitute(path, "text", lookup, path_data(path, code_dirs), lookup.data_view)
+
+
+def code_directories(paths: Iterable[str]) -> frozenset[str]:
+    """Directories holding a source file of a case-sensitive language (Python, Java, ...), at any depth."""
+    dirs: set[str] = set()
+    for path in paths:
+        if language_of(path) == "code":
+            parts = path.split("/")[:-1]
+            dirs.update("/".join(parts[: i + 1]) for i in range(len(parts)))
+    return frozenset(dirs)
+
+
+def path_data(path: str, code_dirs: frozenset[str]) -> list[tuple[int, int]]:
+    """Spans of the parts of ``path`` that name no code: a directory without source files under it, the
+    name of a file that is not source. A Python or Java name is renamed there only as data is (not at
+    all): code opens such files by literal paths (``"tests/certs/ca.crt"``), which are data."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    parts = path.split("/")
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if not (language_of(path) == "code" if last else "/".join(parts[: i + 1]) in code_dirs):
+            spans.append((start, start + len(part)))
+        start += len(part) + 1
+    return spans
 
 
 def check_map(identifiers: dict[str, str], corpus_tokens: set[str], source: str | Path | None = None) -> None:
@@ -50,12 +77,14 @@ def build(
     """Everything the output tree will hold, computed before a byte is written."""
     check_map(identifiers, corpus_tokens)
     lookup = Lookup(identifiers, classes, kept)
+    code_dirs = code_directories(e.path for e in snapshot.files)
+    strings = StringData(snapshot)
     files: dict[str, bytes] = {}
     renamed: dict[str, str] = {}
     verbatim: list[str] = []
     folded: dict[str, str] = {}
     for entry in snapshot.files:
-        new_path = rename_path(entry.path, lookup)
+        new_path = rename_path(entry.path, lookup, code_dirs)
         key = new_path.casefold()
         if new_path in files or (key in folded and folded[key] != entry.path.casefold()):
             raise UserError(f"path collision: {entry.path} would be written as {new_path}, which another file also becomes")
@@ -65,7 +94,8 @@ def build(
         data = snapshot.read_bytes(entry.path)
         if entry.kind == "text":
             text = data.decode("utf-8")
-            data = substitute(text, sniff(entry.path, text), lookup).encode("utf-8")
+            spans = strings.spans(entry.path, text)
+            data = substitute(text, sniff(entry.path, text), lookup, spans, lookup.data_view).encode("utf-8")
         else:
             verbatim.append(entry.path)
         files[new_path] = data

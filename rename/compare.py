@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from groundjudge.rename.lexer import token_spans
+from groundjudge.rename.lexer import in_spans, token_spans
 from groundjudge.rename.mapping import Lookup, pinned_reason
-from groundjudge.rename.models import Check
+from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, Check
 
 MAX_FAILURES = 20
 
@@ -52,10 +52,21 @@ class Checks:
         return checks
 
 
-def compare_text(original: str, renamed: str, lang: str, lookup: Lookup, where: str, checks: Checks, tally: Tally) -> None:
+def compare_text(
+    original: str,
+    renamed: str,
+    lang: str,
+    lookup: Lookup,
+    where: str,
+    checks: Checks,
+    tally: Tally,
+    data: Sequence[tuple[int, int]] = (),
+) -> None:
     """The renamed text must equal the original except at tokens the map names (whole or as parts),
     and there hold exactly the mapped token in the occurrence's case. Every renamed name still found
-    in the renamed text is counted; one that no pin explains fails ``no_original_left``."""
+    in the renamed text is counted; one that no pin explains fails ``no_original_left``. Inside the
+    ``data`` spans (Python string data, paths of files that are no code) Python/Java names stay."""
+    inside = in_spans(data)
     o_lines = original.splitlines(keepends=True)
     r_lines = renamed.splitlines(keepends=True)
     if len(o_lines) != len(r_lines):
@@ -79,18 +90,23 @@ def compare_text(original: str, renamed: str, lang: str, lookup: Lookup, where: 
         def line(s: int = s) -> str:
             return f"{where}:{bisect_right(starts, s)}"
 
-        whole = lookup.original_class(tok)
-        expected = lookup(tok)
+        kept_as_data = inside(s)
+        here = lookup.data_view if kept_as_data else lookup
+        whole = here.original_class(tok)
+        expected = here(tok)
         if whole:
             tally.occurrences[whole] = tally.occurrences.get(whole, 0) + 1
         else:
-            for *_, cls in lookup.parts(tok):
+            for *_, cls in here.parts(tok):
                 tally.occurrences[cls] = tally.occurrences.get(cls, 0) + 1
         if expected is None and tok != new:
             checks.fail("only_mapped_tokens_differ", f"{line()}: unmapped token {tok!r} became {new!r}")
         elif expected is not None and new != expected:
             checks.fail("mapped_tokens_replaced", f"{line()}: {tok!r} became {new!r}, expected {expected!r}")
-        _count_left(new, lookup, line, checks, tally)
+        if kept_as_data and (data_cls := lookup.original_class(new)) and data_cls in CASE_SENSITIVE_CLASSES:
+            tally.leave(data_cls, f"{line()}: {new!r} kept as data (a Python string that names no code, or a data file's path)")
+        else:
+            _count_left(new, here, line, checks, tally)
     if original[last:] != renamed[last:]:
         checks.fail("only_mapped_tokens_differ", f"{where}: text after the last token differs")
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from copy import copy
 from dataclasses import dataclass
+from functools import cached_property
 
 from groundjudge.errors import UserError
 from groundjudge.grounding.index.registry import reserved_words, split_assign
@@ -105,7 +107,7 @@ def plan_map(
         elif up in keep_set:
             kept[name] = "--keep"
             del chosen[key]
-        elif up in english and up not in include_set:
+        elif up in english and up not in include_set and name not in d.own_names:
             # the kind of system's vocabulary, not this repository's; renaming it would also garble
             # every comment, screen literal and question that uses the word in prose
             kept[name] = "English word (rename/english_words.txt; --include renames it)"
@@ -275,10 +277,23 @@ class Lookup:
                 self.ci[orig.upper()] = (new, cls)
         self.kept = {k.upper(): why for k, why in (kept or {}).items()}
         self.counts: dict[str, int] = {}
+        self._index()
+
+    def _index(self) -> None:
         names = list(self.ci) + list(self.cs)
         self._lengths = sorted({len(n) for n in names}, reverse=True)
         self._heads = {n[:3].upper() for n in names}
         self._cache: dict[tuple[str, bool, bool], list[tuple[int, int, str, str]]] = {}
+
+    @cached_property
+    def data_view(self) -> Lookup:
+        """This map without its case-sensitive (Python/Java/...) names, for text the program treats
+        as data: a Python string literal that names no code, the path of a file that is no code
+        (``rename/pystrings.py``). Its replacements are counted with this lookup's."""
+        view = copy(self)
+        view.cs = {}
+        view._index()
+        return view
 
     def original_class(self, token: str) -> str | None:
         hit = self.cs.get(token) or self.ci.get(token.upper())

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import ast
 import builtins
+import configparser
 import importlib
 import inspect
-from collections.abc import Iterable
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from functools import cache
 
 from groundjudge.grounding.snapshot import Snapshot
+from groundjudge.rename.pystrings import top_level
 
 TOOL_MODULES = frozenset({"setup", "conftest", "noxfile", "tasks", "manage", "wsgi", "asgi", "fabfile"})
 _BUILTIN_TYPES = (dict, list, str, set, frozenset, bytes, int, float, tuple, object, BaseException)
@@ -43,11 +47,14 @@ def borrowed_names(snapshot: Snapshot) -> dict[str, str]:
     kept: dict[str, str] = {n: "a module name tools look for" for n in TOOL_MODULES}
     kept.update({n: "a method of a builtin type, callable on plain values" for n in BUILTIN_METHODS if not n.startswith("__")})
     modules: set[str] = set()
+    wraps: dict[str, bool] = {}  # fixture name -> every corpus fixture of that name requests itself
     for text in sources.values():
         try:
             tree = ast.parse(text)
         except SyntaxError:
             continue
+        for name, requests_itself in _fixtures(tree):
+            wraps[name] = wraps.get(name, True) and requests_itself
         imported: dict[str, str] = {}  # local name -> module it came from, for outside imports
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -66,12 +73,66 @@ def borrowed_names(snapshot: Snapshot) -> dict[str, str]:
             if isinstance(node, ast.ClassDef):
                 _overrides(node, imported, kept)
         modules.update(imported.values())
+    # def httpbin(httpbin): a fixture requesting its own name receives the one of an outer scope; when
+    # no corpus fixture of that name is the outer one, a plugin (pytest-httpbin) defines it
+    for name, outside in wraps.items():
+        if outside:
+            kept[name] = "a pytest fixture wrapping the plugin's fixture of the same name, defined outside the corpus"
     # duck typing: http.cookiejar calls request.get_full_url() on requests' own MockRequest, and the
     # code reads err.doc off json's JSONDecodeError; a name an imported module's classes use is kept
     for module in sorted(modules):
         for name in _api_names(module):
             kept.setdefault(name, f"a name of {module}'s classes and functions, which may call or be called by it")
     return kept
+
+
+def _fixtures(tree: ast.Module) -> Iterator[tuple[str, bool]]:
+    """(name, requests its own name) of every function decorated ``@pytest.fixture`` / ``@fixture(...)``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for deco in node.decorator_list:
+                target = deco.func if isinstance(deco, ast.Call) else deco
+                if ast.unparse(target).split(".")[-1] == "fixture":
+                    params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+                    yield node.name, any(a.arg == node.name for a in params)
+
+
+def own_packages(snapshot: Snapshot) -> frozenset[str]:
+    """The corpus's top-level packages named as its distribution (``[project] name`` in
+    pyproject.toml, ``name`` in setup.cfg or in setup.py's ``setup(name=...)``): the name a reader
+    knows the project by, renamed even when it is an English word (``requests``)."""
+    paths = [e.path for e in snapshot.files if e.kind == "text" and e.path.endswith(".py")]
+    declared = {_normalised(n) for n in _project_names(snapshot)}
+    return frozenset(p for p in top_level(paths)[1] if _normalised(p) in declared)
+
+
+def _normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _project_names(snapshot: Snapshot) -> Iterator[str]:
+    for entry in snapshot.files:
+        if entry.kind != "text" or "/" in entry.path:
+            continue
+        text = snapshot.read_text(entry.path)
+        if entry.path == "pyproject.toml":
+            with suppress(tomllib.TOMLDecodeError):
+                name = tomllib.loads(text).get("project", {}).get("name")
+                if isinstance(name, str):
+                    yield name
+        elif entry.path == "setup.cfg":
+            parser = configparser.ConfigParser(interpolation=None)
+            with suppress(configparser.Error):
+                parser.read_string(text)
+                if parser.has_option("metadata", "name"):
+                    yield parser.get("metadata", "name")
+        elif entry.path == "setup.py":
+            with suppress(SyntaxError, ValueError):
+                for node in ast.walk(ast.parse(text)):
+                    if isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] == "setup":
+                        for kw in node.keywords:
+                            if kw.arg == "name" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                                yield kw.value.value
 
 
 @cache
