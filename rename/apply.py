@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from groundjudge.errors import UserError
@@ -25,6 +25,7 @@ class RenamedTree:
     copied_verbatim: list[str]
     occurrences: dict[str, int]
     tree_hash: str
+    links: dict[str, str] = field(default_factory=dict)  # new path of a directory link -> its target
 
 
 def rename_path(path: str, lookup: Lookup, code_dirs: frozenset[str]) -> str:
@@ -50,7 +51,7 @@ def path_data(path: str, code_dirs: frozenset[str]) -> list[tuple[int, int]]:
     parts = path.split("/")
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
-        if not (language_of(path) == "code" if last else "/".join(parts[: i + 1]) in code_dirs):
+        if not ("/".join(parts[: i + 1]) in code_dirs or (last and language_of(path) == "code")):
             spans.append((start, start + len(part)))
         start += len(part) + 1
     return spans
@@ -103,10 +104,29 @@ def build(
     for path, data in files.items():
         kind, lines = classify(data)
         entries.append(FileEntry(path=path, sha256=sha256_bytes(data), size=len(data), lines=lines, kind=kind))
-    return RenamedTree(files, renamed, verbatim, dict(sorted(lookup.counts.items())), tree_hash(entries))
+    links = directory_links(snapshot, lambda p: rename_path(p, lookup, code_dirs))
+    return RenamedTree(files, renamed, verbatim, dict(sorted(lookup.counts.items())), tree_hash(entries), links)
 
 
-def write_tree(files: dict[str, bytes], out: Path, force: bool) -> None:
+def directory_links(snapshot: Snapshot, rename: Callable[[str], str]) -> dict[str, str]:
+    """The corpus's links to its own directories (a snapshot skips them), as new path -> new relative
+    target: tests reach fixtures through them (``certs/valid/ca -> ../expired/ca``). Read from the
+    snapshot's source directory while it exists; a link leaving the corpus is no part of it."""
+    root = Path(snapshot.manifest.source)
+    links: dict[str, str] = {}
+    for skipped in snapshot.manifest.skipped:
+        link = root / skipped.path
+        if not (link.is_symlink() and link.is_dir()):
+            continue
+        target = os.path.normpath(os.path.join(os.path.dirname(skipped.path), os.readlink(link)))
+        if os.path.isabs(target) or target.split("/")[0] == "..":
+            continue
+        new_link = rename(skipped.path)
+        links[new_link] = os.path.relpath(rename(target), os.path.dirname(new_link) or ".")
+    return dict(sorted(links.items()))
+
+
+def write_tree(files: dict[str, bytes], out: Path, force: bool, links: dict[str, str] | None = None) -> None:
     """Write into a temporary directory beside ``out``, then rename it into place: a failure leaves
     either the old ``out`` or nothing, never a partial tree."""
     out = Path(out)
@@ -121,6 +141,9 @@ def write_tree(files: dict[str, bytes], out: Path, force: bool) -> None:
             target = tmp / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
+        for rel, link_target in (links or {}).items():
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(link_target, tmp / rel, target_is_directory=True)
         if out.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
             os.replace(out, old / "tree")

@@ -191,12 +191,16 @@ def _pytest(root: Path):
 
 
 def test_a_renamed_python_package_still_imports_and_its_tests_pass_alike(tmp_path):
+    import os
     import shutil
     import subprocess
     import sys
 
     root = tmp_path / "pkg"
     shutil.copytree(PKG, root)
+    # links to directories of the corpus, which a snapshot skips: recreated, pointing at the renamed target
+    os.symlink("quoxcodec", root / "tests" / "samples")
+    os.symlink("../quoxlib", root / "tests" / "library")
     out, m = _rename(root, tmp_path, "--classes", "module,class,function,method")
     new, kept = m["identifiers"], m["kept"]
     # the package's own name and its definitions are renamed; test names keep what pytest collects by
@@ -220,6 +224,8 @@ def test_a_renamed_python_package_still_imports_and_its_tests_pass_alike(tmp_pat
     assert f'parametrize("{new["quox_label"]}"' in tests and 'params=["quox_home", "QUOX_HOME"]' in tests
     # a data directory named like a module stays where the code's literal path looks for it
     assert "tests/quoxcodec/sample.json" not in m["renamed_paths"] and (out / "tests/quoxcodec/sample.json").is_file()
+    assert os.readlink(out / "tests" / "samples") == "quoxcodec" and (out / "tests/samples/sample.json").is_file()
+    assert os.readlink(out / "tests" / "library") == f"../{new['quoxlib']}"
     assert not (out / "quoxlib").exists() and (out / new["quoxlib"] / f"{new['quoxcodec']}.py").is_file()
     code = f"import {new['quoxlib']} as p; assert p.{new['parse_quox']}('{{\"name\": \"x\"}}').{new['quox_label']}() == 'x:0'"
     run = subprocess.run([sys.executable, "-c", code], cwd=out, capture_output=True, text=True, timeout=60, check=False)
