@@ -47,7 +47,10 @@ NAME_COLLECTIONS = frozenset({"__all__", "__slots__"})
 KWARGS_READERS = frozenset({"get", "pop", "setdefault"})
 # Python 3.12+ tokenises an f-string's literal stretches on their own; 3.11 gives the f-string whole
 FSTRING_MIDDLE = getattr(tokenize, "FSTRING_MIDDLE", -1)
-DOTTED_RE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.?")
+# a module path (pkg.mod, "pkg.sub." to build on), an object reference (pkg.mod:func) and an entry
+# point (cmd = pkg.mod:func), the forms importlib, mock and packaging tools resolve
+_DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
+MODULE_PATH_RE = re.compile(rf"(?:[\w.-]+\s*=\s*)?(?P<path>{_DOTTED}(?::{_DOTTED})?\.?)")
 
 
 @dataclass(frozen=True)
@@ -227,10 +230,11 @@ class _NameStrings(ast.NodeVisitor):
             self.found.add(id(node))
 
     def _module_path(self, value: str) -> bool:
-        if not DOTTED_RE.fullmatch(value):
+        if not (m := MODULE_PATH_RE.fullmatch(value.strip())):
             return False
-        head = value.split(".")[0]
-        return ("." in value and head in self.facts.tops) or value in self.facts.packages
+        path = m.group("path")
+        head = re.split("[.:]", path)[0]
+        return (head in self.facts.tops and path != head) or path in self.facts.packages
 
     def visit_Call(self, node: ast.Call) -> None:
         name = _call_name(node)

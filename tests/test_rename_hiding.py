@@ -222,6 +222,10 @@ def test_a_renamed_python_package_still_imports_and_its_tests_pass_alike(tmp_pat
     tests = (out / "tests" / f"{new['test_quoxenv']}.py").read_text()
     assert f'mock.patch("{new["quoxlib"]}.{new["quoxenv"]}.{new["quox_home"]}"' in tests
     assert f'parametrize("{new["quox_label"]}"' in tests and 'params=["quox_home", "QUOX_HOME"]' in tests
+    setup = (out / "setup.py").read_text()
+    assert (
+        f'packages=["{new["quoxlib"]}"]' in setup and f'"quox = {new["quoxlib"]}.{new["quoxcodec"]}:{new["parse_quox"]}"' in setup
+    )
     # a data directory named like a module stays where the code's literal path looks for it
     assert "tests/quoxcodec/sample.json" not in m["renamed_paths"] and (out / "tests/quoxcodec/sample.json").is_file()
     assert os.readlink(out / "tests" / "samples") == "quoxcodec" and (out / "tests/samples/sample.json").is_file()
