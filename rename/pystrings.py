@@ -39,12 +39,22 @@ NAME_ARGUMENTS: dict[str, tuple[int, ...] | None] = {
     "parametrize": (0,),
     "cast": (0,),
     "ForwardRef": (0,),
+    # object.__setattr__(self, "name", v) in frozen dataclasses, super().__getattribute__("name")
+    "__getattribute__": (0, 1),
+    "__getattr__": (0, 1),
+    "__setattr__": (0, 1),
+    "__delattr__": (0, 1),
+    "getattr_static": (1,),
+    # the field names become attributes (Pair("a", "b").first)
+    "namedtuple": (0, 1),
+    "NamedTuple": (0, 1),
+    "make_dataclass": (0, 1),
 }
 # patch.object(target, "attr"), patch.multiple(target, ...)
 PATCH_MEMBER_ARGUMENTS = {"object": (1,)}
 NAME_COLLECTIONS = frozenset({"__all__", "__slots__"})
-# the keys a function with **kwargs reads from it are its callers' keyword names
-KWARGS_READERS = frozenset({"get", "pop", "setdefault"})
+# the keys read from a mapping of names (**kwargs, obj.__dict__, vars(obj)) are names
+NAME_MAPPING_READERS = frozenset({"get", "pop", "setdefault"})
 # Python 3.12+ tokenises an f-string's literal stretches on their own; 3.11 gives the f-string whole
 FSTRING_MIDDLE = getattr(tokenize, "FSTRING_MIDDLE", -1)
 # a module path (pkg.mod, "pkg.sub." to build on), an object reference (pkg.mod:func) and an entry
@@ -167,6 +177,10 @@ def _feeds_attribute_call(node: ast.AST, var: str) -> bool:
     return len(node.args) > 1 and isinstance(node.args[1], ast.Name) and node.args[1].id == var
 
 
+def _is_option(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("-")
+
+
 def _last_name(node: ast.AST) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
@@ -251,27 +265,33 @@ class _NameStrings(ast.NodeVisitor):
                 self.mark_elements(kw.value)  # f(**{"name": value})
             elif name == "fixture" and kw.arg == "name":
                 self.mark(kw.value)
+        if name == "add_argument":
+            # argparse: a positional argument's name, and dest=, are attributes of the parsed namespace
+            self.mark(next((a for a in node.args if not _is_option(a)), None))
+            self.mark(next((kw.value for kw in node.keywords if kw.arg == "dest"), None))
         func = node.func
-        if (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
-            and func.value.id in self.kwargs
-            and func.attr in KWARGS_READERS
-            and node.args
-        ):
-            self.mark(node.args[0])  # kwargs.get("name")
+        if isinstance(func, ast.Attribute) and func.attr in NAME_MAPPING_READERS and node.args and self._of_names(func.value):
+            self.mark(node.args[0])  # kwargs.get("name"), self.__dict__.pop("name", None)
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        if isinstance(node.value, ast.Name) and node.value.id in self.kwargs:
-            self.mark(node.slice)  # kwargs["name"]
+        if self._of_names(node.value):
+            self.mark(node.slice)  # kwargs["name"], vars(obj)["name"]
         self.generic_visit(node)
 
     def visit_Compare(self, node: ast.Compare) -> None:
         for op, right in zip(node.ops, node.comparators):
-            if isinstance(op, ast.In | ast.NotIn) and isinstance(right, ast.Name) and right.id in self.kwargs:
-                self.mark(node.left)  # "name" in kwargs
+            if isinstance(op, ast.In | ast.NotIn) and self._of_names(right):
+                self.mark(node.left)  # "name" in kwargs, "name" in obj.__dict__
         self.generic_visit(node)
+
+    def _of_names(self, node: ast.AST) -> bool:
+        """A mapping keyed by names: the **kwargs of the enclosing function, ``obj.__dict__``, ``vars(obj)``."""
+        if isinstance(node, ast.Name):
+            return node.id in self.kwargs
+        if isinstance(node, ast.Attribute):
+            return node.attr == "__dict__"
+        return isinstance(node, ast.Call) and _call_name(node) == "vars" and len(node.args) == 1
 
     def _assigned(self, targets: list[ast.expr], value: ast.AST | None) -> None:
         for t in targets:
