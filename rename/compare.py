@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from groundjudge.rename.lexer import in_spans, token_spans
 from groundjudge.rename.mapping import Lookup, pinned_reason
-from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, Check
+from groundjudge.rename.models import KEPT_IN_DATA, Check
 
 MAX_FAILURES = 20
 
@@ -103,7 +103,7 @@ def compare_text(
             checks.fail("only_mapped_tokens_differ", f"{line()}: unmapped token {tok!r} became {new!r}")
         elif expected is not None and new != expected:
             checks.fail("mapped_tokens_replaced", f"{line()}: {tok!r} became {new!r}, expected {expected!r}")
-        if kept_as_data and (data_cls := lookup.original_class(new)) and data_cls in CASE_SENSITIVE_CLASSES:
+        if kept_as_data and (data_cls := lookup.original_class(new)) and data_cls in KEPT_IN_DATA:
             tally.leave(data_cls, f"{line()}: {new!r} kept as data (a Python string that names no code, or a data file's path)")
         else:
             _count_left(new, here, line, checks, tally)

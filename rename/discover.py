@@ -19,7 +19,7 @@ from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
-from groundjudge.rename.pyscope import borrowed_names, own_packages
+from groundjudge.rename.pyscope import borrowed_names, code_words, own_packages
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ class Discovery:
     program_names: set[str] = field(default_factory=set)  # upper-cased, renamed or not
     bms_labels: dict[str, str] = field(default_factory=dict)  # upper-cased map/field label -> bms_map/bms_field
     own_names: frozenset[str] = frozenset()  # the Python package named as the distribution: renamed even if English
+    code_words: frozenset[str] = frozenset()  # identifiers of Python code: never prose words
 
     def add(self, name: str, cls: str) -> None:
         key = name if cls in CASE_SENSITIVE_CLASSES else name.upper()
@@ -247,6 +248,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             elif kind == "FILE":
                 candidates.append((name, "dataset"))
 
+    d.code_words = code_words(snapshot)
     if wanted and any(language_of(e.path) == "code" for e in snapshot.files):
         borrowed = borrowed_names(snapshot)
         d.own_names = own_packages(snapshot)

@@ -15,7 +15,7 @@ from groundjudge.rename.discover import Discovery
 from groundjudge.rename.generate import Rejection, TokenRules, generate, ordered
 from groundjudge.rename.leak import MIN_LENGTH, WORD_RE, is_general
 from groundjudge.rename.lexer import recase
-from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES
+from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES, KEPT_IN_DATA
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, english_words
 
 
@@ -83,7 +83,7 @@ def plan_map(
         for t in sorted(d.corpus_tokens)
         if _by_prefix(t, p) and not is_general(t.upper())
     ]
-    wanted += [(w, "prose") for w in sorted(prose)]
+    wanted += [(w, "prose") for w in _not_in_code(prose, d.code_words)]
     include_set |= {w.upper() for w, _ in wanted}
     outside = {n.upper() for n in d.kept}
     for word, default_cls in wanted:
@@ -168,6 +168,18 @@ def plan_map(
 PREFIX_CLASSES = ("program", "copybook", "bms_mapset", "bms_map", "jcl_proc", "jcl_job", "dataset", "db2_plan", "transaction")
 PREFIX_LENGTH = 4
 PREFIX_MIN_NAMES = 10
+
+
+def _not_in_code(prose: Iterable[str], code_words: frozenset[str]) -> list[str]:
+    """The prose words no Python identifier spells, whole or as a part (``Mutable`` in
+    ``MutableMapping``): a prose word is renamed ignoring case wherever it occurs, and in code that
+    would rename what the corpus borrows (``import urllib3`` where the docs mention urllib3)."""
+    words = sorted(set(prose))
+    probe = Lookup({w: w for w in words}, {})
+    spelled = {w.upper() for w in code_words}
+    for token in code_words:
+        spelled.update(new.upper() for _i, _j, new, _cls in probe.parts(token))
+    return [w for w in words if w.upper() not in spelled]
 
 
 def shared_prefixes(d: Discovery, classes: list[str]) -> list[str]:
@@ -287,11 +299,12 @@ class Lookup:
 
     @cached_property
     def data_view(self) -> Lookup:
-        """This map without its case-sensitive (Python/Java/...) names, for text the program treats
-        as data: a Python string literal that names no code, the path of a file that is no code
+        """This map without the names data keeps (``KEPT_IN_DATA``), for text the program treats as
+        data: a Python string literal that names no code, the path of a file that is no code
         (``rename/pystrings.py``). Its replacements are counted with this lookup's."""
         view = copy(self)
         view.cs = {}
+        view.ci = {k: hit for k, hit in self.ci.items() if hit[1] not in KEPT_IN_DATA}
         view._index()
         return view
 

@@ -23,7 +23,7 @@ from contextlib import suppress
 from functools import cache
 
 from groundjudge.grounding.snapshot import Snapshot
-from groundjudge.rename.pystrings import top_level
+from groundjudge.rename.pystrings import python_sources, top_level
 
 TOOL_MODULES = frozenset({"setup", "conftest", "noxfile", "tasks", "manage", "wsgi", "asgi", "fabfile"})
 _BUILTIN_TYPES = (dict, list, str, set, frozenset, bytes, int, float, tuple, object, BaseException)
@@ -42,7 +42,7 @@ def corpus_modules(paths: Iterable[str]) -> set[str]:
 
 def borrowed_names(snapshot: Snapshot) -> dict[str, str]:
     """Python names the corpus uses but does not own -> why. Only ``.py`` files are read."""
-    sources = {e.path: snapshot.read_text(e.path) for e in snapshot.files if e.kind == "text" and e.path.endswith(".py")}
+    sources = python_sources(snapshot)
     ours = corpus_modules(sources)
     kept: dict[str, str] = {n: "a module name tools look for" for n in TOOL_MODULES}
     kept.update({n: "a method of a builtin type, callable on plain values" for n in BUILTIN_METHODS if not n.startswith("__")})
@@ -104,6 +104,36 @@ def own_packages(snapshot: Snapshot) -> frozenset[str]:
     paths = [e.path for e in snapshot.files if e.kind == "text" and e.path.endswith(".py")]
     declared = {_normalised(n) for n in _project_names(snapshot)}
     return frozenset(p for p in top_level(paths)[1] if _normalised(p) in declared)
+
+
+def code_words(snapshot: Snapshot) -> frozenset[str]:
+    """Every identifier Python code spells (names, attributes, imports, parameters, keywords).
+    ``--scrub-prose`` renames its words case-insensitively wherever they occur; in code
+    that would rename what the corpus only borrows (``import urllib3`` when the docs mention urllib3),
+    so a word the code spells is no prose word. The corpus's own names are renamed by their classes."""
+    words: set[str] = set()
+    for text in python_sources(snapshot).values():
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                words.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                words.add(node.attr)
+            elif isinstance(node, ast.alias):
+                words.update(node.name.split("."))
+                words.add(node.asname or "")
+            elif isinstance(node, ast.ImportFrom):
+                words.update((node.module or "").split("."))
+            elif isinstance(node, ast.arg):
+                words.add(node.arg)
+            elif isinstance(node, ast.keyword):
+                words.add(node.arg or "")
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                words.add(node.name)
+    return frozenset(w for w in words if w)
 
 
 def _normalised(name: str) -> str:

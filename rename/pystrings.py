@@ -128,8 +128,8 @@ def data_spans(text: str, facts: PyCorpus) -> list[Span]:
     for node in ast.walk(tree):
         if not isinstance(node, ast.Constant | ast.JoinedStr) or id(node) in names.found:
             continue
-        if isinstance(node, ast.Constant) and not isinstance(node.value, str):
-            continue
+        if isinstance(node, ast.Constant) and not isinstance(node.value, str | bytes):
+            continue  # a bytes literal is always data: no name lookup takes bytes
         if names.inside_fstring(node):
             continue  # the f-string's own span decides
         start, end = offsets.span(node)

@@ -256,3 +256,18 @@ def test_the_distributions_package_is_renamed_even_when_an_english_word(tmp_path
     assert "lantern" in m["identifiers"] and m["renamed_paths"]["lantern/vault.py"].startswith(m["identifiers"]["lantern"] + "/")
     # another package named by an English word is kept as one
     assert m["kept"]["ledger"].startswith("English word")
+
+
+def test_scrub_prose_leaves_the_words_python_code_spells(tmp_path):
+    root = _write(
+        tmp_path / "corpus",
+        {
+            "README.md": "Quimbly talks to Zorblax servers through Wexfordian maps.\n" * 3,
+            "quimbly/__init__.py": "import zorblax\nfrom collections.abc import WexfordianMapping\n",
+        },
+    )
+    _, m = _rename(root, tmp_path, "--classes", "module,class,function,method", "--scrub-prose")
+    prose = {k for k, cls in m["classes"].items() if cls == "prose"}
+    # a module the code imports, whole or as a part of an imported name, is no prose word to rename
+    assert "QUIMBLY" not in prose and not {"ZORBLAX", "WEXFORDIAN"} & prose
+    assert "quimbly" in m["identifiers"]  # the package itself is renamed by its class
