@@ -29,7 +29,7 @@ class RenamedTree:
 
 
 def rename_path(path: str, lookup: Lookup, code_dirs: frozenset[str]) -> str:
-    return substitute(path, "text", lookup, path_data(path, code_dirs), lookup.data_view)
+    return substitute(path, "text", lookup, path_data(path, code_dirs), lookup.path_view)
 
 
 def code_directories(paths: Iterable[str]) -> frozenset[str]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from groundjudge.rename.lexer import in_spans, token_spans
 from groundjudge.rename.mapping import Lookup, pinned_reason
-from groundjudge.rename.models import KEPT_IN_DATA, Check
+from groundjudge.rename.models import Check
 
 MAX_FAILURES = 20
 
@@ -61,11 +61,12 @@ def compare_text(
     checks: Checks,
     tally: Tally,
     data: Sequence[tuple[int, int]] = (),
+    data_lookup: Lookup | None = None,
 ) -> None:
     """The renamed text must equal the original except at tokens the map names (whole or as parts),
     and there hold exactly the mapped token in the occurrence's case. Every renamed name still found
     in the renamed text is counted; one that no pin explains fails ``no_original_left``. Inside the
-    ``data`` spans (Python string data, paths of files that are no code) Python/Java names stay."""
+    ``data`` spans (Python string data, paths of files that are no code) ``data_lookup`` applies."""
     inside = in_spans(data)
     o_lines = original.splitlines(keepends=True)
     r_lines = renamed.splitlines(keepends=True)
@@ -91,7 +92,7 @@ def compare_text(
             return f"{where}:{bisect_right(starts, s)}"
 
         kept_as_data = inside(s)
-        here = lookup.data_view if kept_as_data else lookup
+        here = data_lookup if kept_as_data and data_lookup else lookup
         whole = here.original_class(tok)
         expected = here(tok)
         if whole:
@@ -103,7 +104,7 @@ def compare_text(
             checks.fail("only_mapped_tokens_differ", f"{line()}: unmapped token {tok!r} became {new!r}")
         elif expected is not None and new != expected:
             checks.fail("mapped_tokens_replaced", f"{line()}: {tok!r} became {new!r}, expected {expected!r}")
-        if kept_as_data and (data_cls := lookup.original_class(new)) and data_cls in KEPT_IN_DATA:
+        if kept_as_data and here.original_class(new) is None and (data_cls := lookup.original_class(new)):
             tally.leave(data_cls, f"{line()}: {new!r} kept as data (a Python string that names no code, or a data file's path)")
         else:
             _count_left(new, here, line, checks, tally)

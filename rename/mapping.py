@@ -299,12 +299,21 @@ class Lookup:
 
     @cached_property
     def data_view(self) -> Lookup:
-        """This map without the names data keeps (``KEPT_IN_DATA``), for text the program treats as
-        data: a Python string literal that names no code, the path of a file that is no code
-        (``rename/pystrings.py``). Its replacements are counted with this lookup's."""
+        """This map without the names data keeps (``KEPT_IN_DATA``), for a Python string literal
+        that names no code (``rename/pystrings.py``)."""
+        return self._without(KEPT_IN_DATA)
+
+    @cached_property
+    def path_view(self) -> Lookup:
+        """This map without its Python/Java names, for the path of a file that is no code: code opens
+        it by a literal path, which keeps them (a prose word is renamed there, as in the prose)."""
+        return self._without(CASE_SENSITIVE_CLASSES)
+
+    def _without(self, classes: frozenset[str]) -> Lookup:
+        """A view that leaves names of ``classes`` alone; its replacements are counted with this lookup's."""
         view = copy(self)
-        view.cs = {}
-        view.ci = {k: hit for k, hit in self.ci.items() if hit[1] not in KEPT_IN_DATA}
+        view.cs = {k: hit for k, hit in self.cs.items() if hit[1] not in classes}
+        view.ci = {k: hit for k, hit in self.ci.items() if hit[1] not in classes}
         view._index()
         return view
 

@@ -53,8 +53,8 @@ DEFAULT_CLASSES = (
 )
 # Names from Python/Java/... are matched with their exact case; COBOL, JCL and BMS names ignore case.
 CASE_SENSITIVE_CLASSES = frozenset({"module", "class", "function", "method"})
-# Names a Python data string and a data file's path keep (rename/pystrings.py): the code's names, and
-# the words --scrub-prose renames, which there would change what the program reads or sends.
+# Names a Python data string keeps (rename/pystrings.py): the code's names, and the words
+# --scrub-prose renames, which there would change what the program reads or sends.
 KEPT_IN_DATA = CASE_SENSITIVE_CLASSES | {"prose"}
 
 

@@ -77,7 +77,7 @@ def verify_trees(
         new_path = rename_path(entry.path, lookup, code_dirs)
         expected_paths.add(new_path)
         data = path_data(entry.path, code_dirs)
-        compare_text(entry.path, new_path, "text", lookup, f"path {entry.path}", checks, tally, data)
+        compare_text(entry.path, new_path, "text", lookup, f"path {entry.path}", checks, tally, data, lookup.path_view)
         r_entry = renamed.entry(new_path)
         if r_entry is None:
             checks.fail("paths", f"{entry.path}: expected {new_path} in the renamed tree, missing")
@@ -89,7 +89,9 @@ def verify_trees(
             continue
         text = original.read_text(entry.path)
         data = strings.spans(entry.path, text)
-        compare_text(text, renamed.read_text(new_path), sniff(entry.path, text), lookup, entry.path, checks, tally, data)
+        compare_text(
+            text, renamed.read_text(new_path), sniff(entry.path, text), lookup, entry.path, checks, tally, data, lookup.data_view
+        )
     for extra in sorted({e.path for e in r_files} - expected_paths):
         checks.fail("paths", f"{extra}: in the renamed tree but not expected from the original")
     details["verbatim_files"] = f"{len(verbatim)} copied byte-identical"
