@@ -53,6 +53,7 @@ NAME_ARGUMENTS: dict[str, tuple[int, ...] | None] = {
 # patch.object(target, "attr"), patch.multiple(target, ...)
 PATCH_MEMBER_ARGUMENTS = {"object": (1,)}
 NAME_COLLECTIONS = frozenset({"__all__", "__slots__"})
+COLLECTION_ADDERS = frozenset({"append", "extend", "insert", "add", "update"})
 # the keys read from a mapping of names (**kwargs, obj.__dict__, vars(obj)) are names
 NAME_MAPPING_READERS = frozenset({"get", "pop", "setdefault"})
 # Python 3.12+ tokenises an f-string's literal stretches on their own; 3.11 gives the f-string whole
@@ -61,6 +62,8 @@ FSTRING_MIDDLE = getattr(tokenize, "FSTRING_MIDDLE", -1)
 # point (cmd = pkg.mod:func), the forms importlib, mock and packaging tools resolve
 _DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
 MODULE_PATH_RE = re.compile(rf"(?:[\w.-]+\s*=\s*)?(?P<path>{_DOTTED}(?::{_DOTTED})?\.?)")
+# a relative path to a Python file: its directories and stem are renamed with the file
+PY_FILE_RE = re.compile(r"(?:[\w.-]+/)*[A-Za-z_]\w*\.py")
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,8 @@ class _NameStrings(ast.NodeVisitor):
             self.found.add(id(node))
 
     def _module_path(self, value: str) -> bool:
+        if PY_FILE_RE.fullmatch(value):
+            return True
         if not (m := MODULE_PATH_RE.fullmatch(value.strip())):
             return False
         path = m.group("path")
@@ -260,6 +265,10 @@ class _NameStrings(ast.NodeVisitor):
         for i, arg in enumerate(node.args):
             if positions is None or i in positions:
                 self.mark(arg)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in COLLECTION_ADDERS and self._names_collection(func.value):
+            for arg in node.args:  # __all__.append("name"), __all__.extend([...])
+                self.mark(arg) if isinstance(arg, ast.Constant | ast.JoinedStr) else self.mark_elements(arg)
         for kw in node.keywords:
             if kw.arg is None:
                 self.mark_elements(kw.value)  # f(**{"name": value})
@@ -269,7 +278,6 @@ class _NameStrings(ast.NodeVisitor):
             # argparse: a positional argument's name, and dest=, are attributes of the parsed namespace
             self.mark(next((a for a in node.args if not _is_option(a)), None))
             self.mark(next((kw.value for kw in node.keywords if kw.arg == "dest"), None))
-        func = node.func
         if isinstance(func, ast.Attribute) and func.attr in NAME_MAPPING_READERS and node.args and self._of_names(func.value):
             self.mark(node.args[0])  # kwargs.get("name"), self.__dict__.pop("name", None)
         self.generic_visit(node)
@@ -293,10 +301,13 @@ class _NameStrings(ast.NodeVisitor):
             return node.attr == "__dict__"
         return isinstance(node, ast.Call) and _call_name(node) == "vars" and len(node.args) == 1
 
+    def _names_collection(self, node: ast.AST) -> bool:
+        name = _last_name(node)
+        return name in NAME_COLLECTIONS or name in self.facts.holders
+
     def _assigned(self, targets: list[ast.expr], value: ast.AST | None) -> None:
         for t in targets:
-            name = _last_name(t)
-            if name in NAME_COLLECTIONS or name in self.facts.holders:
+            if self._names_collection(t):
                 self.mark_elements(value)
 
     def visit_Assign(self, node: ast.Assign) -> None:
