@@ -6,7 +6,7 @@ pytest's ``parametrize("arg")``, the keys of ``**{"arg": v}``. Anywhere else a s
 meets the world outside the corpus (an environment variable ``"no_proxy"``, an HTTP header, a JSON key,
 a file path): renaming it there changes what the program reads or sends, so it is kept. Docstrings and
 other bare string statements are prose (and may be doctests, which run code), so they are renamed like
-comments. A file that does not parse keeps nothing: every token is renamed, as before this rule.
+comments. A file that does not parse has no data spans: every string in it is renamed, as code.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ NAME_ARGUMENTS: dict[str, tuple[int, ...] | None] = {
     "NamedTuple": (0, 1),
     "make_dataclass": (0, 1),
 }
-# patch.object(target, "attr"), patch.multiple(target, ...)
+# patch.object(target, "attr")
 PATCH_MEMBER_ARGUMENTS = {"object": (1,)}
 NAME_COLLECTIONS = frozenset({"__all__", "__slots__"})
 COLLECTION_ADDERS = frozenset({"append", "extend", "insert", "add", "update"})
