@@ -19,7 +19,8 @@ from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
-from groundjudge.rename.pyscope import borrowed_names, code_words, own_packages
+from groundjudge.rename.pyowned import code_words, own_packages
+from groundjudge.rename.pyscope import borrowed_names
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
 
 if TYPE_CHECKING:
@@ -248,7 +249,6 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             elif kind == "FILE":
                 candidates.append((name, "dataset"))
 
-    d.code_words = code_words(snapshot)
     if wanted and any(language_of(e.path) == "code" for e in snapshot.files):
         borrowed = borrowed_names(snapshot)
         d.own_names = own_packages(snapshot)
@@ -287,6 +287,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 d.kept[name] = (f"partial-word COPY {copybook} REPLACING {how} =={operand}==", cls)
     areas = {_stem(p).upper(): "\n".join(cobol[p]) for p in copybook_paths}
     _pin_tag_built_names(d, tagged, areas)
+    d.code_words = code_words(snapshot)
     return d
 
 
