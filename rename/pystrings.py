@@ -341,7 +341,10 @@ class _LineOffsets:
     """ast positions (line, UTF-8 byte column) as character offsets into the text."""
 
     def __init__(self, text: str):
-        self.lines = text.splitlines(keepends=True)
+        # lines end at \n only, as the tokenizer's readline splits them: str.splitlines would also
+        # split at a form feed or \x1c, which Python source may hold and the parser does not count
+        self.lines = [line + "\n" for line in text.split("\n")]
+        self.lines[-1] = self.lines[-1][:-1]
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))

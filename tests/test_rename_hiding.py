@@ -271,3 +271,11 @@ def test_scrub_prose_leaves_the_words_python_code_spells(tmp_path):
     # a module the code imports, whole or as a part of an imported name, is no prose word to rename
     assert "QUIMBLY" not in prose and not {"ZORBLAX", "WEXFORDIAN"} & prose
     assert "quimbly" in m["identifiers"]  # the package itself is renamed by its class
+
+
+def test_data_spans_find_the_literal_after_a_form_feed_and_multibyte_text():
+    from groundjudge.rename.pystrings import corpus_facts, data_spans
+
+    text = 'import os\n\x0c\nnote = "héllo"; home = os.environ.get("quox_home")  # quox_home\n'
+    spans = data_spans(text, corpus_facts({"m.py": text}))
+    assert [text[a:b] for a, b in spans] == ['"héllo"', '"quox_home"']
