@@ -296,7 +296,9 @@ _COBOL_VERB = (
 )
 _MOVE = re.compile(r"\bMOVE\s+(?P<src>'[^']*'|\"[^\"]*\"|\S+)\s+TO\s+(?P<dst>.*?)" + _COBOL_VERB)
 _SET = re.compile(r"\bSET\s+(?P<dst>[\w\s,()-]+?)\s+TO\s+(?P<src>TRUE|FALSE|'[^']*'|[^\s.]+)")
-_COMPUTE = re.compile(r"\bCOMPUTE\s+(?P<dst>[\w-]+(?:\([^)]*\))?)(?:\s+ROUNDED)?\s*=\s*(?P<src>.*?)" + _COBOL_VERB)
+_COMPUTE = re.compile(
+    r"\bCOMPUTE\s+(?P<dst>[\w-]+(?:\([^)]*\))?(?:\s+(?:OF|IN)\s+[\w-]+)*)(?:\s+ROUNDED)?\s*=\s*(?P<src>.*?)" + _COBOL_VERB
+)
 
 
 def _targets(dst: str) -> set[str]:

@@ -92,6 +92,8 @@ INHERITS = re.compile(
     re.I,
 )
 RAISES = re.compile(r"(?<![\w-])(?:rais(?:es|e|ed|ing)|throws?|re-raises?|reraises?)(?![\w-])", re.I)
+# "a file handle", "the trap": a determiner or noun before the word makes it a noun, not the verb
+_NOUN_BEFORE = re.compile(r"\b(?:a|an|the|its|their|this|that|file|open)\s+$", re.I)
 CATCHES = re.compile(r"(?<![\w-])(?:catch(?:es)?|caught|handles?|swallows?|traps?)(?![\w-])", re.I)
 RETURNS = re.compile(r"(?<![\w-])returns?(?![\w-])", re.I)
 _LITERAL = (
@@ -379,7 +381,11 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact
             )
         )
     for pattern, predicate in ((INHERITS, Predicate.INHERITS), (RAISES, Predicate.RAISES), (CATCHES, Predicate.CATCHES)):
-        facts.extend(_word_fact(predicate, m, names, text) for m in pattern.finditer(masked))
+        facts.extend(
+            _word_fact(predicate, m, names, text)
+            for m in pattern.finditer(masked)
+            if not (predicate is Predicate.CATCHES and _NOUN_BEFORE.search(masked, 0, m.start()))
+        )
     facts.extend(_value_facts(text, names))
     facts.extend(_set_facts(text, names))
     facts.extend(_return_facts(text, names, masked))

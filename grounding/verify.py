@@ -39,7 +39,7 @@ from groundjudge.grounding.claims import in_code_fragment, is_cobol_shaped, norm
 from groundjudge.grounding.facts import Fact
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import Ref, Symbol
-from groundjudge.grounding.index.registry import assign_dd, special_names
+from groundjudge.grounding.index.registry import assign_dd, case_insensitive, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 
@@ -654,6 +654,7 @@ class _ClaimChecker:
         self._check_subject_uses({id(obj) for _, _, _, obj in links})
         self._check_never()
         self._check_flows_unused()
+        self._check_receives()
         self._check_divisions()
         self._check_moved_into()
         self._check_cics_options()
@@ -709,7 +710,7 @@ class _ClaimChecker:
         name = obj.ref.value
         mention = next(((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b)), None)
         if mention is None:
-            where = ", ".join(f"{p}:{a}-{b}" if b < 10**9 else p for p, a, b in spans[:3])
+            where = _spans_text(spans)
             self._add("contradicted", f"{who} never names {name} ({where}), so it {_NEGATED[relation]} it", relation=True)
             return
         p, n = mention
@@ -762,7 +763,9 @@ class _ClaimChecker:
         for loc in self.located:
             if loc.ref.kind != "identifier" or (not loc.ref.strict and not (loc.res and loc.res.found)):
                 continue
-            if loc.ref.value.upper() == stem or path in loc.files:
+            if path in loc.files or (
+                loc.ref.value.upper() == stem and (self.lk.file_info(path) or _NO_INFO).language in case_insensitive()
+            ):
                 continue
             names.append((loc.pos, loc.ref.value))
         cites = sorted(loc.pos for loc in self.located if loc.ref.kind == "path" and loc.ref.start_line is not None)
@@ -776,6 +779,14 @@ class _ClaimChecker:
         if names:
             return [n for _, n in names]
         return [w for w in dict.fromkeys(re.findall(r"\b[A-Z]{3,}\b", self.claim.text)) if w in STATEMENT_VERBS]
+
+    def _clause_of(self, pos: int) -> tuple[int, int]:
+        """The span of the clause around a position of the claim text (see _CLAUSE_BREAK)."""
+        masked = _BACKTICKED.sub(lambda m: " " * len(m.group(0)), self.claim.text)
+        breaks = [m.start() for m in _CLAUSE_BREAK.finditer(masked)] + [i for i, ch in enumerate(masked) if ch == "|"]
+        lo = max((b for b in breaks if b <= pos), default=0)
+        hi = min((b for b in breaks if b > pos), default=len(masked))
+        return lo, hi
 
     def _check_range(self, path: str, start: int, end: int, cite: _Located) -> CheckResult:
         n = len(self.lk.file_lines(path))
@@ -791,9 +802,12 @@ class _ClaimChecker:
         names = self._range_targets(path, cite)
         if not names:
             return CheckResult("ok", f"{cited} exists", [self.lk.snippet(path, start, end)])
-        # A name defined in this file must be defined at the cited lines, unless the claim is about a use
-        # of it ("performs X at line 40"); a name defined elsewhere only has to be mentioned there.
-        uses = any(c.relation != "defines" for c in relation_cues(self.claim.text))
+        # A name defined in this file must be defined at the cited lines when the cite's clause places it
+        # ("`X` is at lines 40-50", "is defined in"); when the clause says what the code does with it
+        # ("moves `X` to `Y` (line 114)"), or the name is defined elsewhere, a mention there is enough.
+        lo, hi = self._clause_of(cite.pos)
+        clause = self.claim.text[lo:hi]
+        uses = not _PLACES.search(clause) and not _CITE_CELL.fullmatch(clause)
         # "| `P` | lines 190-212 |": the range is the row's own name's span, which must start inside it
         row = _ROW_RANGE.match(self.claim.text)
         if row is not None:
@@ -1089,12 +1103,14 @@ class _ClaimChecker:
         previous: _Located | None = None
         after_passive = False
         previous_objects: list[_Located] = []
+        acted_on: list[_Located] = []
         for i, cue in enumerate(cues):
             if cue.relation == "defines":
                 continue  # a definition's place is checked by the file and line checks
             nxt = cues[i + 1].start if i + 1 < len(cues) else len(text) + 1
             before = text[: cue.start]
-            after = [loc for loc in named if cue.end <= loc.pos < nxt]
+            # "writes X to a file, and `load` reads it": a name the next verb follows is that verb's subject
+            after = [loc for loc in named if cue.end <= loc.pos < nxt and (nxt > len(text) or text[loc.ref.end : nxt].strip())]
             earlier = [loc for loc in named if loc.pos < cue.start]
             agents: list[_Located] = []
             # "... in BKACT01C", "... of BKUPD02C": a name after a place word locates, it is not an object
@@ -1123,10 +1139,12 @@ class _ClaimChecker:
                 elif previous is not None and not since_previous and not after_passive:
                     # "reads DALYTRAN, updates ACCTDAT and appends to TRANHIST": one subject, several verbs
                     subject = previous
-                elif _PRONOUN_SUBJECT.search(before) and actors:
+                elif _PRONOUN_SUBJECT.search(before):
                     # "`main()` builds the parser with `build_parser()` and calls `run()`": the sentence's
-                    # subject acts again, not the instrument named just before.
-                    subject = ([loc for loc in actors if not loc.files] or actors)[0]
+                    # subject acts again, not the instrument named just before; "performs `A`; otherwise it
+                    # links": what an earlier verb acted on is no subject, so "it" is then the context.
+                    fresh = [loc for loc in actors if not any(loc is o for o in acted_on)]
+                    subject = next(iter([loc for loc in fresh if not loc.files] or fresh), None)
                 else:
                     # "`0000-MAIN` in cbl/X.cbl performs Y": the paragraph acts, the file only locates it.
                     spans = [loc for loc in actors if not loc.files]
@@ -1150,9 +1168,13 @@ class _ClaimChecker:
                         # the verb is what is read or written.
                         objects = passive_files[-1:]
                     else:
-                        continue  # nothing named after the cue: a second cue word for the same link
+                        # nothing named after the cue: a second cue word for the same link, or a verb of
+                        # its own subject whose object is prose ("`load` reads the whole file and calls")
+                        previous = subject or previous
+                        continue
             previous = subject or previous
             previous_objects = objects
+            acted_on += objects
             after_passive = cue.passive
             kinds = RELATION_REFS[cue.relation]
             word = text[cue.start : cue.end].upper()
@@ -1206,7 +1228,11 @@ class _ClaimChecker:
             obj = next((loc for loc in named if loc.ref.kind == "identifier" and loc.ref.value.upper() == target), None)
             if obj is None:
                 continue
-            actors = [loc for loc in named if loc.pos < loc.pos and self._is_actor(loc) and not in_code_fragment(loc.ref)]
+            actors = [
+                a
+                for a in named
+                if a.pos < loc.pos and self._is_actor(a) and not in_code_fragment(a.ref) and a.ref.value.upper() != target
+            ]
             links.append((relation, kinds, actors[-1] if actors else None, obj))
         return links
 
@@ -1417,6 +1443,42 @@ class _ClaimChecker:
                 return
         d = defs[0]
         self._add("contradicted", f"{name} is declared at {_where(d)} and no code uses it", [_def_evidence(self.lk, d)], True)
+
+    def _check_receives(self) -> None:
+        """ "The loan amount ends up in `A`, the term in `B`": each data item the claim says receives a value
+        (named after "in"/"into" once a verb such as "ends up in", "goes into", "is stored in" has said so)
+        must be set by the subject's code, else the context's. A statement setting it holds; an item that
+        code never names outside its own definition contradicts; one it names in a form the index does not
+        read as a setting (READ INTO a group, a CICS RECEIVE) is left to the other checks."""
+        text = self.claim.text
+        verb = _RECEIVES.search(text)
+        if verb is None:
+            return
+        actors = [loc for loc in self.located if loc.ref.kind == "identifier" and loc.pos < verb.start() and self._is_actor(loc)]
+        who, spans = self._subject_scope(actors[-1] if actors else None)
+        if spans is None:
+            return
+        for loc in self.located:
+            if loc.pos < verb.start() or loc.ref.kind != "identifier" or not _INTO_BEFORE.search(text, 0, loc.pos):
+                continue
+            if loc.res is None or not loc.res.defs or any(d.kind not in DATA_KINDS for d in loc.res.defs):
+                continue
+            name = loc.ref.value
+            found = assignments(self.lk, name, spans)
+            if found:
+                p, n, _ = found[0]
+                self._add("ok", f"{who} sets {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=True)
+                continue
+            own = {(d.path, n) for d in loc.res.defs for n in range(d.start_line, d.end_line + 1)}
+            if any((p, n) not in own for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b)):
+                continue
+            where = _spans_text(spans)
+            self._add(
+                "contradicted",
+                f"{who} never sets {name} ({where} does not name it)",
+                [_def_evidence(self.lk, loc.res.defs[0])],
+                True,
+            )
 
     def _check_divisions(self) -> None:
         """ "`P` divides `X` by 10": the divisions of X in the actor's own span (COMPUTE ... X / 12, DIVIDE 12
@@ -1737,6 +1799,11 @@ _NEGATED = {
 }
 
 
+def _spans_text(spans: list[tuple[str, int, int]]) -> str:
+    """The first spans of a subject for a reason: `path:start-end`, or the path for a whole file."""
+    return ", ".join(f"{p}:{a}-{b}" if b < 10**9 else p for p, a, b in spans[:3])
+
+
 def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
     """Does an index reference point at the claimed object? A dotted object (Ledger.post, os.replace)
     needs its qualifier to agree too: from the reference's target when it has one, else from the source
@@ -1774,6 +1841,10 @@ _FLOWS = re.compile(
     r"|ends\s+up\s+in|is\s+used\s+(?:to|for|as|in|by))(?![\w-])",
     re.I,
 )
+_RECEIVES = re.compile(
+    r"(?<![\w-])(?:ends?\s+up|goes|go|lands?|(?:is|are)\s+(?:stored|placed|put|saved|kept))\s+(?:in|into)\s+`", re.I
+)
+_INTO_BEFORE = re.compile(r"(?<![\w-])(?:in|into)\s+`?$", re.I)
 _DIVIDES = re.compile(r"(?<![\w-])divides?\s+`(?P<name>[^`]+)`\s+by\s+(?P<n>\d+(?:\.\d+)?)(?![\w-])", re.I)
 _IDENTICAL = re.compile(
     r"(?<![\w-])(?:(?:are|is)\s+(?P<not>not\s+)?(?:byte[- ]for[- ]byte\s+)?identical|identical\s+(?:copies|files)"
@@ -1782,6 +1853,20 @@ _IDENTICAL = re.compile(
 )
 _COPY_COLUMN = re.compile(
     r"(?<= \| )(?:COPY\s+)?(?:copy\s*books?|copies|copied|copy\s+members|members|includes)(?:\s+\w+)?\s*:", re.I
+)
+# Where one clause of a sentence ends and the next, with its own subject, begins: a semicolon, a comma
+# before a conjunction, "while"/"whereas", and "and" before a new subject ("and its procedure division").
+_CLAUSE_BREAK = re.compile(
+    r";|,\s*(?:and|but|while|whereas|then|so)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
+    re.I,
+)
+_BACKTICKED = re.compile(r"`[^`]*`")
+# A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
+_CITE_CELL = re.compile(r"\|?\s*(?:[\w ]+:\s*)?`[^`]*:\d+(?:\s*[-–]\s*\d+)?`\s*\|?\s*")
+# A clause that says where a name is, rather than what the code does with it.
+_PLACES = re.compile(
+    r"(?<![\w-])(?:defin(?:es|ed|e|ing)|declar(?:es|ed|e|ing)|(?:is|are)\s+(?:at|in|on)|lives?|sits?|spans?|located)(?![\w-])",
+    re.I,
 )
 _ROW_RANGE = re.compile(r"^\s*`(?P<name>[^`]+)`\s*\|\s*lines?\s+\d+(?:\s*[-–]\s*\d+)?\s*(?:\||$)")
 _MOVED_INTO = re.compile(

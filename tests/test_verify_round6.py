@@ -1,0 +1,154 @@
+"""Issue E round 6: what a cited line speaks for, whose verb a name is the subject of, what "it" may mean,
+the subject of a quoted CALL, a noun that looks like a verb, and data items said to receive a value,
+each on a small fixture corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from groundjudge.grounding.models import Verdict
+
+S, P, U, N = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY
+
+MENU = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. XYZMN01.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       COPY XYZCOM.
+       01  WS-SAVE-AREA          PIC X(20).
+       01  WS-TOTAL              PIC 9(7).
+       LINKAGE SECTION.
+       01  DFHCOMMAREA           PIC X(20).
+       PROCEDURE DIVISION USING DFHCOMMAREA.
+       0000-MAIN.
+           EVALUATE TRUE
+               WHEN WS-TOTAL = 0
+                   PERFORM 1000-PRICE
+               WHEN OTHER
+                   EXEC CICS LINK PROGRAM('XYZCL01')
+                   END-EXEC
+           END-EVALUATE
+           MOVE WS-SAVE-AREA TO DFHCOMMAREA
+           GOBACK.
+       1000-PRICE.
+           COMPUTE XYZ-AMOUNT
+                OF WS-COM
+                = WS-TOTAL * 2
+           COMPUTE XYZ-RATE = 5.
+"""
+
+CALC = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. XYZCL01.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       COPY XYZCOM.
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           MOVE 12 TO XYZ-TERM
+           GOBACK.
+"""
+
+COPYBOOK = """\
+       01  WS-COM.
+           05  XYZ-AMOUNT        PIC 9(7).
+           05  XYZ-TERM          PIC 9(3).
+           05  XYZ-RATE          PIC 9V99.
+"""
+
+OTHER = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. XYZOT01.
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           CALL 'XYZRP01'
+           GOBACK.
+"""
+
+REPORT = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. XYZRP01.
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           GOBACK.
+"""
+
+STORE = """\
+class Store:
+    def dump(self, obj, f):
+        f.write(self.dumps(obj))
+
+    def dumps(self, obj):
+        return str(obj)
+
+    def load(self, f):
+        return self.loads(f.read())
+
+    def loads(self, text):
+        return text
+
+    def helper(self):
+        return self.dumps(1)
+"""
+
+
+@pytest.fixture(scope="module")
+def grounder(tmp_path_factory):
+    from _grounding_helpers import Grounder
+
+    root: Path = tmp_path_factory.mktemp("round6") / "xyz"
+    for rel, text in {
+        "cbl/XYZMN01.cbl": MENU,
+        "cbl/XYZCL01.cbl": CALC,
+        "cbl/XYZOT01.cbl": OTHER,
+        "cbl/XYZRP01.cbl": REPORT,
+        "cpy/XYZCOM.cpy": COPYBOOK,
+        "py/store.py": STORE,
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return Grounder(root)
+
+
+CASES = [
+    # A cite in a clause that says what the code does with a name needs only a mention there; one in a
+    # clause (or a table cell) that places the name needs its definition there.
+    ("`XYZMN01` is defined in `cbl/XYZMN01.cbl` and its procedure division receives `DFHCOMMAREA` (`cbl/XYZMN01.cbl:10`).", S),
+    ("Finally it moves `WS-SAVE-AREA` back to `DFHCOMMAREA` (`cbl/XYZMN01.cbl:19`).", S),
+    ("`WS-SAVE-AREA` is at `cbl/XYZMN01.cbl:19`.", P),
+    ("| `helper` | `py/store.py:3` | calls `dumps` |", P),
+    # a class named like its file is still a name the cite can place (Python names keep their case)
+    ("`Store` is defined in `py/store.py:1` and writes with `dump`.", S),
+    # "and `load` reads ...": the name the next verb follows is that verb's subject, not an object
+    ("`Store.dump` writes `self.dumps(obj)` to a file handle, and `load` reads the whole file and calls `loads`.", S),
+    ("`Store.dump` writes `self.dumps(obj)` to a file handle, and `load` reads the whole file and calls `helper`.", P),
+    # "it" after a clause whose verb acted on a paragraph is not that paragraph
+    ("## `XYZMN01`\n\n`0000-MAIN` performs `1000-PRICE` when the total is zero; otherwise it links to `XYZCL01`.", S),
+    # a quoted CALL is the sentence's subject's, not the called program's own
+    ("`XYZCL01` also calls `XYZRP01` with a static `CALL 'XYZRP01'`.", U),
+    ("`XYZOT01` calls `XYZRP01` with a static `CALL 'XYZRP01'`.", S),
+    # data items said to receive a value must be set by the subject's (else the context's) code
+    ("## `XYZMN01`\n\nThe amount ends up in `XYZ-AMOUNT` and the rate in `XYZ-RATE`.", S),
+    ("## `XYZMN01`\n\nThe amount ends up in `XYZ-AMOUNT`, the term in `XYZ-TERM` and the rate in `XYZ-RATE`.", P),
+    ("## `XYZCL01`\n\nThe term ends up in `XYZ-TERM`.", S),
+]
+
+
+@pytest.mark.parametrize(("md", "verdict"), CASES)
+def test_round6_checks(grounder, md, verdict):
+    c = grounder.one(md)
+    assert c.verdict == verdict, c.reason
+
+
+def test_a_file_handle_is_no_catch(grounder):
+    c = grounder.one("`Store.dump` writes `self.dumps(obj)` to a file handle.")
+    assert [f.predicate.value for f in c.facts if f.predicate.value == "catches"] == []
+
+
+def test_receiving_check_names_the_item_and_place(grounder):
+    c = grounder.one("## `XYZMN01`\n\nThe amount ends up in `XYZ-AMOUNT`, the term in `XYZ-TERM` and the rate in `XYZ-RATE`.")
+    assert c.reason.startswith("XYZMN01 never sets XYZ-TERM (cbl/XYZMN01.cbl does not name it)"), c.reason
+    assert "XYZMN01 sets XYZ-AMOUNT at cbl/XYZMN01.cbl:22" in c.reason, c.reason
