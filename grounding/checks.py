@@ -423,6 +423,44 @@ def _returned(expr: str, wanted: str, ordinal: str | None) -> bool:
     return re.search(r"(?<![\w])" + re.escape(w) + r"(?![\w])", e) is not None
 
 
+_SIMPLE_RETURN = re.compile(r"[\w.]+(?:\(\))?|'[^']*'|\"[^\"]*\"")
+_DELEGATE = re.compile(r"(?:(?P<recv>[\w.]+)\.)?(?P<name>\w+)\(.*\)", re.S)
+
+
+def _followed_returns(lk: Any, functions: list[Symbol]) -> tuple[list[tuple[Symbol, int, str]], bool]:
+    """The return statements of the functions and, up to MAX_CALL_DEPTH calls deep, of the functions they
+    return the result of (`return self._impl(s)`), and whether every such call could be followed (one to
+    code outside the snapshot, or deeper, leaves what is returned unknown)."""
+    out: list[tuple[Symbol, int, str]] = []
+    complete = True
+    todo = [(fn, 0) for fn in functions]
+    seen: set[tuple[str, int]] = set()
+    while todo:
+        fn, depth = todo.pop(0)
+        if (fn.path, fn.start_line) in seen:
+            continue
+        seen.add((fn.path, fn.start_line))
+        for n, expr in _returns(lk, fn) or [(fn.end_line, "None")]:
+            out.append((fn, n, expr))
+            if any(expr.count(a) != expr.count(b) for a, b in ("()", "[]", "{}")):
+                complete = False  # a return that goes on past its first line is not read whole
+            call = _DELEGATE.fullmatch(expr.strip())
+            if call is None:
+                continue
+            recv = call.group("recv")
+            callees = [d for d in _defs(lk, call.group("name"), {"function", "method"}) if d.language == fn.language]
+            if recv in ("self", "cls"):  # the class's own method, when it has one
+                callees = [d for d in callees if d.detail.get("parent") == fn.detail.get("parent")] or callees
+            elif recv is not None:  # `json.loads(s)` is json's, not a same-named method of the corpus
+                owner = _last(recv)
+                callees = [d for d in callees if d.detail.get("parent") == owner] if lk.definitions(owner) else []
+            if callees and depth < MAX_CALL_DEPTH:
+                todo.extend((c, depth + 1) for c in callees)
+            else:
+                complete = False
+    return out, complete
+
+
 def check_returns(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     """ "`f` returns `X`" against f's own return statements (Python): one returning X holds; a return of the
     value the claim says is not returned ("rather than `True`") or only other values contradict."""
@@ -431,9 +469,7 @@ def check_returns(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     functions = [d for d in actor_defs(lk, fact.subject.value, scope, {"function", "method"}) if d.language == "python"]
     if not functions:
         return None
-    statements = [(fn, n, expr) for fn in functions for n, expr in _returns(lk, fn)]
-    if not statements:
-        statements = [(fn, fn.end_line, "None") for fn in functions]
+    statements, complete = _followed_returns(lk, functions)
     who = fact.subject.value
     if fact.negated is not None:
         for fn, n, expr in statements:
@@ -446,6 +482,14 @@ def check_returns(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     for fn, n, expr in statements:
         if _returned(expr, fact.object.value, which):
             return FactOutcome("ok", f"{who} returns {expr} ({fn.path}:{n})", [lk.snippet(fn.path, n, n)])
+    quoted = re.fullmatch(r"`([^`]+)`", (fact.value or "").strip())
+    written = _squash(quoted.group(1) if quoted else fact.object.value)
+    if not _SIMPLE_RETURN.fullmatch(written):
+        return None  # a compound value (`(False, payload)`) is confirmed only as written: answers paraphrase its parts
+    if not complete and not written.endswith(")"):
+        # what a call the snapshot cannot follow returns may be the claimed value; a call claimed
+        # (`mac.hexdigest()`) is compared with the statements as written
+        return FactOutcome("unchecked", f"{who} returns the result of code the snapshot cannot follow")
     fn, n, _ = statements[0]
     shown = ", ".join(dict.fromkeys(e for _, _, e in statements))
     said = f"the {which} entry of {fact.object.value}" if which else fact.object.value

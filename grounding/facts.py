@@ -110,7 +110,7 @@ _SETS = [
 ]
 # "returns `X`", "returns the first entry of `X`", "returns the decoded timestamp rather than `True`"
 _RETURNS_WHAT = re.compile(
-    r"returns?\s+(?P<what>[^,;.]*?)(?=\s+(?:rather\s+than|instead\s+of|and|but|when|if|on|for|so)\b|[,;.]|$)", re.I
+    r"returns?\s+(?P<what>(?:`[^`]*`|[^,;.`])*?)(?=\s+(?:rather\s+than|instead\s+of|and|but|when|if|on|for|so)\b|[,;.]|$)", re.I
 )
 _A_TYPE = re.compile(r"an?\s+`", re.I)
 _NOT_RETURNED = re.compile(r"(?:rather\s+than|instead\s+of|not)\s+(?P<value>`[^`]+`)", re.I)
@@ -184,6 +184,10 @@ OPINION = re.compile(
     r"codebases|people|shops|sites|installations|deployments))(?![\w-])",
     re.I,
 )
+
+
+# "... when the timestamp could be decoded": a modal inside a condition states when code acts, not a guess
+_CONDITIONAL_MODAL = re.compile(r"\b(?:when|if|unless|whether|once)\s+(?:[\w'-]+\s+){0,4}(?:may|might|could)$", re.I)
 
 
 def _mask(text: str) -> str:
@@ -307,10 +311,14 @@ def _return_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:
     return facts
 
 
+# "returns an empty string (`src/pkg/signer.py:36-37`)": a cited file or line is where, not what
+_CITE = re.compile(r"[\w./-]*/[\w./-]+(?::\d+(?:\s*[-–]\s*\d+)?)?|[\w./-]+\.\w+:\d+(?:\s*[-–]\s*\d+)?")
+
+
 def _value_ref(text: str, span: Span) -> Term | None:
     """A backticked literal (`True`, `'E'`, `0`) in a span: a value, not a name."""
     m = re.search(r"`([^`]+)`", text[span[0] : span[1]])
-    if m is None:
+    if m is None or _CITE.fullmatch(m.group(1)):
         return None
     start = span[0] + m.start()
     return Term(text=m.group(0), value=m.group(1), span=(start, start + len(m.group(0))))
@@ -401,7 +409,7 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact
                 end_line=path.end_line,
             )
         )
-    opinion = OPINION.search(masked)
+    opinion = next((m for m in OPINION.finditer(masked) if not _CONDITIONAL_MODAL.search(masked, 0, m.end())), None)
     if opinion is not None:
         facts.append(Fact(predicate=Predicate.UNKNOWN, span=(opinion.start(), opinion.end())))
     return sorted(facts, key=lambda f: f.span)

@@ -843,6 +843,8 @@ class _ClaimChecker:
         if not res.found:
             if ref.value.upper() in special_names():
                 self._add("ok", f"{ref.value} is a name the language supplies (no file declares it)")
+            elif self._outside_member(ref.value):
+                return  # `mac.hexdigest()` on a local `mac`: a method of another library's object, no name of the corpus
             elif ref.strict:
                 self._add("missing", f"{ref.value} appears nowhere in the snapshot")
             return
@@ -881,6 +883,18 @@ class _ClaimChecker:
             self._add("ok", f"{ref.value} appears in {found[0]}", self._mention_evidence(found[0], ref.value))
             return
         self._add("ok", *self._place(ref.value, res, scope))
+
+    def _outside_member(self, name: str) -> bool:
+        """Is a dotted name an attribute of a local variable (`mac.hexdigest`), whose object comes from code
+        outside the snapshot? Its head is used in code but defined nowhere as a class, function or module."""
+        head = name.split(".", 1)[0]
+        if "." not in name or head in ("self", "cls") or self.lk.definitions(head):
+            return False
+        return any(
+            self.lk.code_mentions(p, head, n, n) and re.search(rf"(?<![\w.]){re.escape(head)}\s*=[^=]", line)
+            for p, n in self.lk.text_hits(head, 20)
+            for line in [self.lk.file_lines(p)[n - 1]]
+        )
 
     def _states_definition(self) -> bool:
         return any(c.relation == "defines" for c in relation_cues(self.claim.text))
@@ -933,6 +947,10 @@ class _ClaimChecker:
         before it ("`AUD-KEY` is made of `AUD-TIMESTAMP` (`PIC X(26)`)"), else the first after it."""
         named = [(loc.pos, [d for d in loc.res.defs if d.kind == "data_item"]) for loc in self.located if loc.res is not None]
         named = [(p, defs) for p, defs in named if defs]
+        # "`A` and `B` are `PIC 9(13)` and `PIC V9(13)`": as many attributes after the names as names, respectively
+        attrs = [loc.pos for loc in self.located if loc.ref.value_kind in ("pic", "usage")]
+        if len(named) > 1 and len(attrs) == len(named) and max(p for p, _ in named) < min(attrs):
+            return named[attrs.index(pos)][1]
         before = [defs for p, defs in named if p < pos]
         after = [defs for p, defs in named if p >= pos]
         return before[-1] if before else (after[0] if after else [])
@@ -961,7 +979,11 @@ class _ClaimChecker:
             if scope:
                 items = [d for d in items if d.path in scope] or items
             match = [d for d in items if norm(d.detail.get(attr, "")) == norm(ref.value)]
-            if match:
+            inner = None if match or attr != "pic" else self._group_pic(items, ref.value)
+            if inner is not None:
+                d, n = inner
+                self._add("ok", f"{d.name} holds an item of {shown} at {d.path}:{n}", [self.lk.snippet(d.path, n, n)])
+            elif match:
                 self._add("ok", f"{match[0].name} is {shown} at {_where(match[0])}", [_def_evidence(self.lk, match[0])])
             else:
                 d = items[0]
@@ -976,6 +998,19 @@ class _ClaimChecker:
         elif scope:
             self._add("mismatch", f"no data item in {', '.join(scope)} is {shown}")
         # Without a data item or a file to look in, a bare PIC names nothing checkable.
+
+    def _group_pic(self, items: list[Symbol], pic: str) -> tuple[Symbol, int] | None:
+        """A group item has no PIC of its own: "`TABLE` occurs 10 times, each entry a `PIC 99` code" speaks
+        of the items under it, FILLERs included (which the index does not name), so its lines are read."""
+        for d in items:
+            if "pic" in d.detail:
+                continue
+            lines = self.lk.file_lines(d.path)
+            for n in range(d.start_line + 1, min(d.end_line, len(lines)) + 1):
+                m = _PIC_CLAUSE.search(lines[n - 1])
+                if m and expand_pic(m.group(1)) == expand_pic(pic):
+                    return d, n
+        return None
 
     def _check_initial(self, ref: ClaimRef, items: list[Symbol], scope: list[str]) -> None:
         """The VALUE of a quoted data entry (`PIC S9(4) COMP VALUE IS 10`) against the item's own VALUE clause:
@@ -1841,6 +1876,7 @@ _FLOWS = re.compile(
     r"|ends\s+up\s+in|is\s+used\s+(?:to|for|as|in|by))(?![\w-])",
     re.I,
 )
+_PIC_CLAUSE = re.compile(r"\bPIC(?:TURE)?\s+(?:IS\s+)?(\S+?)\.?(?=\s|$)", re.I)
 _RECEIVES = re.compile(
     r"(?<![\w-])(?:ends?\s+up|goes|go|lands?|(?:is|are)\s+(?:stored|placed|put|saved|kept))\s+(?:in|into)\s+`", re.I
 )

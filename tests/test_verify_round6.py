@@ -1,6 +1,7 @@
 """Issue E round 6: what a cited line speaks for, whose verb a name is the subject of, what "it" may mean,
-the subject of a quoted CALL, a noun that looks like a verb, and data items said to receive a value,
-each on a small fixture corpus."""
+the subject of a quoted CALL, a noun that looks like a verb, data items said to receive a value, a group's
+PIC, PICs stated respectively, a modal inside a condition, and what a function returns through the call it
+returns, each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -57,6 +58,10 @@ COPYBOOK = """\
            05  XYZ-AMOUNT        PIC 9(7).
            05  XYZ-TERM          PIC 9(3).
            05  XYZ-RATE          PIC 9V99.
+       01  XYZ-ERR-TABLE.
+           05  FILLER            PIC X(12)
+               VALUE 'BAD REQUEST '.
+           05  XYZ-ERR-CODE      PIC 99.
 """
 
 OTHER = """\
@@ -92,6 +97,21 @@ class Store:
 
     def helper(self):
         return self.dumps(1)
+
+    def digest(self, key):
+        mac = hmac.new(key)
+        return mac.digest()
+
+    def checked(self, text):
+        return self._checked_impl(text)
+
+    def _checked_impl(self, text):
+        if not text:
+            return False
+        return True, text
+
+    def unknown(self, text):
+        return json.loads(text)
 """
 
 
@@ -134,6 +154,24 @@ CASES = [
     ("## `XYZMN01`\n\nThe amount ends up in `XYZ-AMOUNT` and the rate in `XYZ-RATE`.", S),
     ("## `XYZMN01`\n\nThe amount ends up in `XYZ-AMOUNT`, the term in `XYZ-TERM` and the rate in `XYZ-RATE`.", P),
     ("## `XYZCL01`\n\nThe term ends up in `XYZ-TERM`.", S),
+    # a group has no PIC of its own: the PICs stated of it are its items', FILLERs included
+    ("`XYZ-ERR-TABLE` starts with the text `'BAD REQUEST '` in a `PIC X(12)` filler and a `PIC 99` code.", S),
+    ("`XYZ-ERR-TABLE` ends with a `PIC 9(4)` code.", P),
+    # as many PICs after the names as names: respectively
+    ("`XYZ-AMOUNT` and `XYZ-TERM` are `PIC 9(7)` and `PIC 9(3)`.", S),
+    ("`XYZ-AMOUNT` and `XYZ-TERM` are `PIC 9(3)` and `PIC 9(7)`.", P),
+    # a modal inside a condition says when the code acts; outside one it is a guess
+    ("`Store.checked` returns `False` when the text could not be read.", S),
+    ("`Store.checked` could return `False`.", N),
+    # what a method returns through the call it returns; a compound value is confirmed only as written
+    ("`Store.checked` returns `True`.", S),
+    ("`Store.checked` returns `None`.", U),
+    ("`Store.unknown` returns `None`.", N),
+    # a method of another library's object on a local variable is no name of the corpus to fabricate
+    ("`Store.digest` returns `mac.hexdigest()`.", U),
+    ("`Store.digest` returns `mac.digest()`.", S),
+    # a cited line after "returns" is where, not what
+    ("`Store.helper` returns a string (`py/store.py:14-15`).", S),
 ]
 
 
