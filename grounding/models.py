@@ -102,6 +102,9 @@ class GroundingReport(VersionedModel):
     corpus: CorpusRef
     answer: AnswerRef
     extractor: str
+    # The question's subject (questions.Question.subject) the claims fell back to when no heading or earlier
+    # claim named theirs: an input of the report, so a changed question set regrounds it.
+    subject: str | None = None
     # sha256 of the grounding code, rule files and LLM helper settings that made this report
     # (grounding/fingerprint.py); a report from another grounder is redone. None: made before it was recorded.
     grounder: str | None = None

@@ -227,6 +227,7 @@ def ground_all(
                 earlier is not None
                 and earlier.answer.sha256 == item.sha256
                 and earlier.corpus.tree_hash == snapshot.tree_hash
+                and earlier.subject == item.question.subject
                 and _matches_grounders(earlier, extractor_name, verifier is not None)
             )
             fresh = same_inputs and earlier is not None and earlier.grounder == grounder
@@ -236,7 +237,7 @@ def ground_all(
             else:
                 # Recorded relative to the run directory, so reports do not depend on where it lives.
                 ref = AnswerRef(path=item.path.relative_to(run_dir).as_posix(), sha256=item.sha256)
-                report = ground_text(snapshot, index, item.text, ref, extractor, verifier)
+                report = ground_text(snapshot, index, item.text, ref, extractor, verifier, item.question.subject)
                 if write:
                     write_model(path, report)
             llm = [c.take_tally() for c in callers]

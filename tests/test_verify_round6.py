@@ -190,3 +190,23 @@ def test_receiving_check_names_the_item_and_place(grounder):
     c = grounder.one("## `XYZMN01`\n\nThe amount ends up in `XYZ-AMOUNT`, the term in `XYZ-TERM` and the rate in `XYZ-RATE`.")
     assert c.reason.startswith("XYZMN01 never sets XYZ-TERM (cbl/XYZMN01.cbl does not name it)"), c.reason
     assert "XYZMN01 sets XYZ-AMOUNT at cbl/XYZMN01.cbl:22" in c.reason, c.reason
+
+
+def test_the_questions_subject_is_it_when_nothing_else_names_one(grounder):
+    # no heading, no earlier claim: "it" is the question's subject, not the whole snapshot
+    assert grounder.one("It links to `XYZCL01`.").verdict == S  # someone in the snapshot does
+    c = grounder.one("It links to `XYZCL01`.", subject="cbl/XYZOT01.cbl")
+    assert c.verdict == U and c.context == "cbl/XYZOT01.cbl", c.reason
+    assert grounder.one("It links to `XYZCL01`.", subject="cbl/XYZMN01.cbl").verdict == S
+    # after a claim whose facts did not hold, "the program" is the question's subject again
+    md = "`0000-MAIN` is in `cbl/XYZRP01.cbl:99`.\n\nThe program links to `XYZCL01`."
+    assert grounder.one(md, subject="cbl/XYZMN01.cbl").verdict == S
+    assert grounder.report("It links to `XYZCL01`.", subject="cbl/XYZOT01.cbl").subject == "cbl/XYZOT01.cbl"
+
+
+def test_a_questions_subject_is_its_first_must_touch_file():
+    from groundjudge.questions import Question
+
+    q = Question(id="q1", text="?", category="c", difficulty="d", must_touch=["3400-UPDATE", "cbl/BKTRN02C.cbl", "x.py"])
+    assert q.subject == "cbl/BKTRN02C.cbl"
+    assert Question(id="q2", text="?", category="c", difficulty="d", must_touch=["REWRITE"]).subject is None
