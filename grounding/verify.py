@@ -591,6 +591,7 @@ class _ClaimChecker:
         self.located: list[_Located] = []
         self.scope: list[str] = []
         self.strong: list[str] = []  # the files the claim itself names (cited paths, else programs)
+        self.actor_scope = False  # strong holds the programs the claim names as actors, no cited path
 
     # -- resolution ---------------------------------------------------------------------------------
 
@@ -638,6 +639,8 @@ class _ClaimChecker:
         ]
         strong = list(dict.fromkeys(explicit or named))
         self.strong = strong
+        # a table row's cells are no sentence: a program in one cell is not the subject of the others
+        self.actor_scope = not explicit and bool(named) and " | " not in self.claim.text
         self.scope = strong or self._context_scope()
         for loc in self.located:
             if loc.ref.kind == "path":
@@ -878,7 +881,13 @@ class _ClaimChecker:
             if not found:
                 where = _where(res.defs[0]) if res.defs else self._place(ref.value, res, [])[0].rsplit(" ", 1)[-1]
                 ev = [_def_evidence(self.lk, res.defs[0])] if res.defs else []
-                self._add("mismatch", f"{ref.value} exists ({where}) but not in {', '.join(scope)}", ev)
+                if self.actor_scope and not _PLACES.search(self.claim.text):
+                    # "`EPSCSMRT` passes `X` through to `Y`": what a named program does with a name it never
+                    # names is no qualifier off, the relation itself fails
+                    message = f"{ref.value} exists ({where}) but {', '.join(scope)} never names it"
+                    self._add("contradicted", message, ev, relation=True)
+                else:
+                    self._add("mismatch", f"{ref.value} exists ({where}) but not in {', '.join(scope)}", ev)
                 return
             self._add("ok", f"{ref.value} appears in {found[0]}", self._mention_evidence(found[0], ref.value))
             return

@@ -154,6 +154,10 @@ CASES = [
     ("## `XYZMN01`\n\nThe amount ends up in `XYZ-AMOUNT` and the rate in `XYZ-RATE`.", S),
     ("## `XYZMN01`\n\nThe amount ends up in `XYZ-AMOUNT`, the term in `XYZ-TERM` and the rate in `XYZ-RATE`.", P),
     ("## `XYZCL01`\n\nThe term ends up in `XYZ-TERM`.", S),
+    # what a named program does with a name it never names fails; placing the name there is a file off
+    ("`XYZCL01` passes `WS-SAVE-AREA` through to `DFHCOMMAREA`.", U),
+    ("`XYZMN01` passes `WS-SAVE-AREA` through to `DFHCOMMAREA`.", S),
+    ("`WS-SAVE-AREA` is defined in `XYZCL01`.", P),
     # a group has no PIC of its own: the PICs stated of it are its items', FILLERs included
     ("`XYZ-ERR-TABLE` starts with the text `'BAD REQUEST '` in a `PIC X(12)` filler and a `PIC 99` code.", S),
     ("`XYZ-ERR-TABLE` ends with a `PIC 9(4)` code.", P),
