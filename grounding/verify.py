@@ -122,6 +122,7 @@ ACTOR_KINDS = frozenset({"paragraph", "section", "program", "function", "method"
 _WHICH_PRONOUN = re.compile(r"\bwhich\s+(?:it|they)\s+(?:\w+\s+)?$", re.I)
 # "it performs", "and then runs": the subject of the previous cue carries on
 _PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+|otherwise\s+|finally\s+|next\s+)?$", re.I)
+_RELATIVE_AFTER = re.compile(r"`?,?\s*(?:which|whose|where)\b", re.I)
 _WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
 _BY_AGENT = re.compile(r"\b(?:by|from)\b", re.I)
@@ -630,10 +631,16 @@ class _ClaimChecker:
         # Programs the claim names contain its other names, unless they are what a relation points at
         # ("4000-WRITE-AUDIT LINKs to BKAUD04C": 4000-WRITE-AUDIT is not in BKAUD04C).
         # A name inside a quoted statement (`XCTL PROGRAM('BKUPD02C')`) is what the code points at, too.
+        # "calls `B`, which performs `P`", "calls `B`, whose paragraph `P` ...": an object that a relative
+        # clause makes a subject is a program the claim is about, too.
+        subjects = {id(who) for _, _, who, _ in links if who is not None}
         named = [
             d.path
             for loc in self.located
-            if loc.ref.kind == "identifier" and id(loc) not in objects and loc.res is not None and not in_code_fragment(loc.ref)
+            if loc.ref.kind == "identifier"
+            and (id(loc) not in objects or id(loc) in subjects or _RELATIVE_AFTER.match(self.claim.text, loc.ref.end))
+            and loc.res is not None
+            and not in_code_fragment(loc.ref)
             for d in loc.res.defs
             if d.kind == "program"
         ]

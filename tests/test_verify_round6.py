@@ -133,6 +133,13 @@ def grounder(tmp_path_factory):
     return Grounder(root)
 
 
+@pytest.fixture(scope="module")
+def bank():
+    from _grounding_helpers import Grounder
+
+    return Grounder("cobol-bank")
+
+
 CASES = [
     # A cite in a clause that says what the code does with a name needs only a mention there; one in a
     # clause (or a table cell) that places the name needs its definition there.
@@ -214,3 +221,18 @@ def test_a_questions_subject_is_its_first_must_touch_file():
     q = Question(id="q1", text="?", category="c", difficulty="d", must_touch=["3400-UPDATE", "cbl/BKTRN02C.cbl", "x.py"])
     assert q.subject == "cbl/BKTRN02C.cbl"
     assert Question(id="q2", text="?", category="c", difficulty="d", must_touch=["REWRITE"]).subject is None
+
+
+@pytest.mark.parametrize(
+    ("md", "verdict"),
+    [
+        ("`BKTRN02C` calls `BKDTE01S`, whose paragraph `2000-CHECK-DAY-OF-MONTH` performs `2100-ADJUST-FOR-LEAP-YEAR`.", S),
+        ("`BKTRN02C` calls `BKDTE01S`, which performs `1000-CHECK-RANGES` first.", S),
+        ("`BKTRN02C` calls `BKDTE01S`, which performs `3400-UPDATE-ACCOUNT` first.", P),
+        ("`4000-WRITE-AUDIT` LINKs to `BKAUD04C`.", S),
+    ],
+)
+def test_a_relative_clause_keeps_its_own_subject(bank, md, verdict):
+    """ "calls `B`, which/whose ...": B's names are B's, not the first program's."""
+    c = bank.one(md)
+    assert c.verdict == verdict, c.reason
