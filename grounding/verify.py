@@ -1267,9 +1267,19 @@ class _ClaimChecker:
             if loc.ref.value_kind != "code":
                 continue
             m = _STATEMENT_RELATION.match(loc.ref.value)
-            if m is None:
+            bare = _BARE_TRANSFER.fullmatch(loc.ref.value.strip())
+            if m is not None:
+                verb, target = m.group(1).upper(), m.group(2).upper()
+            elif bare is not None:
+                # "uses `EXEC CICS XCTL` to reach `X`": the verb alone, its target the program named after it
+                after = [
+                    a for a in named if a.pos > loc.pos and a.res is not None and any(d.kind == "program" for d in a.res.defs)
+                ]
+                if not after:
+                    continue
+                verb, target = bare.group(1).upper(), after[0].ref.value.upper()
+            else:
                 continue
-            verb, target = m.group(1).upper(), m.group(2).upper()
             relation, kinds = {
                 "XCTL": ("transfers", frozenset({"xctl"})),
                 "LINK": ("transfers", frozenset({"link"})),
@@ -1984,6 +1994,7 @@ _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")
 _REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
+_BARE_TRANSFER = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK)", re.I)
 _STATEMENT_RELATION = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I)
 
 

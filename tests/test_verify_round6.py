@@ -62,6 +62,7 @@ COPYBOOK = """\
            05  FILLER            PIC X(12)
                VALUE 'BAD REQUEST '.
            05  XYZ-ERR-CODE      PIC 99.
+       01  XYZ-LIMIT             PIC 9(3) VALUE +250.
 """
 
 OTHER = """\
@@ -165,6 +166,12 @@ CASES = [
     ("`XYZCL01` passes `WS-SAVE-AREA` through to `DFHCOMMAREA`.", U),
     ("`XYZMN01` passes `WS-SAVE-AREA` through to `DFHCOMMAREA`.", S),
     ("`WS-SAVE-AREA` is defined in `XYZCL01`.", P),
+    # a VALUE clause on its own is the initial value of the item named before it
+    ("`XYZ-LIMIT` has `VALUE +250`.", S),
+    ("`XYZ-LIMIT` has `VALUE +300`.", U),
+    # a quoted CICS verb alone takes the program named after it as its target
+    ("## `XYZMN01`\n\n`0000-MAIN` uses `EXEC CICS LINK` to reach `XYZCL01`.", S),
+    ("## `XYZMN01`\n\n`0000-MAIN` uses `EXEC CICS XCTL` to reach `XYZCL01`.", U),
     # a group has no PIC of its own: the PICs stated of it are its items', FILLERs included
     ("`XYZ-ERR-TABLE` starts with the text `'BAD REQUEST '` in a `PIC X(12)` filler and a `PIC 99` code.", S),
     ("`XYZ-ERR-TABLE` ends with a `PIC 9(4)` code.", P),
