@@ -819,10 +819,14 @@ def _can_set_context(text: str, ref: ClaimRef) -> bool:
     return not (ref.kind == "identifier" and _NOT_A_PROGRAM.search(text[: ref.start]))
 
 
+# "sent to `P`", "with `P`": a program after a preposition is where something goes, not a subject
+OBJECT_BEFORE = re.compile(r"\b(?:to|into|from|by|with|via)\s+(?:the\s+)?(?:program\s+)?$", re.I)
+
+
 def _subject(text: str, refs: list[ClaimRef]) -> ClaimRef | None:
     """The program or file a unit is about: the first one named before its first relation cue
-    ("CBACT01C copies CVACT01Y" is about CBACT01C), else a cited file path, or the first one named at
-    all when it has no cue."""
+    ("CBACT01C copies CVACT01Y" is about CBACT01C), else a cited file path; with no cue, the first one not
+    named after a preposition."""
     cues = relation_cues(text)
     named = [r for r in refs if _can_set_context(text, r)]
     if not named:
@@ -831,7 +835,8 @@ def _subject(text: str, refs: list[ClaimRef]) -> ClaimRef | None:
         before = [r for r in named if r.start < cues[0].start]
         # A cited file is the topic wherever it stands ("is written by `f` in `a/b.py`").
         return before[0] if before else next((r for r in named if r.kind == "path"), None)
-    return named[0]
+    # "Admins are sent to `COADM01C`": a program after a preposition is where something goes, not the subject
+    return next((r for r in named if r.kind == "path" or not OBJECT_BEFORE.search(text, 0, r.start)), None)
 
 
 class MarkdownClaimExtractor:

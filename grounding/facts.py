@@ -173,6 +173,7 @@ _INITIAL = re.compile(r"VALUE|defaults?|starts?|initiali[sz]ed|has", re.I)
 OPINION = re.compile(
     r"(?<![\w-])(?:clean(?:est|er)?|elegant|best|worst|better|worse|fine|nice|ugly|poor(?:ly)?|"
     r"robust|fragile|simpler?|readable|idiomatic|well[- ]designed|over-?engineered|sensible|"
+    r"(?:in)?secure|vulnerable|important|critical|crucial|complex|complicated|overly|unnecessar(?:y|ily)|"
     r"should|ought|may|might|could|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
     r"suggests?|apparently|exists?\s+to|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
     # runtime behaviour and performance: what a run does, which static code alone does not show
@@ -250,8 +251,9 @@ def _ref_in(refs: list[ClaimRef], start: int, end: int) -> ClaimRef | None:
     return next((r for r in refs if start <= r.start and r.end <= end), None)
 
 
-# "`A` tries each signer from `B` and raises X": after "and", the verb is the sentence subject's again.
-_AND_VERB = re.compile(r"\b(?:and|then|but)\s+(?:also\s+|then\s+|only\s+)?$", re.I)
+# "`A` tries each signer from `B` and raises X", "performs `P`; then it moves": after "and" or "it", the verb is
+# the sentence subject's again.
+_AND_VERB = re.compile(r"\b(?:(?:and|then|but)\s+(?:it\s+|they\s+)?|it\s+|they\s+)(?:also\s+|then\s+|only\s+)?$", re.I)
 
 
 def _actor(names: list[ClaimRef], pos: int, text: str = "") -> Term | None:

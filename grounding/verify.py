@@ -35,7 +35,7 @@ from pathlib import PurePosixPath
 from typing import Any, Protocol, runtime_checkable
 
 from groundjudge.grounding.checks import Outcome, assignments, check_fact, normalize_value
-from groundjudge.grounding.claims import in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
+from groundjudge.grounding.claims import OBJECT_BEFORE, in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
 from groundjudge.grounding.facts import Fact
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import Ref, Symbol
@@ -593,6 +593,7 @@ class _ClaimChecker:
         self.scope: list[str] = []
         self.strong: list[str] = []  # the files the claim itself names (cited paths, else programs)
         self.actor_scope = False  # strong holds the programs the claim names as actors, no cited path
+        self.acted_on: set[int] = set()  # ids of the located names a relation verb of the claim acts on
 
     # -- resolution ---------------------------------------------------------------------------------
 
@@ -628,6 +629,7 @@ class _ClaimChecker:
         self.scope = explicit or self._context_scope()
         links = self._relation_links()
         objects = {id(obj) for _, _, _, obj in links}
+        self.acted_on = objects
         # Programs the claim names contain its other names, unless they are what a relation points at
         # ("4000-WRITE-AUDIT LINKs to BKAUD04C": 4000-WRITE-AUDIT is not in BKAUD04C).
         # A name inside a quoted statement (`XCTL PROGRAM('BKUPD02C')`) is what the code points at, too.
@@ -639,6 +641,7 @@ class _ClaimChecker:
             for loc in self.located
             if loc.ref.kind == "identifier"
             and (id(loc) not in objects or id(loc) in subjects or _RELATIVE_AFTER.match(self.claim.text, loc.ref.end))
+            and not OBJECT_BEFORE.search(self.claim.text, 0, loc.pos)  # "sent to `P`": no actor
             and loc.res is not None
             and not in_code_fragment(loc.ref)
             for d in loc.res.defs
@@ -1063,7 +1066,12 @@ class _ClaimChecker:
                 self._add("ok", f"{ref.text} is in {path} (line {line})", [self.lk.snippet(path, line, line)])
                 return
         where = ", ".join(scope) if scope else "the snapshot"
-        self._add("mismatch" if scope else "missing", f"{ref.text} is not in {where}")
+        if scope and self.actor_scope and not _PLACES.search(self.claim.text):
+            # "`P` reads the file with `EXEC CICS STARTBR`": the statement is how the named program acts,
+            # so its absence there is the relation failing, not a file off
+            self._add("contradicted", f"{ref.text} is not in {where}", relation=True)
+        else:
+            self._add("mismatch" if scope else "missing", f"{ref.text} is not in {where}")
 
     def _check_literal(self, ref: ClaimRef, scope: list[str]) -> None:
         value = ref.value
@@ -1275,7 +1283,7 @@ class _ClaimChecker:
                 after = [
                     a for a in named if a.pos > loc.pos and a.res is not None and any(d.kind == "program" for d in a.res.defs)
                 ]
-                if not after:
+                if not after or not _TO_REACH.fullmatch(self.claim.text, loc.ref.end, after[0].pos):
                     continue
                 verb, target = bare.group(1).upper(), after[0].ref.value.upper()
             else:
@@ -1589,7 +1597,12 @@ class _ClaimChecker:
             source, target = data.get(m.group("a").upper()), data.get(m.group("b").upper())
             if source is None or target is None:
                 continue
-            actors = [loc for loc in self.located if loc.pos < m.start() and loc.ref.kind == "identifier" and self._is_actor(loc)]
+            # "performs `P`; on PF3 it moves `A` to `B`": what an earlier verb acted on does not move
+            actors = [
+                loc
+                for loc in self.located
+                if loc.pos < m.start() and loc.ref.kind == "identifier" and self._is_actor(loc) and id(loc) not in self.acted_on
+            ]
             who, spans = self._subject_scope(actors[-1] if actors else None)
             if spans is None:
                 continue
@@ -1994,6 +2007,7 @@ _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")
 _REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
+_TO_REACH = re.compile(r"`?\s+to\s+(?:reach|call|invoke|run|start|get\s+to|go\s+to|transfer\s+to|pass\s+control\s+to)\s+`?", re.I)
 _BARE_TRANSFER = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK)", re.I)
 _STATEMENT_RELATION = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I)
 

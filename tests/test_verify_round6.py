@@ -38,7 +38,8 @@ MENU = """\
            COMPUTE XYZ-AMOUNT
                 OF WS-COM
                 = WS-TOTAL * 2
-           COMPUTE XYZ-RATE = 5.
+           COMPUTE XYZ-RATE = 5
+           MOVE WS-TOTAL TO DFHCOMMAREA.
 """
 
 CALC = """\
@@ -166,6 +167,15 @@ CASES = [
     ("`XYZCL01` passes `WS-SAVE-AREA` through to `DFHCOMMAREA`.", U),
     ("`XYZMN01` passes `WS-SAVE-AREA` through to `DFHCOMMAREA`.", S),
     ("`WS-SAVE-AREA` is defined in `XYZCL01`.", P),
+    # the statement a named program acts with must be its own
+    ("`XYZCL01` reads the file with `EXEC CICS STARTBR`.", U),
+    ("`XYZMN01` reaches `XYZCL01` with `EXEC CICS LINK`.", S),
+    # a quoted verb is the mechanism of the transfer before it, not of a program named after it
+    ("Zero totals are sent to `XYZCL01` with `EXEC CICS LINK`; the rest go to `XYZRP01`.", S),
+    # "it" after a verb that acted on a paragraph is still the sentence's subject
+    ("## `XYZMN01`\n\n`0000-MAIN` performs `1000-PRICE`; then it moves `WS-SAVE-AREA` to `DFHCOMMAREA`.", S),
+    # superlatives of security or importance are judgements
+    ("`XYZMN01` is the most secure program here.", N),
     # a VALUE clause on its own is the initial value of the item named before it
     ("`XYZ-LIMIT` has `VALUE +250`.", S),
     ("`XYZ-LIMIT` has `VALUE +300`.", U),
