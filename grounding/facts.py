@@ -87,7 +87,7 @@ _CUE_WORDS: list[tuple[str, re.Pattern[str], Predicate]] = [
 
 _NAME = r"`[^`]+`"
 INHERITS = re.compile(
-    r"(?<![\w-])(?:subclass(?:es|ed)?|inherits?\s+from|inherit(?:s|ed)?|extends|derives?\s+from|"
+    r"(?<![\w-])(?:subclass(?:es|ed)?|inherits?\s+from|inherit(?:s|ed)?|extends|implements|embeds|derives?\s+from|"
     r"is\s+(?:a\s+)?(?:subclass|subtype|child\s+class)\s+of|is\s+derived\s+from)(?![\w-])",
     re.I,
 )
