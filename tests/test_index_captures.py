@@ -40,6 +40,16 @@ def refs(rel: str, kind: str) -> list[tuple[str, int, str | None]]:
         ("go/server.go", {"Logger": "", "Server": "Logger,Client"}),  # embedded fields, *http.Client unqualified
         ("cpp/engine.cpp", {"Component": "", "Engine": "Component", "EngineError": "runtime_error"}),
         ("cs/Ledger.cs", {"LedgerException": "Exception", "Journal": "", "Ledger": "Journal,IDisposable"}),
+        (
+            "kt/Basket.kt",  # delegation specifiers; an object declaration is a class too
+            {
+                "Container": "",
+                "Priced": "",
+                "Registry": "Priced",
+                "Basket": "Container,Priced,Tagged",
+                "BasketException": "Exception",
+            },
+        ),
     ],
 )
 def test_class_bases(rel, bases):
@@ -58,6 +68,8 @@ def test_class_bases(rel, bases):
         ("go/server.go", {"DefaultPort": "8080", "BufferSize": "4 << 10"}),
         ("cpp/engine.cpp", {"MAX_THREADS": "16", "QUEUE_DEPTH": "128", "RATIO": "0.75", "PRIORITY": "5"}),
         ("cs/Ledger.cs", {"PageSize": "50", "Owner": '"books"'}),
+        # const val anywhere; a top-level val only when named like a constant (Kotlin's style guide)
+        ("kt/Basket.kt", {"MAX_ITEMS": "20", "DEFAULT_LABEL": '"basket"', "FEE": "2 * 5"}),
     ],
 )
 def test_constant_values(rel, values):
@@ -72,6 +84,7 @@ def test_go_iota_constants_are_defined_without_a_value():
 def test_class_constants_name_their_class():
     assert details("java/bank/Vault.java", "constant", "parent")["MAX_SLOTS"] == "Vault"
     assert details("cpp/engine.cpp", "constant", "parent") == {"PRIORITY": "Engine"}
+    assert details("kt/Basket.kt", "constant", "parent") == {"FEE": "Basket"}  # in its companion object
 
 
 @pytest.mark.parametrize(
@@ -81,6 +94,7 @@ def test_class_constants_name_their_class():
         ("js/cart.js", {"total": "discount=0"}),
         ("cpp/engine.cpp", {"run": "workers=4"}),
         ("cs/Ledger.cs", {"Post": 'memo="none"'}),
+        ("kt/Basket.kt", {"add": "quantity=1"}),  # the parameter after it is no default
     ],
 )
 def test_parameter_defaults(rel, defaults):
@@ -114,6 +128,11 @@ def test_parameter_defaults(rel, defaults):
             [("LedgerException", 25, "FormatException"), ("InvalidOperationException", 27, None)],
             [("FormatException", 23, None)],
         ),
+        (
+            "kt/Basket.kt",
+            [("BasketException", 26, "IOException"), ("IllegalStateException", 28, "IllegalStateException")],
+            [("IOException", 25, None), ("IllegalStateException", 27, None)],
+        ),
     ],
 )
 def test_raise_and_except(rel, raises, excepts):
@@ -135,6 +154,7 @@ def test_the_throws_clause_is_marked_declared():
         ("go/server.go", {("listen", "s")}),
         ("cpp/engine.cpp", {("spin", "this")}),
         ("cs/Ledger.cs", {("Append", "this")}),
+        ("kt/Basket.kt", {("store", "this"), ("check", "helper")}),
     ],
 )
 def test_call_receivers(rel, calls):

@@ -1,5 +1,5 @@
 """The inherits, has-value, raises and catches checkers on the tag languages other than Python, on the small
-hand-written project in tests/fixtures/langs_corpus (Java, TypeScript, JavaScript, Go, C++, C#): each
+hand-written project in tests/fixtures/langs_corpus (Java, TypeScript, JavaScript, Go, C++, C#, Kotlin): each
 predicate held (SUPPORTED, evidence at the deciding line) and contradicted (UNSUPPORTED, the reason says
 what the code has), as for Python."""
 
@@ -91,6 +91,18 @@ CASES = [
     ("`Post` throws `LedgerException`.", S, "cs/Ledger.cs:25", "Post raises LedgerException"),
     ("`Post` catches `FormatException`.", S, "cs/Ledger.cs:23", "Post catches FormatException"),
     ("`Post` catches `LedgerException`.", U, "cs/Ledger.cs:23", "Post catches FormatException"),
+    # Kotlin
+    ("`Basket` extends `Container`.", S, "kt/Basket.kt:16", "Basket inherits from Container"),
+    ("`Basket` implements `Registry`.", U, "kt/Basket.kt:16", "inherits from Container, Priced, Tagged"),
+    ("`MAX_ITEMS` is 20.", S, "kt/Basket.kt:6", "MAX_ITEMS is 20"),
+    ("`MAX_ITEMS` is 25.", U, "kt/Basket.kt:6", "MAX_ITEMS is 20"),
+    ("`FEE` is 10.", S, "kt/Basket.kt:18", "FEE is 2 * 5"),  # a companion object's const
+    ("`quantity` defaults to 1.", S, "kt/Basket.kt:21", "quantity of add defaults to 1"),
+    ("`quantity` defaults to 20.", U, "kt/Basket.kt:21", "quantity of add defaults to 1"),
+    ("`add` throws `BasketException`.", S, "kt/Basket.kt:26", "add raises BasketException"),
+    ("`store` throws `BasketException`.", U, "kt/Basket.kt:32", "nor what it calls"),
+    ("`add` catches `IOException`.", S, "kt/Basket.kt:25", "add catches IOException"),
+    ("`add` catches `BasketException`.", U, "kt/Basket.kt:25", "IOException, IllegalStateException"),
 ]
 
 

@@ -3,17 +3,18 @@
 Optional captures add what the grounding checks need, in every tag language whose code has the construct:
 
 - `@bases` on a class: its base classes, detail "bases" (Python superclasses, Java extends / implements,
-  JS/TS extends and implements, C# base list, C++ base_class_clause, Go embedded struct fields and
-  interfaces: Go's only inheritance). A class matched by several patterns, one per base, gathers them
-  all; a language whose query captures bases records "" for a class without any, so a claim of a base
-  it does not have can be contradicted.
+  JS/TS extends and implements, C# base list, C++ base_class_clause, Kotlin delegation specifiers, Go
+  embedded struct fields and interfaces: Go's only inheritance). A class matched by several patterns,
+  one per base, gathers them all; a language whose query captures bases records "" for a class without
+  any, so a claim of a base it does not have can be contradicted.
 - `definition.constant` with `@value`: a constant and its value (detail "value"; "parent" when a class
   holds it). Python's module-level assignments count only when named like a constant; the other
   languages say it: Java `static final` and interface fields, JS/TS top-level `const`, Go `const`
-  (never an `iota` value, which depends on the position), C# `const`, C/C++ `#define` and namespace-level
-  `const` / `constexpr`. A `const` bound to a function is the function's definition, not a constant.
+  (never an `iota` value, which depends on the position), C# `const` and `static readonly`, C/C++
+  `#define` and namespace-level or member `const` / `constexpr`, Kotlin `const val` (and a top-level `val`
+  named like a constant). A `const` bound to a function is the function's definition, not a constant.
 - `definition.default`: a parameter's default (detail "defaults" of the function, `name=value` pairs
-  joined by ";"), in Python, JS/TS, C++ and C#; a default of an anonymous function is nobody's.
+  joined by ";"), in Python, JS/TS, C++, C# and Kotlin; a default of an anonymous function is nobody's.
 - `@receiver` on a call (`self.post()`, `this.run()`, `ledger.post()`, `s->m()`: detail "receiver").
 - `reference.raise` and `reference.except` (raise / throw / a Java `throws` clause; except / catch, and in
   JS/TS, whose catch is untyped, an `instanceof` test directly inside the catch block). The except
@@ -50,6 +51,7 @@ _CLASS_NODES = frozenset(
         "class_specifier",
         "struct_specifier",
         "struct_declaration",
+        "object_declaration",
     }
 )
 _ROLES = (
@@ -83,7 +85,7 @@ _FUNCTION_NODES = frozenset(
         "local_function_statement",
     }
 )
-_CATCH_NODES = frozenset({"except_clause", "catch_clause"})
+_CATCH_NODES = frozenset({"except_clause", "catch_clause", "catch_block"})
 # Name-like nodes of a bases list or a caught type, spelled with a qualifier at most; type arguments and
 # the names an except clause or a keyword argument binds are not base or exception names.
 _NAME_NODES = frozenset(
@@ -98,6 +100,7 @@ _NAME_NODES = frozenset(
         "qualified_identifier",
         "qualified_name",
         "qualified_type",
+        "user_type",
     }
 )
 _NOT_NAMES = frozenset(
@@ -134,7 +137,8 @@ def _enclosing_class(node) -> str | None:
     n = node.parent
     while n is not None:
         if n.type in _CLASS_NODES:
-            name = n.child_by_field_name("name")
+            # Kotlin's grammar has no field names: its class name is the declaration's own type_identifier
+            name = n.child_by_field_name("name") or next((c for c in n.named_children if c.type == "type_identifier"), None)
             return _text(name) if name is not None else None
         n = n.parent
     return None
