@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from groundjudge.grounding.facts import Fact, Predicate
 from groundjudge.grounding.index.model import Ref, Symbol
+from groundjudge.grounding.index.registry import language
 from groundjudge.grounding.models import Evidence
 
 MAX_ANCESTRY = 8
@@ -404,9 +405,23 @@ def _targets(dst: str) -> set[str]:
     return {w for w in re.split(r"[\s,]+", dst) if w}
 
 
+def _assignment(name: str, kind: str) -> re.Pattern[str]:
+    """One line assigning name: `name = v`, `self.name: T = v`, `this.name = v;`, `this->name = v;`. The
+    statement's closing `;` and a trailing comment (the language's own marker: `//` divides in Python)
+    are not the value."""
+    comments = "|".join(re.escape(c) for c in language(kind).line_comments) or "$^"
+    return re.compile(
+        r"^\s*(?:self\.|this\.|this->)?"
+        + re.escape(name)
+        + r"\s*(?::[^=]+)?=(?!=)\s*(?P<src>.+?)\s*;?\s*(?:(?:"
+        + comments
+        + r").*)?$"
+    )
+
+
 def assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, str]]:
     """(path, line, value) of each statement in the spans that sets name: MOVE, SET, COMPUTE in COBOL, an
-    assignment to the name or to self.name in Python."""
+    assignment to the name (or to self.name, this.name) in the other languages."""
     out: list[tuple[str, int, str]] = []
     last = _last(name)
     for path, start, end in spans:
@@ -420,7 +435,7 @@ def assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[t
                     if last.upper() in _targets(m.group("dst")):
                         out.append((path, _line_of(starts, base + m.start()), m.group("src").strip()))
         else:
-            assign = re.compile(r"^\s*(?:self\.)?" + re.escape(last) + r"\s*(?::[^=]+)?=(?!=)\s*(?P<src>.+?)\s*(?:#.*)?$")
+            assign = _assignment(last, info.language)
             lines = lk.file_lines(path)
             for n in range(max(start, 1), min(end, len(lines)) + 1):
                 a = assign.match(lines[n - 1])

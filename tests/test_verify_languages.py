@@ -39,6 +39,8 @@ CASES = [
     ("`retry` throws `IOException`.", S, "java/bank/Vault.java:31", "retry raises IOException"),  # rethrows what it caught
     ("`open` catches `IllegalStateException`.", S, "java/bank/Vault.java:16", "open catches IllegalStateException"),
     ("`open` catches `IOException`.", U, "java/bank/Vault.java:16", "IllegalArgumentException, IllegalStateException"),
+    ("`reset` sets `attempts` to 0.", S, "java/bank/Vault.java:38", "reset sets attempts to 0"),  # `;` and `//` aside
+    ("`reset` sets `attempts` to 5.", U, "java/bank/Vault.java:38", "never to 5"),
     # TypeScript
     ("`Cache` extends `Backend`.", S, "ts/cache.ts:10", "Cache inherits from Backend"),
     ("`Cache` extends `CacheError`.", U, "ts/cache.ts:10", "inherits from Backend, Disposable"),
