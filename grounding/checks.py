@@ -172,11 +172,20 @@ def _ancestors(lk: Any, cls: Symbol) -> set[str]:
 def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
     if fact.subject is None or fact.object is None:
         return None
-    # A language whose index records bases records them for every class, none as "": a class without the
-    # detail (a C struct, a language with no inheritance) cannot settle the fact.
-    classes = [d for d in _defs(lk, fact.subject.value, {"class"}) if "bases" in d.detail]
+    # A language whose index records bases records them for every class, none as "". A class without the
+    # detail (a C struct; a Rust struct, whose traits are implemented in impl blocks anywhere and derived)
+    # cannot settle the fact either way.
+    defined = _defs(lk, fact.subject.value, {"class"})
+    classes = [d for d in defined if "bases" in d.detail]
     if not classes:
-        return None
+        if not defined:
+            return None
+        d = defined[0]
+        return FactOutcome(
+            "unchecked",
+            f"the index records no base classes for {d.name} ({d.path}:{d.start_line}, {d.language})",
+            [_sym_evidence(lk, d, f"class {d.name}")],
+        )
     base = _last(fact.object.value)
     for cls in classes:
         if base in _ancestors(lk, cls):

@@ -70,6 +70,7 @@ def test_class_bases(rel, bases):
         ("cs/Ledger.cs", {"PageSize": "50", "Owner": '"books"'}),
         # const val anywhere; a top-level val only when named like a constant (Kotlin's style guide)
         ("kt/Basket.kt", {"MAX_ITEMS": "20", "DEFAULT_LABEL": '"basket"', "FEE": "2 * 5"}),
+        ("rs/table.rs", {"MAX_ROWS": "1_000", "GREETING": '"hello"'}),  # const and static
     ],
 )
 def test_constant_values(rel, values):
@@ -155,10 +156,18 @@ def test_the_throws_clause_is_marked_declared():
         ("cpp/engine.cpp", {("spin", "this")}),
         ("cs/Ledger.cs", {("Append", "this")}),
         ("kt/Basket.kt", {("store", "this"), ("check", "helper")}),
+        ("rs/table.rs", {("push", "self.rows")}),
     ],
 )
 def test_call_receivers(rel, calls):
     assert {(r.target, r.detail["receiver"]) for r in rows(rel).refs if "receiver" in r.detail} == calls
+
+
+def test_rust_methods_belong_to_the_type_of_their_impl_block():
+    methods = {(s.name, s.detail["parent"]) for s in rows("rs/table.rs").symbols if s.kind == "method"}
+    # `impl<T> Table<T>`, `impl fmt::Display for Table<u8>`, a trait's default method
+    assert methods == {("new", "Table"), ("push", "Table"), ("fmt", "Table"), ("render", "Render")}
+    assert all("bases" not in s.detail for s in rows("rs/table.rs").symbols)
 
 
 def test_python_rethrow_of_the_bound_name_raises_the_caught_types():

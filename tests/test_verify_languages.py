@@ -1,5 +1,5 @@
 """The inherits, has-value, raises and catches checkers on the tag languages other than Python, on the small
-hand-written project in tests/fixtures/langs_corpus (Java, TypeScript, JavaScript, Go, C++, C#, Kotlin): each
+hand-written project in tests/fixtures/langs_corpus (Java, TypeScript, JavaScript, Go, C++, C#, Kotlin, Rust): each
 predicate held (SUPPORTED, evidence at the deciding line) and contradicted (UNSUPPORTED, the reason says
 what the code has), as for Python."""
 
@@ -105,6 +105,11 @@ CASES = [
     ("`store` throws `BasketException`.", U, "kt/Basket.kt:32", "nor what it calls"),
     ("`add` catches `IOException`.", S, "kt/Basket.kt:25", "add catches IOException"),
     ("`add` catches `BasketException`.", U, "kt/Basket.kt:25", "IOException, IllegalStateException"),
+    # Rust: constants; no inheritance the index can see (trait impls live anywhere, derives too)
+    ("`MAX_ROWS` is 1000.", S, "rs/table.rs:3", "MAX_ROWS is 1_000"),
+    ("`MAX_ROWS` is 100.", U, "rs/table.rs:3", "MAX_ROWS is 1_000"),
+    ("`Table` implements `Render`.", N, "rs/table.rs:6", "records no base classes for Table"),
+    ("`Table` has a method `render`.", U, "rs/table.rs:6", "has no method render"),  # Render's, not Table's
 ]
 
 

@@ -4,15 +4,17 @@ Optional captures add what the grounding checks need, in every tag language whos
 
 - `@bases` on a class: its base classes, detail "bases" (Python superclasses, Java extends / implements,
   JS/TS extends and implements, C# base list, C++ base_class_clause, Kotlin delegation specifiers, Go
-  embedded struct fields and interfaces: Go's only inheritance). A class matched by several patterns,
-  one per base, gathers them all; a language whose query captures bases records "" for a class without
-  any, so a claim of a base it does not have can be contradicted.
+  embedded struct fields and interfaces: Go's only inheritance; none for C structs or Rust types, whose
+  traits are implemented in impl blocks anywhere). A class matched by several patterns, one per base,
+  gathers them all; a language whose query captures bases records "" for a class without any, so a
+  claim of a base it does not have can be contradicted.
 - `definition.constant` with `@value`: a constant and its value (detail "value"; "parent" when a class
   holds it). Python's module-level assignments count only when named like a constant; the other
   languages say it: Java `static final` and interface fields, JS/TS top-level `const`, Go `const`
   (never an `iota` value, which depends on the position), C# `const` and `static readonly`, C/C++
   `#define` and namespace-level or member `const` / `constexpr`, Kotlin `const val` (and a top-level `val`
-  named like a constant). A `const` bound to a function is the function's definition, not a constant.
+  named like a constant), Rust `const` and `static`. A `const` bound to a function is the function's
+  definition, not a constant.
 - `definition.default`: a parameter's default (detail "defaults" of the function, `name=value` pairs
   joined by ";"), in Python, JS/TS, C++, C# and Kotlin; a default of an anonymous function is nobody's.
 - `@receiver` on a call (`self.post()`, `this.run()`, `ledger.post()`, `s->m()`: detail "receiver").
@@ -52,6 +54,8 @@ _CLASS_NODES = frozenset(
         "struct_specifier",
         "struct_declaration",
         "object_declaration",
+        "impl_item",
+        "trait_item",
     }
 )
 _ROLES = (
@@ -137,9 +141,14 @@ def _enclosing_class(node) -> str | None:
     n = node.parent
     while n is not None:
         if n.type in _CLASS_NODES:
-            # Kotlin's grammar has no field names: its class name is the declaration's own type_identifier
-            name = n.child_by_field_name("name") or next((c for c in n.named_children if c.type == "type_identifier"), None)
-            return _text(name) if name is not None else None
+            # A Rust impl block names its type (`impl<T> Table<T>`, `impl Display for Table`); Kotlin's grammar
+            # has no field names: its class name is the declaration's own type_identifier.
+            name = (
+                n.child_by_field_name("name")
+                or n.child_by_field_name("type")
+                or next((c for c in n.named_children if c.type == "type_identifier"), None)
+            )
+            return _last_name(_text(name)) if name is not None else None
         n = n.parent
     return None
 
