@@ -187,6 +187,8 @@ def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
             [_sym_evidence(lk, d, f"class {d.name}")],
         )
     base = _last(fact.object.value)
+    if lk.definitions(base) and not lk.definitions(base, "class"):
+        return None  # a function or a constant is no base: "extends `load` with caching" says something else
     for cls in classes:
         if base in _ancestors(lk, cls):
             return FactOutcome(

@@ -149,3 +149,22 @@ def test_a_rethrown_variable_contradicts_nothing(tmp_path):
     )
     c = Grounder(tmp_path).one("`run` throws `JobError`.")
     assert c.verdict != U, c.reason
+
+
+def test_implements_states_a_base_only_right_before_its_name():
+    from groundjudge.grounding.claims import MarkdownClaimExtractor
+    from groundjudge.grounding.facts import Predicate
+
+    def inherits(md: str) -> list[tuple[str | None, str | None]]:
+        facts = MarkdownClaimExtractor().extract(md)[-1].facts
+        return [(f.subject and f.subject.value, f.object and f.object.value) for f in facts if f.predicate is Predicate.INHERITS]
+
+    assert inherits("`Vault` implements the `Auditable` interface.") == [("Vault", "Auditable")]
+    assert inherits("`Server` embeds `Logger`.") == [("Server", "Logger")]
+    assert inherits("`Vault` implements the retry rule in `check`.") == []
+
+
+def test_a_function_after_extends_is_no_base(langs_grounder):
+    """`check` is a method: "extends `check`" speaks of adding to it, not of a base class."""
+    c = langs_grounder.one("`Vault` extends `check` with an audit step.")
+    assert "inherits from" not in c.reason, c.reason
