@@ -114,7 +114,6 @@ _NOT_NAMES = frozenset(
         "type_arguments",
         "type_argument_list",
         "template_argument_list",
-        "access_specifier",
     }
 )
 _MAX_VALUE = 200
