@@ -9,6 +9,7 @@ a dotted name of a module) gets no outcome: the name checks of verify.py still j
 
 from __future__ import annotations
 
+import ast
 import bisect
 import re
 from collections.abc import Callable
@@ -107,8 +108,6 @@ def literal_value(value: str) -> str | None:
 
 def _evaluate(expr: str) -> str | None:
     """Integer or decimal arithmetic of a constant expression (+ - * << >> and exact /), or None."""
-    import ast
-
     try:
         tree = ast.parse(re.sub(r"(?<=\d)[_'](?=\d)", "", expr), mode="eval")
     except SyntaxError:
