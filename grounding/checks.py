@@ -9,6 +9,7 @@ a dotted name of a module) gets no outcome: the name checks of verify.py still j
 
 from __future__ import annotations
 
+import ast
 import bisect
 import re
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from typing import Any, Literal
 
 from groundjudge.grounding.facts import Fact, Predicate
 from groundjudge.grounding.index.model import Ref, Symbol
+from groundjudge.grounding.index.registry import language
 from groundjudge.grounding.models import Evidence
 
 MAX_ANCESTRY = 8
@@ -66,17 +68,86 @@ _FIGURATIVE = {
 
 
 def normalize_value(value: str) -> str:
-    """Values compare without quotes, a COBOL VALUE keyword, digit separators or case: `VALUE 1` == 1,
-    10_000_000_00 == 1000000000, 'E' == "e", b"." == "."."""
+    """Values compare without quotes, a COBOL VALUE keyword, digit separators, a numeric type suffix or case:
+    `VALUE 1` == 1, 10_000_000_00 == 1000000000, 100L == 100, 1'000 == 1000, 2.5f == 2.5, 'E' == "e",
+    b"." == "."."""
     v = value.strip().rstrip(".")
     v = re.sub(r"^VALUE\s+(?:IS\s+)?", "", v, flags=re.I)
     v = re.sub(r"^[bBrRuU]{1,2}(?=[\"'])", "", v)
     v = v.strip("\"'`")
     v = _FIGURATIVE.get(v.upper(), v)
-    if re.fullmatch(r"[-+]?[\d_,]+(?:\.\d+)?", v):
-        v = v.replace("_", "").replace(",", "").lstrip("+")
+    number = _NUMBER.fullmatch(v)
+    if number:
+        v = re.sub(r"[_,']", "", number.group("digits")).lstrip("+")
         v = v.split(".")[0] if re.fullmatch(r"-?\d+\.0+", v) else v
     return v.upper()
+
+
+# A number as code writes it: digit separators (_ in Python, Java, JS, C#, Kotlin, Go, Rust; ' in C++; the
+# , of prose) and a type suffix (100L, 2.5f, 10m, 7u, 10ULL, Rust's 100u32 / 2.5f64).
+_NUMBER = re.compile(r"(?P<digits>[-+]?\d[\d_,']*(?:\.\d+)?)(?:[uU]?[lL]{0,2}|[fFdDmM]|[uUiI](?:8|16|32|64|128|size)|f32|f64)")
+# What a value that is no literal is made of when it is still one: numbers and arithmetic on them.
+_ARITHMETIC = re.compile(r"[\w\s.+\-*/()<>']+")
+_LITERAL_WORDS = {"TRUE", "FALSE", "NONE", "NULL", "NIL"}
+MAX_ALIAS = 3  # has-value: how many constants deep `A = B` is followed to B's value
+
+
+def literal_value(value: str) -> str | None:
+    """The normalised value of code that states one: a number, a quoted string, true / false / null, or
+    arithmetic on numbers (`10 * 60`, `(1 << 10)`, evaluated); None for anything computed otherwise
+    (a call, a name, a collection), whose value the source does not state."""
+    v = value.strip()
+    if re.fullmatch(r"[bBrRuU]{0,2}(\"[^\"]*\"|'[^']*')", v) or normalize_value(v) in _LITERAL_WORDS:
+        return normalize_value(v)
+    if _NUMBER.fullmatch(v):
+        return normalize_value(v)
+    if _ARITHMETIC.fullmatch(v) and re.search(r"\d", v):
+        return _evaluate(v)
+    return None
+
+
+def _evaluate(expr: str) -> str | None:
+    """Integer or decimal arithmetic of a constant expression (+ - * << >> and exact /), or None."""
+    try:
+        tree = ast.parse(re.sub(r"(?<=\d)[_'](?=\d)", "", expr), mode="eval")
+    except SyntaxError:
+        return None
+    ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b}
+    shifts = {ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b}
+
+    def ev(node: ast.AST) -> int | float:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return -ev(node.operand) if isinstance(node.op, ast.USub) else ev(node.operand)
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            if type(node.op) in ops:
+                return ops[type(node.op)](a, b)
+            if type(node.op) in shifts and isinstance(a, int) and isinstance(b, int) and 0 <= b < 64:
+                return shifts[type(node.op)](a, b)
+            if isinstance(node.op, ast.Div) and b and (a / b == a // b if isinstance(a, int) and isinstance(b, int) else True):
+                return a / b
+        raise ValueError(expr)
+
+    try:
+        return normalize_value(str(ev(tree.body)))
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+
+
+def _stated_value(lk: Any, value: str) -> str | None:
+    """The literal a constant's value or a default states, following a name of a constant (`limit =
+    MAX_ENTRIES`, `A = B`) to that constant's value."""
+    for _ in range(MAX_ALIAS):
+        literal = literal_value(value)
+        if literal is not None or not re.fullmatch(r"[A-Za-z_][\w.]*", value):
+            return literal
+        aliased = [d for d in _defs(lk, value, {"constant"}) if "value" in d.detail]
+        if not aliased:
+            return None
+        value = aliased[0].detail["value"]
+    return None
 
 
 def _bases(lk: Any, cls: Symbol) -> list[str]:
@@ -100,10 +171,23 @@ def _ancestors(lk: Any, cls: Symbol) -> set[str]:
 def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
     if fact.subject is None or fact.object is None:
         return None
-    classes = [d for d in _defs(lk, fact.subject.value, {"class"}) if "bases" in d.detail or d.language == "python"]
+    # A language whose index records bases records them for every class, none as "". A class without the
+    # detail (a C struct; a Rust struct, whose traits are implemented in impl blocks anywhere and derived)
+    # cannot settle the fact either way.
+    defined = _defs(lk, fact.subject.value, {"class"})
+    classes = [d for d in defined if "bases" in d.detail]
     if not classes:
-        return None
+        if not defined:
+            return None
+        d = defined[0]
+        return FactOutcome(
+            "unchecked",
+            f"the index records no base classes for {d.name} ({d.path}:{d.start_line}, {d.language})",
+            [_sym_evidence(lk, d, f"class {d.name}")],
+        )
     base = _last(fact.object.value)
+    if lk.definitions(base) and not lk.definitions(base, "class"):
+        return None  # a function or a constant is no base: "extends `load` with caching" says something else
     for cls in classes:
         if base in _ancestors(lk, cls):
             return FactOutcome(
@@ -158,12 +242,29 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
         param = _last(fact.subject.value)
         holders = [(fn, v, f"{param} of {fn.name} defaults to") for fn, v in _defaults(lk, param, functions)]
     if not holders:
+        unstated = _defs(lk, fact.subject.value, {"constant"})
+        if unstated:  # Go's `B` after `A = iota`: the value comes from the constant's position
+            d = unstated[0]
+            message = f"{d.name} ({d.path}:{d.start_line}) is a constant whose declaration states no value"
+            return FactOutcome("unchecked", message, [_sym_evidence(lk, d, f"constant {d.name}")])
         return None
     claimed = normalize_value(fact.value)
+    stated: list[tuple[Symbol, str, str]] = []
     for d, value, said in holders:
-        if normalize_value(value) == claimed:
+        # A COBOL VALUE clause is a literal already; a constant or a default may be computed.
+        actual = normalize_value(value) if d.kind == "data_item" else _stated_value(lk, value)
+        if claimed in (actual, normalize_value(value)):
             return FactOutcome("ok", f"{said} {value} ({d.path}:{d.start_line})", [_sym_evidence(lk, d, f"{d.kind} {d.name}")])
-    d, value, said = holders[0]
+        if actual is not None:
+            stated.append((d, value, said))
+    if not stated:
+        d, value, said = holders[0]
+        return FactOutcome(
+            "unchecked",
+            f"{said} {value} ({d.path}:{d.start_line}): computed, so the source does not state whether it is {fact.value}",
+            [_sym_evidence(lk, d, f"{d.kind} {d.name}")],
+        )
+    d, value, said = stated[0]
     return FactOutcome(
         "contradicted",
         f"{said} {value} ({d.path}:{d.start_line}), not {fact.value}",
@@ -178,6 +279,12 @@ def _body_refs(lk: Any, fn: Symbol, kind: str) -> list[Ref]:
 def _is_a(lk: Any, raised: str, wanted: str) -> bool:
     """Is the raised class the wanted one or a subclass of it (BadTimeSignature is a BadSignature)?"""
     return raised == wanted or any(wanted in _ancestors(lk, c) for c in lk.definitions(raised, "class"))
+
+
+def _is_variable(lk: Any, name: str) -> bool:
+    """A raised name that is no class: lower case, as variables are spelled in every language whose
+    exceptions are classes, and no class of the snapshot."""
+    return name[:1].islower() and not lk.definitions(name, "class")
 
 
 def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome | None:
@@ -203,6 +310,8 @@ def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome 
             f"{fact.subject.value} {verb} {r.target} through {callee} ({r.path}:{r.line})",
             [_ref_evidence(lk, r, f"{kind} {r.target}")],
         )
+    if kind == "raise" and any(_is_variable(lk, r.target) for r in statements):
+        return None  # `throw err`: a variable may hold the exception the claim names
     if not statements:
         # Nothing within reach raises it. Only the snapshot's own exception classes are settled by that:
         # a library or builtin call may raise a ValueError the index never sees.
@@ -308,9 +417,23 @@ def _targets(dst: str) -> set[str]:
     return {w for w in re.split(r"[\s,]+", dst) if w}
 
 
+def _assignment(name: str, kind: str) -> re.Pattern[str]:
+    """One line assigning name: `name = v`, `self.name: T = v`, `this.name = v;`, `this->name = v;`. The
+    statement's closing `;` and a trailing comment (the language's own marker: `//` divides in Python)
+    are not the value."""
+    comments = "|".join(re.escape(c) for c in language(kind).line_comments) or "$^"
+    return re.compile(
+        r"^\s*(?:self\.|this\.|this->)?"
+        + re.escape(name)
+        + r"\s*(?::[^=]+)?=(?!=)\s*(?P<src>.+?)\s*;?\s*(?:(?:"
+        + comments
+        + r").*)?$"
+    )
+
+
 def assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, str]]:
     """(path, line, value) of each statement in the spans that sets name: MOVE, SET, COMPUTE in COBOL, an
-    assignment to the name or to self.name in Python."""
+    assignment to the name (or to self.name, this.name) in the other languages."""
     out: list[tuple[str, int, str]] = []
     last = _last(name)
     for path, start, end in spans:
@@ -324,7 +447,7 @@ def assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[t
                     if last.upper() in _targets(m.group("dst")):
                         out.append((path, _line_of(starts, base + m.start()), m.group("src").strip()))
         else:
-            assign = re.compile(r"^\s*(?:self\.)?" + re.escape(last) + r"\s*(?::[^=]+)?=(?!=)\s*(?P<src>.+?)\s*(?:#.*)?$")
+            assign = _assignment(last, info.language)
             lines = lk.file_lines(path)
             for n in range(max(start, 1), min(end, len(lines)) + 1):
                 a = assign.match(lines[n - 1])

@@ -87,7 +87,10 @@ _CUE_WORDS: list[tuple[str, re.Pattern[str], Predicate]] = [
 
 _NAME = r"`[^`]+`"
 INHERITS = re.compile(
+    # "implements" and "embeds" state a base only right before its name ("implements `Runnable`", not
+    # "implements the retry rule in `post`"): in the masked text a name is a run of blanks.
     r"(?<![\w-])(?:subclass(?:es|ed)?|inherits?\s+from|inherit(?:s|ed)?|extends|derives?\s+from|"
+    r"(?:implements|embeds)(?=\s+(?:(?:the|an?|interface|trait|protocol)\s+)?\s\s)|"
     r"is\s+(?:a\s+)?(?:subclass|subtype|child\s+class)\s+of|is\s+derived\s+from)(?![\w-])",
     re.I,
 )
