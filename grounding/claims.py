@@ -258,6 +258,9 @@ _PATH_EXT = re.compile(
 _PATH_SLASHED = re.compile(
     r"(?<![\w/.\\-])((?:\.{1,2}/)?(?:[\w.$#@-]+/)+[\w$#@-][\w.$#@-]*\.[A-Za-z0-9]{1,8})(?![\w])" + _LINE_SUFFIX
 )
+# Inside backticks a path may hold spaces and '#' (a directory "Course #2 - Labs"); it still needs a
+# directory and a file extension, so a sentence in backticks is not taken for one.
+_SPACED_PATH = re.compile(r"((?:[^`/:\n]+/)+[^`/:\s][^`/:\n]*\.[A-Za-z0-9]{1,8})" + _LINE_SUFFIX)
 _PATH_ROOTED = re.compile(r"(?<![\w/.-])((?:\.{1,2}/|/|~/)[\w.$#@/-]*[\w$#@-])" + _LINE_SUFFIX)
 _LINE_CITE = re.compile(r"\b(?:lines?|ll?\.)\s+(\d+)(?:\s*(?:-|–|—|to|through|thru|and)\s*(\d+))?\b", re.I)
 _PIC = re.compile(
@@ -447,6 +450,10 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         return
     if re.fullmatch(r"[-+]?\d+(?:\.\d+)?", c):
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
+        return
+    spaced = _SPACED_PATH.fullmatch(c) if " " in c else None
+    if spaced:  # `COBOL Programming Course #2 - Learning COBOL/Labs/cbl/CBL0006.cobol:14-15`
+        out.add(pos, _path_ref(whole, spaced.group(1), spaced.group(2), spaced.group(3)))
         return
     if " " not in c:
         pm = _PATH_EXT.fullmatch(c) or (_PATH_ROOTED.fullmatch(c) if "/" in c else None)

@@ -81,6 +81,10 @@ def test_paths_with_lines_and_ranges():
     assert refs("at line 12 of ./cpy/BKACCT.cpy") == [("path", "cpy/BKACCT.cpy", 12, 12, None, True)]
     assert refs("[the copybook](cpy/BKACCT.cpy#L3-L9)") == [("path", "cpy/BKACCT.cpy", 3, 9, None, True)]
     assert refs("lines 10 to 40 of a.py") == [("path", "a.py", 10, 40, None, True)]
+    # in backticks a directory may hold spaces and '#'; a sentence in backticks is no path
+    spaced = "Course #2 - Learning COBOL/Labs/cbl/CBL0006.cobol"
+    assert refs(f"see `{spaced}:14-15`") == [("path", spaced, 14, 15, None, True)]
+    assert [r[0] for r in refs("`a sentence with a / slash in it`")] != ["path"]
 
 
 def test_malformed_line_refs_are_kept_as_written():
