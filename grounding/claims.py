@@ -260,7 +260,7 @@ _PATH_SLASHED = re.compile(
 )
 # Inside backticks a path may hold spaces and '#' (a directory "Course #2 - Labs"); it still needs a
 # directory and a file extension, so a sentence in backticks is not taken for one.
-_SPACED_PATH = re.compile(r"((?:[^`/:\n]+/)+[^`/:\s][^`/:\n]*\.[A-Za-z0-9]{1,8})" + _LINE_SUFFIX)
+_SPACED_PATH = re.compile(r"((?:[^`/:\s][^`/:\n]*[^`/:\s]/)+[^`/:\s][^`/:\n]*\.[A-Za-z0-9]{1,8})" + _LINE_SUFFIX)
 _PATH_ROOTED = re.compile(r"(?<![\w/.-])((?:\.{1,2}/|/|~/)[\w.$#@/-]*[\w$#@-])" + _LINE_SUFFIX)
 _LINE_CITE = re.compile(r"\b(?:lines?|ll?\.)\s+(\d+)(?:\s*(?:-|–|—|to|through|thru|and)\s*(\d+))?\b", re.I)
 _PIC = re.compile(

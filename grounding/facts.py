@@ -177,6 +177,8 @@ OPINION = re.compile(
     r"(?<![\w-])(?:clean(?:est|er)?|elegant|best|worst|better|worse|fine|nice|ugly|poor(?:ly)?|"
     r"robust|fragile|simpler?|readable|idiomatic|well[- ]designed|over-?engineered|sensible|"
     r"(?:in)?secure|vulnerable|important|critical|crucial|complex|complicated|overly|unnecessar(?:y|ily)|"
+    r"on\s+purpose|purposely|deliberately|keep\s+the\s+focus|easier|harder|forgiving|(?:un)?safe(?:st|r)?|pragmatic|"
+    r"concession|practice|mostly|demos?|teach(?:es|ing)?|"
     r"should|ought|may|might|could|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
     r"suggests?|apparently|exists?\s+to|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
     # runtime behaviour and performance: what a run does, which static code alone does not show
@@ -190,6 +192,10 @@ OPINION = re.compile(
 )
 
 
+# "Catch `RequestException` last", "Prefer `X`": an imperative is advice to the reader, not a fact of the code
+_ADVICE = re.compile(
+    r"\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:catch|prefer|avoid|use|consider|retry|wrap|never|always|don't|do\s+not)\b", re.I
+)
 # "... when the timestamp could be decoded": a modal inside a condition states when code acts, not a guess
 _CONDITIONAL_MODAL = re.compile(r"\b(?:when|if|unless|whether|once)\s+(?:[\w'-]+\s+){0,4}(?:may|might|could)$", re.I)
 
@@ -218,12 +224,18 @@ def _after(refs: list[ClaimRef], pos: int) -> ClaimRef | None:
 
 def _word_fact(predicate: Predicate, m: re.Match[str], names: list[ClaimRef], text: str) -> Fact:
     obj = _after(names, m.end())
-    return Fact(
-        predicate=predicate,
-        span=(m.start(), m.end()),
-        subject=_actor(names, m.start(), text),
-        object=_term(obj) if obj else None,
-    )
+    term = _term(obj) if obj else _repeated_after(names, m.end(), text)
+    return Fact(predicate=predicate, span=(m.start(), m.end()), subject=_actor(names, m.start(), text), object=term)
+
+
+def _repeated_after(names: list[ClaimRef], pos: int, text: str) -> Term | None:
+    """The next backticked name after pos when the claim named it before too ("`A` has no base, and `B`
+    subclasses `A`"): the extractor keeps one reference per name, at its first place."""
+    m = re.compile(r"`([^`]+)`").search(text, pos)
+    ref = next((r for r in names if m is not None and r.value == m.group(1).strip().removesuffix("()")), None)
+    if m is None or ref is None:
+        return None
+    return Term(text=m.group(0), value=ref.value, span=m.span())
 
 
 def _value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
@@ -265,7 +277,8 @@ def _actor(names: list[ClaimRef], pos: int, text: str = "") -> Term | None:
     before = [r for r in names if r.end <= pos]
     if not before:
         return None
-    if len(before) > 1 and _AND_VERB.search(_mask(text[:pos])):
+    # "... and `FileModeWarning` subclasses": a name right before the verb is its subject
+    if len(before) > 1 and text[before[-1].end : pos].strip() and _AND_VERB.search(_mask(text[:pos])):
         return _term(before[0])
     return _term(before[-1])
 
@@ -415,6 +428,7 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact
             )
         )
     opinion = next((m for m in OPINION.finditer(masked) if not _CONDITIONAL_MODAL.search(masked, 0, m.end())), None)
+    opinion = opinion or _ADVICE.match(text)
     if opinion is not None:
         facts.append(Fact(predicate=Predicate.UNKNOWN, span=(opinion.start(), opinion.end())))
     return sorted(facts, key=lambda f: f.span)

@@ -734,6 +734,21 @@ class _ClaimChecker:
 
     def _check_path(self, loc: _Located) -> None:
         ref = loc.ref
+        if (
+            not loc.files
+            and ref.start_line is None
+            and ref.text.startswith("`")
+            and ".." not in PurePosixPath(ref.value).parts
+            and not ref.value.startswith("~")
+            and ref.value.strip("/").split("/", 1)[0] not in _SYSTEM_DIRS
+            and "." not in PurePosixPath(ref.value.rstrip("/")).name
+            and (ref.text.strip("`").startswith("/") or not ref.text.strip("`").endswith("/"))  # `cpy/`: a directory
+        ):
+            # `owners/findOwners`, `/owners/`, `//` in backticks: with no extension, no line, no '..' and no such
+            # file or directory, a route, a view name or a URL, which a snapshot of files neither holds nor denies
+            norm = normalize_relpath(ref.value)
+            if norm is None or not any(p.startswith(norm.rstrip("/") + "/") for p in self.lk.all_paths()):
+                return
         if normalize_relpath(ref.value) is None:
             self._add("missing", f"{ref.value} leaves the corpus root; nothing was read")
             return
@@ -2008,6 +2023,30 @@ _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")
 _REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
 _TO_REACH = re.compile(r"`?\s+to\s+(?:reach|call|invoke|run|start|get\s+to|go\s+to|transfer\s+to|pass\s+control\s+to)\s+`?", re.I)
+# The top directories of a Unix file system (FHS): `/etc/passwd` is a file outside the snapshot, `/owners/` a route
+_SYSTEM_DIRS = frozenset(
+    [
+        "bin",
+        "boot",
+        "dev",
+        "etc",
+        "home",
+        "lib",
+        "lib64",
+        "media",
+        "mnt",
+        "opt",
+        "proc",
+        "root",
+        "run",
+        "sbin",
+        "srv",
+        "sys",
+        "tmp",
+        "usr",
+        "var",
+    ]
+)
 _BARE_TRANSFER = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK)", re.I)
 _STATEMENT_RELATION = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I)
 

@@ -114,6 +114,14 @@ class Store:
 
     def unknown(self, text):
         return json.loads(text)
+
+
+class Base:
+    pass
+
+
+class Child(Base):
+    pass
 """
 
 
@@ -176,6 +184,16 @@ CASES = [
     ("## `XYZMN01`\n\n`0000-MAIN` performs `1000-PRICE`; then it moves `WS-SAVE-AREA` to `DFHCOMMAREA`.", S),
     # superlatives of security or importance are judgements
     ("`XYZMN01` is the most secure program here.", N),
+    # a backticked route or view name is no file of the snapshot, and no fabrication either
+    ("Requests for `/owners/` and the view `owners/findOwners` are answered by `Store.helper`.", S),
+    # judgements of ease or intent and advice to the reader name real code but state no fact of it
+    ("Keeping `Store.dumps` separate makes `Store` easier to test.", N),
+    ("2. Catch `ValueError` around `Store.load`.", N),
+    ("4. `Store.load` always calls `loads`.", S),
+    # a language's builtins are no fabricated names; a name right before a verb is its subject
+    ("`Store.unknown` passes a `str` to `json.loads` and may raise `ValueError`.", N),
+    ("`Store` has no base class, and `Child` subclasses `Base`.", S),
+    ("`Store` has no base class, and `Child` subclasses `Store`.", U),
     # a VALUE clause on its own is the initial value of the item named before it
     ("`XYZ-LIMIT` has `VALUE +250`.", S),
     ("`XYZ-LIMIT` has `VALUE +300`.", U),
