@@ -18,7 +18,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
-from groundjudge.grounding.facts import Fact, extract_facts
+from groundjudge.grounding.facts import extract_facts
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.outcomes import describe
 from groundjudge.grounding.snapshot import Snapshot
@@ -237,7 +237,7 @@ class _Question:
     claim with no check that could be settled, the claim as a whole (``at`` None)."""
 
     at: int | None
-    fact: Fact | None
+    fact: int | None  # index into the claim's facts
     text: str
     excerpts: list[int] = field(default_factory=list)  # numbers of the excerpts at its own subject and object
 
@@ -249,19 +249,19 @@ def _questions(claim: VerifiedClaim) -> list[_Question]:
     if any(c.outcome is CheckOutcome.MISSING for c in checks):
         return []
     unchecked = sorted((c.fact, i) for i, c in enumerate(checks) if c.fact is not None and c.outcome is CheckOutcome.UNCHECKED)
-    out = [_Question(i, claim.facts[n], describe(claim.facts[n], claim.text)) for n, i in unchecked]
+    out = [_Question(i, n, describe(claim.facts[n], claim.text)) for n, i in unchecked]
     if not out and claim.verdict is Verdict.UNABLE_TO_VERIFY:
         out = [_Question(None, None, WHOLE_CLAIM)]
     return out[:MAX_FACTS]
 
 
-def _own_evidence(claim: VerifiedClaim, fact: Fact | None) -> list[Evidence]:
+def _own_evidence(claim: VerifiedClaim, index: int | None) -> list[Evidence]:
     """What the deterministic checks found at the fact's own terms: the checks of the fact, and of the
     references that are its subject, object or actor."""
-    if fact is None:
+    if index is None:
         return []
+    fact = claim.facts[index]
     spans = {t.span for t in (fact.subject, fact.object, fact.by) if t is not None}
-    index = claim.facts.index(fact)
     return [
         e
         for c in claim.checks or []
