@@ -386,7 +386,8 @@ class LLMVerifier:
             message=f"{q.text} {note} (decided by the LLM verifier, {self.llm_name})"
             if settled
             else f"{q.text}: the LLM verifier {note}",
-            evidence=cited or (old.evidence if old else []),
+            # no line cited: the excerpts shown for the fact itself, so the evidence stays at its own location
+            evidence=cited or [shown[n - 1] for n in q.excerpts] or (old.evidence if old else []),
             relation=settled,
             ruled=settled or (old.ruled if old else True),
             verifier_kind=VerifierKind.LLM,

@@ -103,6 +103,8 @@ def test_facts_no_checker_reached_are_asked_too(fake, verifier, indexed):
     # Its own excerpts: the code of its subject and object, as the name checks found them.
     shown = fake.requests[0]["messages"][1]["content"]
     assert '1. returns(1000-COUNT-RECORDS, WS-COUNT) "returns" (its code: excerpts 1, 2)' in shown
+    # No line cited: the evidence is what the fact was shown of its own names, the paragraph and the item.
+    assert [(e.start_line, e.end_line) for e in out.evidence[:2]] == [(10, 11), (5, 5)]
 
 
 def test_cannot_tell_stays_unchecked(fake, verifier, indexed):
