@@ -232,7 +232,7 @@ WHOLE_CLAIM = "the claim as a whole"
 
 
 @dataclass
-class _Question:
+class Question:
     """One thing the model is asked: an unchecked fact (``at``: its record in the claim's checks) or, for a
     claim with no check that could be settled, the claim as a whole (``at`` None)."""
 
@@ -242,16 +242,16 @@ class _Question:
     excerpts: list[int] = field(default_factory=list)  # numbers of the excerpts at its own subject and object
 
 
-def _questions(claim: VerifiedClaim) -> list[_Question]:
+def questions(claim: VerifiedClaim) -> list[Question]:
     """What the model is asked about this claim. Nothing when a name, file or value is made up: that
     decides UNSUPPORTED whatever the model answers, so the call would be spent for nothing."""
     checks = claim.checks or []
     if any(c.outcome is CheckOutcome.MISSING for c in checks):
         return []
     unchecked = sorted((c.fact, i) for i, c in enumerate(checks) if c.fact is not None and c.outcome is CheckOutcome.UNCHECKED)
-    out = [_Question(i, n, describe(claim.facts[n], claim.text)) for n, i in unchecked]
+    out = [Question(i, n, describe(claim.facts[n], claim.text)) for n, i in unchecked]
     if not out and claim.verdict is Verdict.UNABLE_TO_VERIFY:
-        out = [_Question(None, None, WHOLE_CLAIM)]
+        out = [Question(None, None, WHOLE_CLAIM)]
     return out[:MAX_FACTS]
 
 
@@ -270,7 +270,7 @@ def _own_evidence(claim: VerifiedClaim, index: int | None) -> list[Evidence]:
     ]
 
 
-def _bundle(claim: VerifiedClaim, questions: list[_Question], index: Any) -> list[Evidence]:
+def _bundle(claim: VerifiedClaim, questions: list[Question], index: Any) -> list[Evidence]:
     """The excerpts shown: each question's own evidence, else everything the checks found, else the code
     lines the index's full-text search finds for the claim's names. Numbers each question's own excerpts."""
     shown: list[Evidence] = []
@@ -345,13 +345,13 @@ class LLMVerifier:
 
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
         first = self.first.verify(claim, index, snapshot)
-        questions = _questions(first)
-        if not questions:
+        asked = questions(first)
+        if not asked:
             return first
-        shown = _bundle(first, questions, index)
+        shown = _bundle(first, asked, index)
         facts = "\n".join(
             f"{n}. {q.text}" + (f" (its code: excerpts {', '.join(map(str, q.excerpts))})" if q.excerpts else "")
-            for n, q in enumerate(questions, start=1)
+            for n, q in enumerate(asked, start=1)
         )
         if not shown:
             return first  # no code mentions the claim's names: nothing to show the model
@@ -360,15 +360,15 @@ class LLMVerifier:
         try:
             reply = self.caller.call(VERIFY_SYSTEM, user, FactReplies, VERDICT_TOOL)
         except JudgeError as exc:
-            answers = [self._failed(first, q, exc) for q in questions]
+            answers = [self._failed(first, q, exc) for q in asked]
         else:
             by_number: dict[int, _FactReply] = {}
             for r in reply.answers:
                 by_number.setdefault(r.fact, r)
-            answers = [self._answered(first, q, by_number.get(n), shown) for n, q in enumerate(questions, start=1)]
-        return self._decide(first, questions, answers)
+            answers = [self._answered(first, q, by_number.get(n), shown) for n, q in enumerate(asked, start=1)]
+        return self._decide(first, asked, answers)
 
-    def _answered(self, claim: VerifiedClaim, q: _Question, reply: _FactReply | None, shown: list[Evidence]) -> FactCheck:
+    def _answered(self, claim: VerifiedClaim, q: Question, reply: _FactReply | None, shown: list[Evidence]) -> FactCheck:
         old = claim.checks[q.at] if claim.checks is not None and q.at is not None else None
         if reply is None:
             outcome, note, cited = CheckOutcome.UNCHECKED, "gave no answer for it", []
@@ -393,14 +393,14 @@ class LLMVerifier:
             verifier_kind=VerifierKind.LLM,
         )
 
-    def _failed(self, claim: VerifiedClaim, q: _Question, exc: JudgeError) -> FactCheck:
+    def _failed(self, claim: VerifiedClaim, q: Question, exc: JudgeError) -> FactCheck:
         old = claim.checks[q.at] if claim.checks is not None and q.at is not None else None
         base = old or FactCheck(outcome=CheckOutcome.UNCHECKED, message=q.text)
         return base.model_copy(
             update={"message": f"{q.text}: unchecked, the LLM verifier failed: {exc}", "verifier_kind": VerifierKind.LLM_FAILED}
         )
 
-    def _decide(self, claim: VerifiedClaim, questions: list[_Question], answers: list[FactCheck]) -> VerifiedClaim:
+    def _decide(self, claim: VerifiedClaim, questions: list[Question], answers: list[FactCheck]) -> VerifiedClaim:
         """The claim's verdict from its checks with the model's answers in place, by the deterministic rule."""
         checks = list(claim.checks or [])
         for q, answer in zip(questions, answers, strict=True):
