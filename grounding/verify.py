@@ -41,6 +41,7 @@ from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import Ref, Symbol
 from groundjudge.grounding.index.registry import assign_dd, case_insensitive, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
+from groundjudge.grounding.outcomes import record_checks
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 
 SNIPPET_LINES = 15
@@ -140,35 +141,14 @@ class Verifier(Protocol):
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim: ...
 
 
-class FallbackVerifier:
-    """Runs a first verifier, and hands the claims it could not judge (UNABLE_TO_VERIFY) to a second,
-    e.g. an LLM verifier behind the deterministic one."""
-
-    def __init__(self, first: Verifier, fallback: Verifier):
-        self.first = first
-        self.fallback = fallback
-
-    @property
-    def name(self) -> str:
-        return f"{self.first.name}+{self.fallback.name}"
-
-    @property
-    def fingerprint(self) -> str | None:
-        return getattr(self.fallback, "fingerprint", None)
-
-    def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
-        result = self.first.verify(claim, index, snapshot)
-        if result.verdict != Verdict.UNABLE_TO_VERIFY:
-            return result
-        return self.fallback.verify(claim, index, snapshot)
-
-
 @dataclass
 class CheckResult:
     outcome: Outcome
     message: str
     evidence: list[Evidence] = field(default_factory=list)
     relation: bool = False
+    fact: int | None = None  # the claim's fact it answers (an index into claim.facts), when one
+    ref: int | None = None  # the claim's reference it is about (an index into claim.refs), when one
 
 
 @dataclass
@@ -512,8 +492,15 @@ class DeterministicVerifier:
         lk = self._lookup_for(index, getattr(snapshot, "name", "") or "")
         checks = _ClaimChecker(claim, lk, snapshot).run()
         verdict, reason = decide(checks)
-        evidence = _collect_evidence(checks, verdict)
-        return VerifiedClaim(**claim.model_dump(), verdict=verdict, reason=reason, evidence=evidence, verifier=self.name)
+        evidence = collect_evidence(checks, verdict)
+        return VerifiedClaim(
+            **claim.model_dump(),
+            verdict=verdict,
+            reason=reason,
+            evidence=evidence,
+            verifier=self.name,
+            checks=record_checks(claim, checks),
+        )
 
 
 def decide(checks: list[CheckResult]) -> tuple[Verdict, str]:
@@ -522,8 +509,25 @@ def decide(checks: list[CheckResult]) -> tuple[Verdict, str]:
     contradicted fact decides UNSUPPORTED unless another fact of the claim held (then PARTIALLY_SUPPORTED);
     a qualifier off (mismatch) decides PARTIALLY_SUPPORTED; a fact nothing in the code can settle
     decides UNABLE_TO_VERIFY; only a claim whose every check held is SUPPORTED."""
+    verdict, deciding = rule(checks)
     if not checks:
-        return Verdict.UNABLE_TO_VERIFY, "names no file, symbol or value the snapshot could confirm or deny"
+        return verdict, "names no file, symbol or value the snapshot could confirm or deny"
+    rest = [c for c in checks if c not in deciding]
+    held = [c for c in rest if c.outcome == "ok"]
+    # The deciding checks first, then the facts that held, then the names that resolved.
+    ordered = (
+        deciding + [c for c in rest if c.outcome != "ok"] + [c for c in held if c.relation] + [c for c in held if not c.relation]
+    )
+    reason = "; ".join(dict.fromkeys(c.message for c in ordered))
+    if len(reason) > MAX_REASON:
+        reason = reason[: MAX_REASON - 3].rstrip() + "..."
+    return verdict, reason
+
+
+def rule(checks: list[CheckResult]) -> tuple[Verdict, list[CheckResult]]:
+    """The verdict of ``decide`` and the checks that decided it (none when there is no check)."""
+    if not checks:
+        return Verdict.UNABLE_TO_VERIFY, []
     by = {
         outcome: [c for c in checks if c.outcome == outcome]
         for outcome in ("ok", "missing", "contradicted", "mismatch", "unchecked")
@@ -541,21 +545,10 @@ def decide(checks: list[CheckResult]) -> tuple[Verdict, str]:
         verdict, deciding = Verdict.UNABLE_TO_VERIFY, by["unchecked"]
     else:
         verdict, deciding = Verdict.SUPPORTED, held or by["ok"]
-    rest = [c for c in checks if c not in deciding]
-    # The deciding checks first, then the facts that held, then the names that resolved.
-    ordered = (
-        deciding
-        + [c for c in rest if c.outcome != "ok"]
-        + [c for c in rest if c.outcome == "ok" and c.relation]
-        + [c for c in rest if c.outcome == "ok" and not c.relation]
-    )
-    reason = "; ".join(dict.fromkeys(c.message for c in ordered))
-    if len(reason) > MAX_REASON:
-        reason = reason[: MAX_REASON - 3].rstrip() + "..."
-    return verdict, reason
+    return verdict, deciding
 
 
-def _collect_evidence(checks: list[CheckResult], verdict: Verdict) -> list[Evidence]:
+def collect_evidence(checks: list[CheckResult], verdict: Verdict) -> list[Evidence]:
     """Evidence of the deciding checks first (the fact's own location), then the rest."""
     seen: set[tuple[str, int, int]] = set()
     out: list[Evidence] = []
@@ -594,6 +587,7 @@ class _ClaimChecker:
         self.strong: list[str] = []  # the files the claim itself names (cited paths, else programs)
         self.actor_scope = False  # strong holds the programs the claim names as actors, no cited path
         self.acted_on: set[int] = set()  # ids of the located names a relation verb of the claim acts on
+        self._about: ClaimRef | None = None  # the reference the checks being added are about
 
     # -- resolution ---------------------------------------------------------------------------------
 
@@ -653,6 +647,7 @@ class _ClaimChecker:
         self.actor_scope = not explicit and bool(named) and " | " not in self.claim.text
         self.scope = strong or self._context_scope()
         for loc in self.located:
+            self._about = loc.ref
             if loc.ref.kind == "path":
                 self._check_path(loc)
             elif loc.ref.kind == "identifier":
@@ -661,9 +656,12 @@ class _ClaimChecker:
                 # relations, values and code below.
                 scope = explicit if loc.files else strong
                 self._check_identifier(loc, [f for f in scope if f not in loc.files])
+        self._about = None
         self._check_values(self.scope)
         for relation, kinds, subject, obj in links:
+            self._about = obj.ref
             self._check_relation(relation, kinds, subject, obj)
+        self._about = None
         self._check_subject_uses({id(obj) for _, _, _, obj in links})
         self._check_never()
         self._check_flows_unused()
@@ -685,10 +683,10 @@ class _ClaimChecker:
         """The facts whose predicates have their own checkers (grounding/checks.py)."""
         names = [r.value for r in self.claim.refs if r.kind == "identifier"]
         classes = [n for n in names + self._context_names() if self.lk.definitions(_last(n), "class")]
-        for fact in self.claim.facts:
+        for i, fact in enumerate(self.claim.facts):
             result = check_fact(self.lk, self._qualified(fact, classes), self.claim.text, names, self.scope)
             if result is not None:
-                self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked")
+                self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked", fact=i)
 
     def _qualified(self, fact: Fact, classes: list[str]) -> Fact:
         """A bare method name in a claim about a class is that class's method ("## FileStore ... its `save`"
@@ -729,8 +727,16 @@ class _ClaimChecker:
         p, n = mention
         self._add("ok", f"{who} uses {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=holds)
 
-    def _add(self, outcome: Outcome, message: str, evidence: list[Evidence] | None = None, relation: bool = False) -> None:
-        self.checks.append(CheckResult(outcome, message, evidence or [], relation))
+    def _add(
+        self,
+        outcome: Outcome,
+        message: str,
+        evidence: list[Evidence] | None = None,
+        relation: bool = False,
+        fact: int | None = None,
+    ) -> None:
+        ref = next((i for i, r in enumerate(self.claim.refs) if r is self._about), None)
+        self.checks.append(CheckResult(outcome, message, evidence or [], relation, fact, ref))
 
     def _check_path(self, loc: _Located) -> None:
         ref = loc.ref
@@ -778,7 +784,7 @@ class _ClaimChecker:
         best = next((r for r in results if r.outcome == "ok"), results[0])
         if best.outcome != "ok":  # the right file with wrong lines is half right
             self._add("ok", f"{loc.files[0]} exists ({len(self.lk.file_lines(loc.files[0]))} lines)")
-        self.checks.append(best)
+        self._add(best.outcome, best.message, best.evidence, best.relation)
 
     def _range_targets(self, path: str, cite: _Located) -> list[str]:
         """Names the claim says are at the cited lines: its identifiers, except the file's own program
