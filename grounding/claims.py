@@ -321,6 +321,10 @@ _CUES: list[tuple[Relation, re.Pattern[str]]] = [
         ),
     ),
 ]
+_DETERMINER = re.compile(r"\b(?:the|a|an|each|every|this|that|its|their|one|any)\s+$", re.I)
+_NEGATED = re.compile(r"\b(?:not|never|n't|no\s+longer)\s+(?:\w+ly\s+)?$", re.I)
+_NO_OBJECT = re.compile(r"\s+(?:no|nothing|none)\b", re.I)
+_ALIAS = re.compile(r"\s+as\b", re.I)
 _PASSIVE_TAIL = re.compile(r"\s+(?:by|from)\b", re.I)
 # "is performed (with THRU X) from Y", "are read by": an auxiliary before a participle cue
 _PASSIVE_HEAD = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?$", re.I)
@@ -344,6 +348,14 @@ def relation_cues(text: str) -> list[Cue]:
         for m in pattern.finditer(masked):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
+            noun = _DETERMINER.search(masked, 0, m.start()) and not m.group(0).isupper()  # "the COPY of X" is the statement
+            if noun or _NEGATED.search(masked, 0, m.start()) or _NO_OBJECT.match(masked, m.end()):
+                # "times the call", "a read": a noun; "does not write", "writes no print file": a negation, which
+                # the relation checks would read as the relation itself
+                taken.append((m.start(), m.end()))
+                continue
+            if relation == "copies" and _ALIAS.match(masked, m.end()):
+                continue  # "imported as `BaseHTTPError`": an alias, not what is imported
             taken.append((m.start(), m.end()))
             passive = bool(_PASSIVE_TAIL.match(masked, m.end())) or (
                 bool(_PARTICIPLE.search(m.group(0))) and bool(_PASSIVE_HEAD.search(masked[: m.start()]))

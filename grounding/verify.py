@@ -1122,9 +1122,11 @@ class _ClaimChecker:
                 p, n = hits[0]
                 self._add("ok", f"{shown} appears at {p}:{n}", [self.lk.snippet(p, n, n)])
                 return
-        if not ref.strict and ref.value_kind == "number" and _specific(value) and scope and scope == self.strong:
-            # a telling number ("caps a loan at 100000000.01") stated of the files the claim names is a value
-            # of their code or of the copybooks they copy; absent from both, it is a wrong value
+        cobol = all((self.lk.file_info(path) or _NO_INFO).language == "cobol" for path in scope)
+        if not ref.strict and ref.value_kind == "number" and _specific(value) and scope and scope == self.strong and cobol:
+            # a telling number ("caps a loan at 100000000.01") stated of the COBOL programs the claim names is a
+            # value of their code or of the copybooks they copy; absent from both, it is a wrong value (other
+            # languages name their numbers: `codes.temporary_redirect` for 307)
             copied = [
                 d.path
                 for path in scope

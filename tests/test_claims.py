@@ -173,6 +173,13 @@ def test_relation_cues_positions_and_passive():
     # cue words inside names or hyphenated words are not cues
     assert relation_cues("`1000-READ-NEXT` is a well-written paragraph") == []
     assert relation_cues("1000-READ-NEXT is at line 9") == []
+    # a noun after a determiner, a negated verb and an alias are no relations; the statement's name and an
+    # adverb before the verb keep theirs
+    assert relation_cues("`send` times the call with `preferred_clock`") == []
+    assert relation_cues("`SRCHBIN` writes no print file, and `P` does not call `Q`") == []
+    assert relation_cues("urllib3's `HTTPError`, imported as `BaseHTTPError`") == []
+    assert [c.relation for c in relation_cues("The COPY of `BKDATEWS` in BKACT01C")] == ["copies"]
+    assert [c.relation for c in relation_cues("`A` first performs `B`")] == ["calls"]
 
 
 def test_normalize_pic():

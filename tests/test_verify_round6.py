@@ -194,6 +194,8 @@ CASES = [
     ("`Store.unknown` passes a `str` to `json.loads` and may raise `ValueError`.", N),
     ("`Store` has no base class, and `Child` subclasses `Base`.", S),
     ("`Store` has no base class, and `Child` subclasses `Store`.", U),
+    # a negated verb states no relation for the checks to test
+    ("`XYZCL01` writes no report, and `XYZMN01` links to `XYZCL01`.", S),
     # a VALUE clause on its own is the initial value of the item named before it
     ("`XYZ-LIMIT` has `VALUE +250`.", S),
     ("`XYZ-LIMIT` has `VALUE +300`.", U),
