@@ -599,7 +599,13 @@ class _ClaimChecker:
                 if not loc.files and normalize_relpath(ref.value) is not None:
                     loc.files = self.lk.same_basename(ref.value)
                     loc.moved = bool(loc.files)
-            elif ref.kind == "identifier":
+                if not loc.files and "/" not in ref.value and ref.start_line is None:
+                    # `Response.json`: no such file, but a class's method is spelt the same
+                    res = self.lk.resolve_name(ref.value)
+                    if res.defs:
+                        ref = ref.model_copy(update={"kind": "identifier"})
+                        loc = _Located(ref, ref.start, res=res)
+            if ref.kind == "identifier" and loc.res is None:
                 loc.res = self.lk.resolve_name(ref.value)
                 whole = [d.path for d in loc.res.defs if d.kind in FILE_KINDS]
                 loc.files = sorted(set(whole) | set(loc.res.files))
@@ -1159,6 +1165,11 @@ class _ClaimChecker:
             return True
         return loc.res is not None and (bool(loc.res.files) or any(d.kind in ACTOR_KINDS for d in loc.res.defs))
 
+    def _in_cobol(self, loc: _Located) -> bool:
+        """Is the name or file a COBOL one (where "copies" means a COPY statement)?"""
+        paths = loc.files or ([d.path for d in loc.res.defs] if loc.res else [])
+        return any((self.lk.file_info(p) or _NO_INFO).language in ("cobol", "jcl", "bms") for p in paths)
+
     def _context_located(self) -> _Located | None:
         """The context as an actor: the carried context unless it is a copybook (which does nothing) and
         the heading's topic is something else."""
@@ -1214,7 +1225,14 @@ class _ClaimChecker:
                 actors = [loc for loc in earlier if self._is_actor(loc)]
                 # "performs A, reads B": A is what the previous verb acted on, not a new subject.
                 since_previous = [loc for loc in actors if i > 0 and loc.pos >= cues[i - 1].end and loc not in previous_objects]
-                if _PRONOUN_SUBJECT.search(before) and previous is not None:
+                adjacent = [
+                    loc
+                    for loc in earlier
+                    if not text[loc.ref.end : cue.start].strip() and not _PLACE_WORD.search(text[: loc.pos])
+                ]
+                if adjacent:
+                    subject = adjacent[-1]  # "... under which `models.py` imports": the name right before the verb
+                elif _PRONOUN_SUBJECT.search(before) and previous is not None:
                     subject = previous
                 elif _WHICH_SUBJECT.search(before) and actors:
                     subject = actors[-1]  # "runs BKTRN02C, which reads DALYTRAN": BKTRN02C reads
@@ -1262,6 +1280,8 @@ class _ClaimChecker:
             word = text[cue.start : cue.end].upper()
             if cue.relation == "transfers" and ("XCTL" in word or "LINK" in word):
                 kinds = frozenset({"xctl"} if "XCTL" in word else {"link"})  # LINK returns, XCTL does not
+            if cue.relation == "copies" and word.startswith("COP") and subject is not None and not self._in_cobol(subject):
+                continue  # "`build_response` copies the status": English, not a COPY statement
             for who in [subject, *agents]:
                 for obj in objects:
                     if obj is not who and obj.ref.kind == "identifier":

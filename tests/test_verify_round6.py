@@ -115,6 +115,9 @@ class Store:
     def unknown(self, text):
         return json.loads(text)
 
+    def json(self):
+        return self.loads("{}")
+
 
 class Base:
     pass
@@ -194,6 +197,9 @@ CASES = [
     ("`Store.unknown` passes a `str` to `json.loads` and may raise `ValueError`.", N),
     ("`Store` has no base class, and `Child` subclasses `Base`.", S),
     ("`Store` has no base class, and `Child` subclasses `Store`.", U),
+    # "copies" of a Python method is English, not a COPY statement; `Store.json` is a method, not a file
+    ("`Store.dump` copies the text into the file with `Store.dumps`.", S),
+    ("`Store.json` calls `loads`.", S),
     # a negated verb states no relation for the checks to test
     ("`XYZCL01` writes no report, and `XYZMN01` links to `XYZCL01`.", S),
     # a VALUE clause on its own is the initial value of the item named before it
