@@ -362,6 +362,34 @@ def check_catches(lk: Any, fact: Fact) -> FactOutcome | None:
     return _check_statements(lk, fact, "except", "catches")
 
 
+def check_maps(lk: Any, fact: Fact) -> FactOutcome | None:
+    """ "`f` turns `X` into `Y`": a raise inside one of f's except blocks that catch X (the index records what
+    the block catches, detail "caught") must raise Y; such raises of other exceptions only contradict it. No
+    such block in f leaves the fact unchecked: a helper f calls may do the mapping."""
+    if fact.subject is None or fact.object is None or fact.by is None:
+        return None
+    functions = _defs(lk, fact.subject.value, {"function", "method"})
+    caught, wanted = _last(fact.by.value), _last(fact.object.value)
+    raises = [
+        r
+        for fn in functions
+        for r in _body_refs(lk, fn, "raise")
+        if any(_is_a(lk, c, caught) or c == caught for c in r.detail.get("caught", "").split(","))
+    ]
+    for r in raises:
+        if _is_a(lk, r.target, wanted):
+            note = f"{fact.subject.value} raises {r.target} where it catches {caught} ({r.path}:{r.line})"
+            return FactOutcome("ok", note, [_ref_evidence(lk, r, f"raise {r.target}")])
+    if not raises:
+        if not functions:
+            return None
+        return FactOutcome("unchecked", f"no except block of {fact.subject.value} that catches {caught} raises anything")
+    first = raises[0]
+    shown = ", ".join(sorted({r.target for r in raises}))
+    note = f"{fact.subject.value} turns {caught} into {shown} ({first.path}:{first.line}), not {wanted}"
+    return FactOutcome("contradicted", note, [_ref_evidence(lk, first, f"raise {first.target}")])
+
+
 def check_unknown(lk: Any, fact: Fact, text: str) -> FactOutcome:
     word = text[fact.span[0] : fact.span[1]]
     return FactOutcome("unchecked", f'"{word}" states a judgement or a runtime behaviour the code cannot settle')
@@ -738,6 +766,7 @@ CHECKERS: dict[Predicate, Callable[..., FactOutcome | None]] = {
     Predicate.INHERITS: lambda lk, fact, scope: check_inherits(lk, fact),
     Predicate.RAISES: lambda lk, fact, scope: check_raises(lk, fact),
     Predicate.CATCHES: lambda lk, fact, scope: check_catches(lk, fact),
+    Predicate.MAPS_EXCEPTION: lambda lk, fact, scope: check_maps(lk, fact),
     Predicate.RETURNS: check_returns,
     Predicate.COUNTS: check_counts,
     Predicate.HAS_MEMBER: check_member,

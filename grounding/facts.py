@@ -65,7 +65,7 @@ class Fact(BaseModel):
     end_line: int | None = None
     initial: bool = False  # for has-value: the claim says the initial or default value (VALUE, defaults to)
     assigned: bool = False  # for has-value: the claim says code sets it (MOVE, SET, COMPUTE, an assignment)
-    by: Term | None = None  # for has-value set by code, returns, counts: whose code span does it
+    by: Term | None = None  # for has-value set by code, returns, counts: whose code span does it; maps-exception: what is caught
     measure: str | None = None  # for has-value: "length" when the value is a size in characters
     negated: str | None = None  # for returns: a value the claim says is not returned ("rather than `True`")
     noun: str | None = None  # for counts: what is counted (files, paragraphs); for has-member: the member kind
@@ -236,6 +236,32 @@ def _repeated_after(names: list[ClaimRef], pos: int, text: str) -> Term | None:
     if m is None or ref is None:
         return None
     return Term(text=m.group(0), value=ref.value, span=m.span())
+
+
+# "turns `ReadTimeoutError` into `ReadTimeout`", "maps `KeyError` to `BadData`", "re-raises `X` as `Y`"
+MAPS = re.compile(
+    r"(?<![\w-])(?:turns?|converts?|maps?|translates?|re-?raises?|rethrows?|wraps?)\s+(?:[\w'’]+\s+){0,2}?"
+    r"(?P<caught>`[^`]+`)(?:\s+\w+){0,3}?\s+(?:into|to|as|in)\s+(?:an?\s+|the\s+)?(?P<raised>`[^`]+`)",
+    re.I,
+)
+
+
+def _mapping_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
+    facts = []
+    for m in MAPS.finditer(text):
+        caught, raised = _ref_in(names, *m.span("caught")), _ref_in(names, *m.span("raised"))
+        if caught is None or raised is None:
+            continue
+        facts.append(
+            Fact(
+                predicate=Predicate.MAPS_EXCEPTION,
+                span=(m.start(), m.end()),
+                subject=_actor(names, m.start(), text),
+                object=_term(raised),
+                by=_term(caught),
+            )
+        )
+    return facts
 
 
 def _value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
@@ -412,6 +438,7 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact
             for m in pattern.finditer(masked)
             if not (predicate is Predicate.CATCHES and _NOUN_BEFORE.search(masked, 0, m.start()))
         )
+    facts.extend(_mapping_facts(text, names))
     facts.extend(_value_facts(text, names))
     facts.extend(_set_facts(text, names))
     facts.extend(_return_facts(text, names, masked))

@@ -118,12 +118,24 @@ class Store:
     def json(self):
         return self.loads("{}")
 
+    def parse(self, text):
+        try:
+            return int(text)
+        except ValueError:
+            raise ParseError(text)
+        except KeyError as err:
+            raise err
+
 
 class Base:
     pass
 
 
 class Child(Base):
+    pass
+
+
+class ParseError(ValueError):
     pass
 """
 
@@ -200,6 +212,10 @@ CASES = [
     # "copies" of a Python method is English, not a COPY statement; `Store.json` is a method, not a file
     ("`Store.dump` copies the text into the file with `Store.dumps`.", S),
     ("`Store.json` calls `loads`.", S),
+    # maps-exception: the raise inside the block that catches the first must be of the second
+    ("`Store.parse` turns a `ValueError` into a `ParseError`.", S),
+    ("`Store.parse` turns a `ValueError` into a `KeyError`.", U),
+    ("`Store.load` turns a `ValueError` into a `KeyError`.", N),
     # a negated verb states no relation for the checks to test
     ("`XYZCL01` writes no report, and `XYZMN01` links to `XYZCL01`.", S),
     # a VALUE clause on its own is the initial value of the item named before it
