@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Protocol, runtime_checkable
 
-from groundjudge.grounding.checks import Outcome, assignments, check_fact, normalize_value
+from groundjudge.grounding.checks import CHECKERS, MAX_CALL_DEPTH, Outcome, assignments, check_fact, normalize_value
 from groundjudge.grounding.claims import OBJECT_BEFORE, in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
 from groundjudge.grounding.facts import Fact
 from groundjudge.grounding.index.cobol_source import is_free_format
@@ -123,6 +123,15 @@ ACTOR_KINDS = frozenset({"paragraph", "section", "program", "function", "method"
 _WHICH_PRONOUN = re.compile(r"\bwhich\s+(?:it|they)\s+(?:\w+\s+)?$", re.I)
 # "it performs", "and then runs": the subject of the previous cue carries on
 _PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+|otherwise\s+|finally\s+|next\s+)?$", re.I)
+# Kinds whose definitions span the code that does what a sentence about them says.
+SPAN_KINDS = frozenset({"paragraph", "section", "function", "method"})
+CALL_KINDS = frozenset({"call", "perform"})
+_PASSIVE_CLAUSE = re.compile(
+    r"\b(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?\w+(?:ed|en)\b", re.I
+)
+# "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place
+_AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
+_PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|first\s+)?$", re.I)
 _RELATIVE_AFTER = re.compile(r"`?,?\s*(?:which|whose|where)\b", re.I)
 _WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
@@ -726,12 +735,38 @@ class _ClaimChecker:
             return
         name = obj.ref.value
         mention = next(((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b)), None)
+        if mention is None and relation == "uses":
+            # what the subject does through a function it calls is its doing too ("`load` raises X" via a helper)
+            callees = [(d.path, d.start_line, d.end_line) for d in self._callees(spans)]
+            mention = next(((p, n) for p, a, b in callees for n in self.lk.code_mentions(p, _last(name), a, b)), None)
         if mention is None:
             where = _spans_text(spans)
             self._add("contradicted", f"{who} never names {name} ({where}), so it {_NEGATED[relation]} it", relation=True)
             return
         p, n = mention
         self._add("ok", f"{who} uses {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=holds)
+
+    def _callees(self, spans: list[tuple[str, int, int]]) -> list[Symbol]:
+        """The functions, methods and paragraphs the spans call, MAX_CALL_DEPTH calls deep."""
+        seen: set[tuple[str, int]] = set()
+        found: list[Symbol] = []
+        frontier = spans
+        for _ in range(MAX_CALL_DEPTH):
+            targets = {
+                r.target
+                for p, a, b in frontier
+                for kind in CALL_KINDS
+                for r in self.lk.references(None, kind, p)
+                if a <= r.line <= b
+            }
+            frontier = []
+            for t in sorted(targets):
+                for d in self.lk.definitions(_last(t)):
+                    if d.kind in SPAN_KINDS and (d.path, d.start_line) not in seen:
+                        seen.add((d.path, d.start_line))
+                        found.append(d)
+                        frontier.append((d.path, d.start_line, d.end_line))
+        return found
 
     def _add(
         self,
@@ -822,7 +857,7 @@ class _ClaimChecker:
 
     def _clause_of(self, pos: int) -> tuple[int, int]:
         """The span of the clause around a position of the claim text (see _CLAUSE_BREAK)."""
-        masked = _BACKTICKED.sub(lambda m: " " * len(m.group(0)), self.claim.text)
+        masked = _BACKTICKED.sub(lambda m: "_" * len(m.group(0)), self.claim.text)  # a name stays a word
         breaks = [m.start() for m in _CLAUSE_BREAK.finditer(masked)] + [i for i, ch in enumerate(masked) if ch == "|"]
         lo = max((b for b in breaks if b <= pos), default=0)
         hi = min((b for b in breaks if b > pos), default=len(masked))
@@ -1217,6 +1252,8 @@ class _ClaimChecker:
                 named_by = [loc for loc in after if by is not None and loc.pos >= by.end()]
                 subject = named_by[0] if named_by else (places[0] if places else None)
                 objects = earlier + [loc for loc in after if loc not in named_by]
+                if _PRONOUN_PASSIVE.search(before):
+                    objects = earlier[:1]  # "`f` creates a `TreeSet` the first time it is called": f is called
                 agents = [loc for loc in named_by[1:] if self._is_actor(loc)]  # "imported by A and by B": each must
             elif _WHICH_PRONOUN.search(before):
                 objects, subject = earlier[-1:], previous
@@ -1498,13 +1535,29 @@ class _ClaimChecker:
         first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
         if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
             return
-        if not first.res.defs or any(d.kind not in ("paragraph", "section") for d in first.res.defs):
+        if not first.res.defs or any(d.kind not in SPAN_KINDS for d in first.res.defs):
             return
+        text = self.claim.text
+        clause_end = self._clause_of(first.pos)[1]
+        cobol = all(d.kind in ("paragraph", "section") for d in first.res.defs)
+        # what a fact with its own checker names ("raises `X`") is judged there, through the calls it follows
+        judged = {term.span[0] for f in self.claim.facts if f.predicate in CHECKERS for term in (f.object, f.by) if term}
         for loc in self.located:
             if loc is first or id(loc) in objects or loc.ref.kind != "identifier" or in_code_fragment(loc.ref):
                 continue
-            if loc.res is not None and loc.res.defs and all(d.kind in DATA_KINDS for d in loc.res.defs):
-                self._check_involvement("uses", first, loc, holds=False)
+            if loc.ref.start in judged:
+                continue
+            if loc.res is None or not loc.res.found or loc.pos >= clause_end or _AGENT_BEFORE.search(text, 0, loc.pos):
+                continue
+            if _PASSIVE_CLAUSE.search(text, first.ref.end, loc.pos):
+                continue  # "`X` is called by `Y`": Y is the caller, not in X's span
+            if cobol and not (loc.res.defs and all(d.kind in DATA_KINDS for d in loc.res.defs)):
+                continue
+            if loc.ref.value.upper() in special_names():
+                continue  # `str`, `ValueError`: the language's, named or not
+            if _last(loc.ref.value) in {_last(first.ref.value), *first.ref.value.split(".")[:-1]}:
+                continue  # `Store` in a claim about `Store.load`
+            self._check_involvement("uses", first, loc, holds=False)
 
     def _data_subject(self, pos: int) -> _Located | None:
         """The data item a clause ending at pos is about: the nearest name before it that cannot act."""

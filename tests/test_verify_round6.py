@@ -216,6 +216,10 @@ CASES = [
     ("`Store.parse` turns a `ValueError` into a `ParseError`.", S),
     ("`Store.parse` turns a `ValueError` into a `KeyError`.", U),
     ("`Store.load` turns a `ValueError` into a `KeyError`.", N),
+    # a sentence opening with a function speaks of the names it uses in its own code (or what it calls)
+    ("`Store.digest` builds the signature with `hmac.new`.", S),
+    ("`Store.helper` builds the signature with `hmac.new`.", U),
+    ("`Store.loads` hands back the `text` the first time it is called.", S),
     # a negated verb states no relation for the checks to test
     ("`XYZCL01` writes no report, and `XYZMN01` links to `XYZCL01`.", S),
     # a VALUE clause on its own is the initial value of the item named before it
