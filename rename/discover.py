@@ -17,9 +17,11 @@ from groundjudge.grounding.index.cobol_lexical import CICS_FILE_REFS
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
+from groundjudge.rename.leak import is_document
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
 from groundjudge.rename.pyscope import borrowed_names
+from groundjudge.rename.toolnames import is_rexx, is_wsim, tool_names
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
 
 if TYPE_CHECKING:
@@ -110,6 +112,8 @@ def _dataset_qualifiers(dsn: str) -> Iterable[str]:
         return
     for q in dsn.split("."):
         q = q.split("(", 1)[0]
+        if q.startswith("&&"):  # a temporary data set: the job names it
+            q = q[2:]
         if q and not q.startswith(("&", "<")) and re.search("[A-Za-z]", q) and not re.fullmatch(r"G\d{4}V\d{2}", q, _I):
             yield q
 
@@ -245,6 +249,15 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 candidates.append((name, "transaction"))
             elif kind == "FILE":
                 candidates.append((name, "dataset"))
+
+    called_only = {n.upper() for n in d.kept}  # a utility the corpus runs is not its own, whatever names it
+    for path, (lang, text) in texts.items():
+        code = "\n".join(cobol[path]) if lang == "cobol" else text
+        found = tool_names(path, lang, code, is_document(path))
+        if lang in ("cobol", "jcl", "bms") or (lang == "text" and (is_rexx(path, text) or is_wsim(text))):
+            # a member of the kit (an exec, a script, a job): other members call it by this name
+            found.append((_stem(path).lstrip("#@$"), "member"))
+        candidates += [(n, c) for n, c in found if n.upper() not in called_only]
 
     if wanted and any(language_of(e.path) == "code" for e in snapshot.files):
         borrowed = borrowed_names(snapshot)
