@@ -2,7 +2,7 @@
 
 COBOL, JCL and BMS names come from the grounding index, as Python/Java/... names do (those for opt-in
 classes only), so the renamer and the verifier read these statements one way. The CICS CSD and DB2 plans
-are still read by lexical rules. Only names the repository itself defines are candidates: ``CALL 'CEEDAYS'``
+are still read by lexical rules, and so is what the installation kit defines (rename/toolnames.py). Only names the repository itself defines are candidates: ``CALL 'CEEDAYS'``
 or ``COPY DFHAID`` name nothing here.
 """
 
@@ -21,7 +21,7 @@ from groundjudge.rename.leak import is_document
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
 from groundjudge.rename.pyscope import borrowed_names
-from groundjudge.rename.toolnames import is_rexx, is_wsim, tool_names
+from groundjudge.rename.toolnames import is_script, tool_names
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
 
 if TYPE_CHECKING:
@@ -254,7 +254,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     for path, (lang, text) in texts.items():
         code = "\n".join(cobol[path]) if lang == "cobol" else text
         found = tool_names(path, lang, code, is_document(path))
-        if lang in ("cobol", "jcl", "bms") or (lang == "text" and (is_rexx(path, text) or is_wsim(text))):
+        if lang in ("cobol", "jcl", "bms") or (lang == "text" and is_script(path, text)):
             # a member of the kit (an exec, a script, a job): other members call it by this name
             found.append((_stem(path).lstrip("#@$"), "member"))
         candidates += [(n, c) for n, c in found if n.upper() not in called_only]

@@ -125,6 +125,9 @@ DOCUMENT_NAMES = ("README", "LICENSE", "NOTICE", "CHANGES", "CHANGELOG", "AUTHOR
 COMMENT_LINE_RE = re.compile(r"^\s*(?:\*|#|/\*|;|--)")
 # a string literal on one line: COBOL, JCL, SQL, REXX, WSim and BMS quote alike
 LITERAL_RE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+COMMENT_ENTRY_RE = re.compile(r"\s*(?:AUTHOR|INSTALLATION|DATE-WRITTEN|DATE-COMPILED|SECURITY|REMARKS)\s*\.", re.I)
+# a scheduler's or a job's owner: a person or a user id (Control-M CREATED_BY="XUEMINGH" RUN_AS="xuemingh")
+OWNER_RE = re.compile(r"\b(?:OWNER|CREATED_BY|RUN_AS|AUTHOR|USERID)\s*=\s*\"([A-Za-z0-9_.@-]+)\"", re.I)
 # the JOB statement's positional fields: accounting information and the programmer's name
 JOB_CARD_RE = re.compile(r"^//\S+\s+JOB\s+((?:\([^)]*\)|'[^']*'|[^\s,])*)(?:,((?:'[^']*'|[^\s,])*))?", re.I | re.M)
 DATA_MIN_LINES = 3
@@ -171,7 +174,8 @@ def prose(snapshot: Snapshot) -> tuple[list[str], list[str]]:
         if lang == "text":
             comment = [bool(COMMENT_LINE_RE.match(ln)) for ln in lines]
         elif lang == "cobol":
-            comment = [len(ln) > 6 and ln[6] in "*/" for ln in lines]
+            # a comment line, or a comment-entry of the identification division (AUTHOR. Otto B. Boolean.)
+            comment = [len(ln) > 6 and (ln[6] in "*/" or COMMENT_ENTRY_RE.match(ln[7:]) is not None) for ln in lines]
             out += [ln.split("*>", 1)[1] for ln in lines if "*>" in ln]
             lines = [ln.split("*>", 1)[0] for ln in lines]
         elif lang == "jcl":
@@ -194,16 +198,17 @@ def prose(snapshot: Snapshot) -> tuple[list[str], list[str]]:
 
 
 def job_owners(snapshot: Snapshot) -> set[str]:
-    """Words of the JOB statements' accounting and programmer-name fields: a person or a site."""
+    """Words of the JOB statements' accounting and programmer-name fields and of a scheduler's owner
+    attributes: a person or a site."""
     words: set[str] = set()
     for entry in snapshot.files:
         if entry.kind != "text":
             continue
         text = snapshot.read_text(entry.path)
+        fields = [m.group(1) for m in OWNER_RE.finditer(text)]
         if sniff(entry.path, text) == "jcl":
-            for m in JOB_CARD_RE.finditer(text):
-                fields = [f for f in m.groups() if f and "=" not in f]
-                words.update(w.upper() for f in fields for w in WORD_RE.findall(f) if re.search("[A-Za-z]", w))
+            fields += [f for m in JOB_CARD_RE.finditer(text) for f in m.groups() if f and "=" not in f]
+        words.update(w.upper() for f in fields for w in WORD_RE.findall(f) if re.search("[A-Za-z]", w))
     return words
 
 

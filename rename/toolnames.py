@@ -17,6 +17,7 @@ from collections.abc import Iterable
 _I = re.IGNORECASE
 _M = re.MULTILINE
 NAME = r"[A-Za-z@#$][A-Za-z0-9_@#$]*"
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".html", ".htm")
 
 # --- REXX: the z/OS convention is a first line that is a comment naming REXX
 REXX_HEAD_RE = re.compile(r"\A\s*/\*.*?\bREXX\b", _I)
@@ -55,6 +56,29 @@ CPSM_DEFINE_RE = re.compile(rf"^\s*(?:DEFINE\s+[A-Za-z]+|ADD\s+TOGROUP|CONTEXT|S
 VOL_SER_RE = re.compile(rf"\bVOL=SER=\(?({NAME})", _I)
 # the web services assistant's (DFHLS2WS, DFHWS2LS) service: its URI and binding file
 WEB_SERVICE_RE = re.compile(rf"^\s*(?:URI=\S*/|(?:WSBIND|WSDL)=\S*/)({NAME})(?:\.\w+)?\s*$", _I | _M)
+
+# --- High Level Assembler: what a source defines is the label in column 1 (a field, an equate, a routine,
+# a sequence symbol .NAME that AIF/AGO branch to), a macro's name and its prototype's parameters, and the
+# SET symbols it declares
+ASM_HEAD_RE = re.compile(r"^\S*\s+(?:CSECT|DSECT|RSECT|MACRO|START|AMODE)\b", _I | _M)
+ASM_LABEL_RE = re.compile(rf"^\.?({NAME})(?=[\s&])", _M)
+ASM_PROTOTYPE_RE = re.compile(rf"^\s+MACRO\s*\n(?:\.\*.*\n|\*.*\n)*\S*\s+({NAME})(.*)$", _I | _M)
+ASM_SET_SYMBOL_RE = re.compile(r"^\s+(?:LCL|GBL)[ABC]\s+(.*)$", _I | _M)
+ASM_SYMBOL_RE = re.compile(rf"&({NAME})")
+# R0-R15 equates: every assembler program's convention for its registers, not the application's names
+ASM_REGISTER_RE = re.compile(r"R(?:1[0-5]|[0-9])", _I)
+
+# --- IMS DBDGEN and PSBGEN: databases, segments, fields, indexes and PSBs the application defines
+IMS_NAME_RE = re.compile(
+    rf"^\S*\s+(?:DBD|SEGM|FIELD|XDFLD|LCHILD|DATASET|PCB|SENSEG|SENFLD|PSBGEN)\s+.*?"
+    rf"\b(?:NAME|DBDNAME|PSBNAME|PARENT|SEGMENT|DD1|DD2|DDNAME|INDEX|PROCSEQ)=\(?({NAME})",
+    _I | _M,
+)
+# --- schedulers: a Control-M folder, job and condition; a CA-7 job
+SCHEDULER_RE = re.compile(
+    rf"\b(?:FOLDER_NAME|JOBNAME|MEMNAME|APPLICATION|SUB_APPLICATION|GROUP)=\"({NAME}(?:-[A-Za-z0-9_@#$]+)*)\"", _I
+)
+SCHEDULER_COND_RE = re.compile(rf"<(?:IN|OUT)COND\s+NAME=\"({NAME}(?:-[A-Za-z0-9_@#$]+)*)\"", _I)
 
 # --- DB2 DDL and SQL cursors
 # a qualified object name; a qualifier may be a placeholder or a JCL symbol (<DB2DBID>.CUSTOMER, &SCHEMA..T)
@@ -109,8 +133,41 @@ def jcl_symbols(text: str) -> Iterable[str]:
         yield m.group(1)
 
 
+def is_assembler(path: str, text: str) -> bool:
+    return path.lower().endswith((".asm", ".assemble", ".hlasm", ".mac", ".mlc")) or ASM_HEAD_RE.search(text) is not None
+
+
+def is_script(path: str, text: str) -> bool:
+    """A member of the kit that other members call by its name: an exec, a WSim deck, an assembler source."""
+    return not path.lower().endswith(DOCUMENT_SUFFIXES) and (is_rexx(path, text) or is_wsim(text) or is_assembler(path, text))
+
+
+def asm_names(text: str) -> Iterable[str]:
+    for line in text.splitlines():
+        if (
+            not line.startswith(("*", ".*"))
+            and (m := ASM_LABEL_RE.match(line[:71]))
+            and not ASM_REGISTER_RE.fullmatch(m.group(1))
+        ):
+            yield m.group(1)
+    for m in ASM_PROTOTYPE_RE.finditer(text):
+        yield m.group(1)
+        yield from ASM_SYMBOL_RE.findall(m.group(2)[:71])
+    for m in ASM_SET_SYMBOL_RE.finditer(text):
+        yield from ASM_SYMBOL_RE.findall(m.group(1)[:71])
+
+
 def resources(text: str) -> Iterable[str]:
-    for rx in (CSD_DEFINE_RE, CSD_OPERAND_RE, CPSM_DEFINE_RE, VOL_SER_RE, WEB_SERVICE_RE):
+    for rx in (
+        CSD_DEFINE_RE,
+        CSD_OPERAND_RE,
+        CPSM_DEFINE_RE,
+        VOL_SER_RE,
+        WEB_SERVICE_RE,
+        IMS_NAME_RE,
+        SCHEDULER_RE,
+        SCHEDULER_COND_RE,
+    ):
         for m in rx.finditer(text):
             yield m.group(1)
 
@@ -162,4 +219,6 @@ def tool_names(path: str, lang: str, text: str, document: bool) -> list[tuple[st
         found += [(n, "variable") for n in rexx_variables(text) if n.upper() not in REXX_SPECIAL]
     elif is_wsim(text):
         found += [(n, "variable") for n in wsim_names(text)]
+    elif is_assembler(path, text):
+        found += [(n, "variable") for n in asm_names(text)]
     return found

@@ -8,7 +8,7 @@ from test_rename_hiding import _rename, _verify, _write
 
 from groundjudge.rename.leak import is_data, is_general
 from groundjudge.rename.mapping import Lookup
-from groundjudge.rename.toolnames import ddl_names, jcl_symbols, resources, rexx_variables, wsim_names
+from groundjudge.rename.toolnames import asm_names, ddl_names, jcl_symbols, resources, rexx_variables, wsim_names
 
 
 def _cob(code: str) -> str:
@@ -48,6 +48,7 @@ KIT = {
         for line in (
             " IDENTIFICATION DIVISION.",
             " PROGRAM-ID. ZQPROG.",
+            " AUTHOR. Otto Boolezq.",
             " DATA DIVISION.",
             " WORKING-STORAGE SECTION.",
             " 01  WS-REQ               PIC X(6).",
@@ -63,6 +64,23 @@ KIT = {
     )
     + "\n",
     "data/rows.txt": "0001ZANZIBARR SMYTHE\n0002ZANZIBARR SMYTHE\n0003ALICE     SMYTHE\n",
+    "ims/zqdbd.dbd": "         DBD     NAME=ZQDBD01,ACCESS=(HIDAM,VSAM)\n"
+    "         SEGM    NAME=ZQSEGRT,PARENT=0,BYTES=100\n"
+    "         FIELD   NAME=(ZQKEYF,SEQ,U),BYTES=8,START=1\n",
+    "sched/daily.controlm": '<FOLDER FOLDER_NAME="DAILY-ZqBackup">\n'
+    '  <JOB JOBNAME="ZBUILDJ" MEMNAME="ZBUILDJ" CREATED_BY="QWOWNER" RUN_AS="qwowner">\n'
+    '    <OUTCOND NAME="DAILY-ZqBackup-ZBUILDJ" ODATE="ODAT" SIGN="+" />\n'
+    "  </JOB>\n</FOLDER>\n",
+    "asm/zqsub.asm": "ZQSUB    CSECT\n"
+    "R13      EQU   13\n"
+    "         LA    R13,ZQSAVE\n"
+    "         AIF   ('&ZQPARM' EQ '').ZQSKIP\n"
+    ".ZQSKIP  ANOP\n"
+    "ZQSAVE   DS    18F\n"
+    "* ZQCOMMENT is no label\n"
+    "         MACRO\n"
+    "         ZQMAC &ZQPARM=,&ZQOTHER=\n"
+    "         MEND\n",
 }
 
 
@@ -77,6 +95,11 @@ def test_each_tool_reader_takes_what_its_statements_define():
     # a placeholder qualifier is not the table's name; a constraint is no column
     assert list(ddl_names(KIT["cntl/build.jcl"])) == ["policyx", "policyNumz", "zqColour"]
     assert list(ddl_names("EXEC SQL DECLARE ZQCUR SCROLL CURSOR FOR")) == ["ZQCUR"]
+    assert list(resources(KIT["ims/zqdbd.dbd"])) == ["ZQDBD01", "ZQSEGRT", "ZQKEYF"]
+    sched = list(resources(KIT["sched/daily.controlm"]))
+    assert sched == ["DAILY-ZqBackup", "ZBUILDJ", "ZBUILDJ", "DAILY-ZqBackup-ZBUILDJ"]
+    # labels, sequence symbols, a macro and its parameters; a register equate and a comment are not
+    assert list(asm_names(KIT["asm/zqsub.asm"])) == ["ZQSUB", "ZQSKIP", "ZQSAVE", "ZQMAC", "ZQPARM", "ZQOTHER"]
 
 
 def test_the_kit_is_renamed_with_one_map_and_still_verifies(tmp_path):
@@ -127,8 +150,9 @@ def test_scrub_prose_takes_sample_data_literals_and_job_owners_but_not_code_word
     root = _write(tmp_path / "kit", KIT)
     out, m = _rename(root, tmp_path, "--scrub-prose")
     text = "\n".join(p.read_text() for p in out.rglob("*") if p.is_file()).upper()
-    # an INSERT's row, a data file's records, a WSim message, a COBOL code value, the JOB's programmer
-    for gone in ("ZANZIBARR", "SMYTHE", "ZQLABEL", "01ZQRQ", "S9JONES"):
+    # an INSERT's row, a data file's records, a WSim message, a COBOL code value, the JOB's programmer,
+    # a scheduler's owner, the program's AUTHOR
+    for gone in ("ZANZIBARR", "SMYTHE", "ZQLABEL", "01ZQRQ", "S9JONES", "QWOWNER", "BOOLEZQ"):
         assert gone not in text, gone
     # a REXX host command's word is code even where a comment spells it capitalised; DDL keywords stay
     assert "LMZQOPEN" not in m["identifiers"] and "LMZQOPEN" in text and "CCSID EBCDIC" in text
