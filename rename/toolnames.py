@@ -52,7 +52,7 @@ PLACEHOLDER_RE = re.compile(rf"<({NAME})>")
 CSD_DEFINE_RE = re.compile(rf"^\s*\*?\s*(?:DEFINE|DEF|ADD|REMOVE|COPY)\s+[A-Za-z]+\s*\(\s*({NAME})\s*\)", _I | _M)
 # operands that name a resource of the application: its group and list, a remote system, a volume
 CSD_OPERAND_RE = re.compile(rf"\b(?:GROUP|LIST|TOGROUP|REMOTESYSTEM|VOLUMES?)\s*\(\s*({NAME})\s*\)", _I)
-CPSM_DEFINE_RE = re.compile(rf"^\s*(?:DEFINE\s+[A-Za-z]+|ADD\s+TOGROUP|CONTEXT|SCOPE)\s+({NAME})(?=\s|$)", _I | _M)
+CPSM_DEFINE_RE = re.compile(rf"^[ \t]*(?:DEFINE[ \t]+[A-Za-z]+|ADD[ \t]+TOGROUP|CONTEXT|SCOPE)[ \t]+({NAME})(?=\s|$)", _I | _M)
 VOL_SER_RE = re.compile(rf"\bVOL=SER=\(?({NAME})", _I)
 # the web services assistant's (DFHLS2WS, DFHWS2LS) service: its URI and binding file
 WEB_SERVICE_RE = re.compile(rf"^\s*(?:URI=\S*/|(?:WSBIND|WSDL)=\S*/)({NAME})(?:\.\w+)?\s*$", _I | _M)
@@ -60,7 +60,8 @@ WEB_SERVICE_RE = re.compile(rf"^\s*(?:URI=\S*/|(?:WSBIND|WSDL)=\S*/)({NAME})(?:\
 # --- High Level Assembler: what a source defines is the label in column 1 (a field, an equate, a routine,
 # a sequence symbol .NAME that AIF/AGO branch to), a macro's name and its prototype's parameters, and the
 # SET symbols it declares
-ASM_HEAD_RE = re.compile(r"^\S*\s+(?:CSECT|DSECT|RSECT|MACRO|START|AMODE)\b", _I | _M)
+# upper case as assembler is written: a sentence starting "The CSECT ..." is no statement
+ASM_HEAD_RE = re.compile(r"^(?:[A-Z@#$][A-Z0-9@#$_]*)?[ \t]+(?:CSECT|DSECT|RSECT|MACRO|AMODE|RMODE)\b", _M)
 ASM_LABEL_RE = re.compile(rf"^\.?({NAME})(?=[\s&])", _M)
 ASM_PROTOTYPE_RE = re.compile(rf"^\s+MACRO\s*\n(?:\.\*.*\n|\*.*\n)*\S*\s+({NAME})(.*)$", _I | _M)
 ASM_SET_SYMBOL_RE = re.compile(r"^\s+(?:LCL|GBL)[ABC]\s+(.*)$", _I | _M)

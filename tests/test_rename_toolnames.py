@@ -8,7 +8,7 @@ from test_rename_hiding import _rename, _verify, _write
 
 from groundjudge.rename.leak import is_data, is_general
 from groundjudge.rename.mapping import Lookup
-from groundjudge.rename.toolnames import asm_names, ddl_names, jcl_symbols, resources, rexx_variables, wsim_names
+from groundjudge.rename.toolnames import asm_names, ddl_names, is_assembler, jcl_symbols, resources, rexx_variables, wsim_names
 
 
 def _cob(code: str) -> str:
@@ -100,6 +100,9 @@ def test_each_tool_reader_takes_what_its_statements_define():
     assert sched == ["DAILY-ZqBackup", "ZBUILDJ", "ZBUILDJ", "DAILY-ZqBackup-ZBUILDJ"]
     # labels, sequence symbols, a macro and its parameters; a register equate and a comment are not
     assert list(asm_names(KIT["asm/zqsub.asm"])) == ["ZQSUB", "ZQSKIP", "ZQSAVE", "ZQMAC", "ZQPARM", "ZQOTHER"]
+    assert is_assembler("notes.txt", "ZQSUB    CSECT\n") and not is_assembler("notes.txt", "The CSECT is loaded\n")
+    # a CPSM definition names what follows on its own line only
+    assert list(resources("  DEFINE CLUSTER\n  NAME(ZQX)\n  CONTEXT ZQPLEX\n")) == ["ZQPLEX"]
 
 
 def test_the_kit_is_renamed_with_one_map_and_still_verifies(tmp_path):
