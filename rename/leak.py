@@ -127,7 +127,11 @@ COMMENT_LINE_RE = re.compile(r"^\s*(?:\*|#|/\*|;|--)")
 LITERAL_RE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
 COMMENT_ENTRY_RE = re.compile(r"\s*(?:AUTHOR|INSTALLATION|DATE-WRITTEN|DATE-COMPILED|SECURITY|REMARKS)\s*\.", re.I)
 # a scheduler's or a job's owner: a person or a user id (Control-M CREATED_BY="XUEMINGH" RUN_AS="xuemingh")
-OWNER_RE = re.compile(r"\b(?:OWNER|CREATED_BY|RUN_AS|AUTHOR|USERID)\s*=\s*\"([A-Za-z0-9_.@-]+)\"", re.I)
+# a CSD listing's CHANGEUSRID(AWSUSER)
+OWNER_RE = re.compile(
+    r"\b(?:OWNER|CREATED_BY|RUN_AS|AUTHOR|USERID)\s*=\s*\"([A-Za-z0-9_.@-]+)\"|\b(?:CHANGEUSRID|USERID)\(([A-Za-z0-9_@#$]+)\)",
+    re.I,
+)
 # the JOB statement's positional fields: accounting information and the programmer's name
 JOB_CARD_RE = re.compile(r"^//\S+\s+JOB\s+((?:\([^)]*\)|'[^']*'|[^\s,])*)(?:,((?:'[^']*'|[^\s,])*))?", re.I | re.M)
 DATA_MIN_LINES = 3
@@ -205,7 +209,7 @@ def job_owners(snapshot: Snapshot) -> set[str]:
         if entry.kind != "text":
             continue
         text = snapshot.read_text(entry.path)
-        fields = [m.group(1) for m in OWNER_RE.finditer(text)]
+        fields = [m.group(1) or m.group(2) for m in OWNER_RE.finditer(text)]
         if sniff(entry.path, text) == "jcl":
             fields += [f for m in JOB_CARD_RE.finditer(text) for f in m.groups() if f and "=" not in f]
         words.update(w.upper() for f in fields for w in WORD_RE.findall(f) if re.search("[A-Za-z]", w))

@@ -54,6 +54,9 @@ CSD_DEFINE_RE = re.compile(rf"^\s*\*?\s*(?:DEFINE|DEF|ADD|REMOVE|COPY)\s+[A-Za-z
 CSD_OPERAND_RE = re.compile(rf"\b(?:GROUP|LIST|TOGROUP|REMOTESYSTEM|VOLUMES?)\s*\(\s*({NAME})\s*\)", _I)
 CPSM_DEFINE_RE = re.compile(rf"^[ \t]*(?:DEFINE[ \t]+[A-Za-z]+|ADD[ \t]+TOGROUP|CONTEXT|SCOPE)[ \t]+({NAME})(?=\s|$)", _I | _M)
 VOL_SER_RE = re.compile(rf"\bVOL=SER=\(?({NAME})", _I)
+# an operator command a job issues (in-stream "/F REGION,'CEMT ...'", "// COMMAND 'F REGION,...'"): the
+# started task it modifies, stops or cancels is the installation's region
+OPERATOR_RE = re.compile(rf"^(?:/|//\S*\s+COMMAND\s+')\s*(?:F|MODIFY|P|STOP|C|CANCEL)\s+({NAME}),", _I | _M)
 # the web services assistant's (DFHLS2WS, DFHWS2LS) service: its URI and binding file
 WEB_SERVICE_RE = re.compile(rf"^\s*(?:URI=\S*/|(?:WSBIND|WSDL)=\S*/)({NAME})(?:\.\w+)?\s*$", _I | _M)
 
@@ -164,6 +167,7 @@ def resources(text: str) -> Iterable[str]:
         CSD_OPERAND_RE,
         CPSM_DEFINE_RE,
         VOL_SER_RE,
+        OPERATOR_RE,
         WEB_SERVICE_RE,
         IMS_NAME_RE,
         SCHEDULER_RE,

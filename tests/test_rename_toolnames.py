@@ -39,6 +39,8 @@ KIT = {
     "   CCSID EBCDIC;\n"
     " INSERT INTO <DBQUAL>.policyx VALUES (1, 'Zanzibarr');\n"
     "/*\n",
+    "cntl/close.jcl": "//ZCLOSEJ JOB 1,CLASS=A\n//S1 EXEC PGM=IEFBR14\n/F ZQREGNX,'CEMT SET FIL(ZQFILE) CLO'\n",
+    "csd/list.csd": "  DEFINE FILE(ZQFILE) GROUP(ZQGRP)\n  CHANGEUSRID(QWCHNGR)\n",
     "cntl/zproc.jcl": "//ZPROCX   PROC MEMBX=ABC,\n//         OUTQX=Z\n//S1       EXEC PGM=IEFBR14\n",
     "wsim/vars.txt": "Integer Shared ZCount_web\nString Unshared Zq_Msg\n",
     "wsim/zqs1a1.txt": "ZQS1A1: msgtxt\nZCount_web = ZCount_web + 1\nSay 'Zqlabel done'\nSay 'Zqlabel again'\nendtxt\n",
@@ -101,6 +103,7 @@ def test_each_tool_reader_takes_what_its_statements_define():
     # labels, sequence symbols, a macro and its parameters; a register equate and a comment are not
     assert list(asm_names(KIT["asm/zqsub.asm"])) == ["ZQSUB", "ZQSKIP", "ZQSAVE", "ZQMAC", "ZQPARM", "ZQOTHER"]
     assert is_assembler("notes.txt", "ZQSUB    CSECT\n") and not is_assembler("notes.txt", "The CSECT is loaded\n")
+    assert list(resources(KIT["cntl/close.jcl"])) == ["ZQREGNX"]  # the region an operator command modifies
     # a CPSM definition names what follows on its own line only
     assert list(resources("  DEFINE CLUSTER\n  NAME(ZQX)\n  CONTEXT ZQPLEX\n")) == ["ZQPLEX"]
 
@@ -154,8 +157,8 @@ def test_scrub_prose_takes_sample_data_literals_and_job_owners_but_not_code_word
     out, m = _rename(root, tmp_path, "--scrub-prose")
     text = "\n".join(p.read_text() for p in out.rglob("*") if p.is_file()).upper()
     # an INSERT's row, a data file's records, a WSim message, a COBOL code value, the JOB's programmer,
-    # a scheduler's owner, the program's AUTHOR
-    for gone in ("ZANZIBARR", "SMYTHE", "ZQLABEL", "01ZQRQ", "S9JONES", "QWOWNER", "BOOLEZQ"):
+    # a scheduler's owner, the program's AUTHOR, the CSD's last changer
+    for gone in ("ZANZIBARR", "SMYTHE", "ZQLABEL", "01ZQRQ", "S9JONES", "QWOWNER", "BOOLEZQ", "QWCHNGR"):
         assert gone not in text, gone
     # a REXX host command's word is code even where a comment spells it capitalised; DDL keywords stay
     assert "LMZQOPEN" not in m["identifiers"] and "LMZQOPEN" in text and "CCSID EBCDIC" in text
