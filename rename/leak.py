@@ -125,6 +125,8 @@ DOCUMENT_NAMES = ("README", "LICENSE", "NOTICE", "CHANGES", "CHANGELOG", "AUTHOR
 COMMENT_LINE_RE = re.compile(r"^\s*(?:\*|#|/\*|;|--)")
 # a string literal on one line: COBOL, JCL, SQL, REXX, WSim and BMS quote alike
 LITERAL_RE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+# a Markdown or reStructuredText title: "# Title", or a line underlined with = or -
+TITLE_RE = re.compile(r"^#+\s+(.+)$|^(.+)\n[=-]{3,}\s*$", re.M)
 COMMENT_ENTRY_RE = re.compile(r"\s*(?:AUTHOR|INSTALLATION|DATE-WRITTEN|DATE-COMPILED|SECURITY|REMARKS)\s*\.", re.I)
 # a scheduler's or a job's owner: a person or a user id (Control-M CREATED_BY="XUEMINGH" RUN_AS="xuemingh")
 # a CSD listing's CHANGEUSRID(AWSUSER)
@@ -218,13 +220,15 @@ def job_owners(snapshot: Snapshot) -> set[str]:
 
 def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozenset()) -> set[str]:
     """What ``--scrub-prose`` renames: in comments, documents, sample data and literals (``prose``),
-    the distinctive words (as the leak
-    report counts them), capitalised words of 4+ characters outside the general vocabulary whatever
-    their count (product and place names: SupportPac, Hursley), the words of URLs that are not
-    English (cicsdev in github.com/cicsdev/cics-genapp) and the owners named by copyright notices
-    (IBM, Corp), and the people and sites of JOB statements (``job_owners``). Upper-cased."""
+    the distinctive words (as the leak report counts them) and capitalised words of 4+ characters
+    outside the general vocabulary whatever their count (product and place names: SupportPac,
+    Hursley), unless the code uses them (below); and, wherever they occur, what names the product,
+    its owners and its people: the words of URLs that are not English (cicsdev in
+    github.com/cicsdev/cics-genapp), of a README's title, the owners named by copyright notices (IBM,
+    Corp) and the people and sites of JOB statements and schedulers (``job_owners``). Upper-cased."""
     marks = distinctive(word_counts(snapshot))
     names: set[str] = set()
+    owners: set[str] = set()
     english = english_words()
     texts, code = prose(snapshot)
     for text in texts:
@@ -233,22 +237,30 @@ def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozens
             if up in marks or (len(w) >= MIN_LENGTH and re.fullmatch("[A-Z][A-Za-z]*[0-9]*", w) and not is_general(up)):
                 names.add(up)
         for url in URL_RE.findall(text):
-            names.update(
-                w.upper()
-                for w in WORD_RE.findall(url)
-                if w.upper() not in URL_COMMON and w.upper() not in english and not w.isdigit()
-            )
+            owners.update(w.upper() for w in WORD_RE.findall(url) if w.upper() not in URL_COMMON and not w.isdigit())
         for m in COPYRIGHT_RE.finditer(text):
-            names.update(
-                w.upper()
-                for w in WORD_RE.findall(m.group(1))
-                if re.search("[A-Za-z]", w) and w.upper() not in english and w.upper() != "C"
-            )
+            owners.update(w.upper() for w in WORD_RE.findall(m.group(1)) if re.search("[A-Za-z]", w) and w.upper() != "C")
+    owners |= readme_title_words(snapshot) | job_owners(snapshot)
     # a word the code uses as a whole token is the language's or a tool's (CCSID in DDL, LMINIT in a
     # REXX command, the step LKED of IBM's compile procedure), unless the corpus defines it
-    # (``defined``: every name discovery found, upper-cased, whatever its class)
+    # (``defined``: every name discovery found, upper-cased, whatever its class); the product's and
+    # its owners' names are scrubbed wherever the code spells them
     names -= {t.upper() for t in code} - defined
-    names |= {w for w in job_owners(snapshot) if w not in english}
+    names |= {w for w in owners if w not in english}
     vocab = general_words()
     # a placeholder (XXXXXXX) is no name, as discovery has it
     return {n for n in names if len(n) >= 3 and n not in vocab and not n.isdigit() and len(set(n)) > 1}
+
+
+def readme_title_words(snapshot: Snapshot) -> set[str]:
+    """The product's name: the first word of each README's first heading that is no English and no
+    general word (GenApp in "General insurance application (GenApp) for IBM CICS TS"; the platform
+    named after it is not the product)."""
+    words: set[str] = set()
+    english = english_words()
+    for entry in snapshot.files:
+        readme = entry.kind == "text" and entry.path.rsplit("/", 1)[-1].upper().startswith("README")
+        if readme and (m := TITLE_RE.search(snapshot.read_text(entry.path))):
+            title = [w.upper() for w in WORD_RE.findall(m.group(1) or m.group(2))]
+            words.update([w for w in title if w not in english and not is_general(w)][:1])
+    return words

@@ -21,7 +21,9 @@ KIT = {
     "'ISPEXEC VPUT (SRCLIBX POOLONLY)'\n"
     "'ISPEXEC LMZQOPEN DATAID(IN)'\n"
     "/* Lmzqopen opens it */\n"
-    "RC = 0\n",
+    "RC = 0\n"
+    "PRODHLQ = 'userid.ZORBIX.LOAD'\n",
+    "README.md": "# Zorbix installation kit\n\nRun setup first.\n",
     "exec/fixup.rexx": '/* REXX */\n"Isredit (mbrnmz) = MEMBER"\n"Isredit Change \'<SRCLIBX>\' \'"SRCLIBX"\' All"\n',
     "cntl/build.jcl": "//ZBUILDJ JOB ,S9JONES,CLASS=A\n"
     "//         SET TGTQUAL=ZQA1\n"
@@ -87,7 +89,7 @@ KIT = {
 
 
 def test_each_tool_reader_takes_what_its_statements_define():
-    assert sorted(rexx_variables(KIT["exec/setup.rexx"])) == ["POOLONLY", "RC", "SRCLIBX", "SRCLIBX"]
+    assert sorted(rexx_variables(KIT["exec/setup.rexx"])) == ["POOLONLY", "PRODHLQ", "RC", "SRCLIBX", "SRCLIBX"]
     assert list(rexx_variables(KIT["exec/fixup.rexx"])) == ["mbrnmz"]
     assert list(wsim_names(KIT["wsim/vars.txt"])) == ["ZCount_web", "Zq_Msg"]
     assert list(wsim_names(KIT["wsim/net.txt"])) == ["ZQNET", "ZQPATHX"]
@@ -160,6 +162,8 @@ def test_scrub_prose_takes_sample_data_literals_and_job_owners_but_not_code_word
     # a scheduler's owner, the program's AUTHOR, the CSD's last changer
     for gone in ("ZANZIBARR", "SMYTHE", "ZQLABEL", "01ZQRQ", "S9JONES", "QWOWNER", "BOOLEZQ", "QWCHNGR"):
         assert gone not in text, gone
+    # the product's name (a README's title) goes even from a REXX string, which is code
+    assert "ZORBIX" not in text
     # a REXX host command's word is code even where a comment spells it capitalised; DDL keywords stay
     assert "LMZQOPEN" not in m["identifiers"] and "LMZQOPEN" in text and "CCSID EBCDIC" in text
     assert _verify(root, out, tmp_path)["ok"]
