@@ -213,8 +213,11 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             for lt in LEADING_TRAILING_RE.finditer(replacing):
                 partial_word.append((r.target, lt.group(1).upper(), lt.group(2).upper()))
             for pair in PSEUDO_PAIR_RE.finditer(replacing):
-                if TAG_RE.fullmatch(pair.group(1)) and re.fullmatch(_NAME, pair.group(2)):
-                    tagged.append((r.target, pair.group(1), pair.group(2)))
+                if TAG_RE.fullmatch(pair.group(1)):
+                    # the tag is the program's and the copybook's own placeholder, a whole token in both
+                    candidates.append((pair.group(1).strip("():"), "variable"))
+                    if re.fullmatch(_NAME, pair.group(2)):
+                        tagged.append((r.target, pair.group(1), pair.group(2)))
         for r in copies:  # EXEC SQL INCLUDE
             if "via" in r.detail and r.target in stems and r.target not in ("SQLCA", "SQLDA"):
                 candidates.append((written(path, r.line, r.target), "copybook"))

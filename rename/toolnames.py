@@ -56,7 +56,7 @@ CPSM_DEFINE_RE = re.compile(rf"^[ \t]*(?:DEFINE[ \t]+[A-Za-z]+|ADD[ \t]+TOGROUP|
 VOL_SER_RE = re.compile(rf"\bVOL=SER=\(?({NAME})", _I)
 # an operator command a job issues (in-stream "/F REGION,'CEMT ...'", "// COMMAND 'F REGION,...'"): the
 # started task it modifies, stops or cancels is the installation's region
-OPERATOR_RE = re.compile(rf"^(?:/|//\S*\s+COMMAND\s+')\s*(?:F|MODIFY|P|STOP|C|CANCEL)\s+({NAME}),", _I | _M)
+OPERATOR_RE = re.compile(rf"^[ \t]*(?:/|//\S*\s+COMMAND\s+')\s*(?:F|MODIFY|P|STOP|C|CANCEL)\s+({NAME}),", _I | _M)
 # the web services assistant's (DFHLS2WS, DFHWS2LS) service: its URI and binding file
 WEB_SERVICE_RE = re.compile(rf"^\s*(?:URI=\S*/|(?:WSBIND|WSDL)=\S*/)({NAME})(?:\.\w+)?\s*$", _I | _M)
 

@@ -41,7 +41,7 @@ KIT = {
     "   CCSID EBCDIC;\n"
     " INSERT INTO <DBQUAL>.policyx VALUES (1, 'Zanzibarr');\n"
     "/*\n",
-    "cntl/close.jcl": "//ZCLOSEJ JOB 1,CLASS=A\n//S1 EXEC PGM=IEFBR14\n/F ZQREGNX,'CEMT SET FIL(ZQFILE) CLO'\n",
+    "cntl/close.jcl": "//ZCLOSEJ JOB 1,CLASS=A\n//S1 EXEC PGM=IEFBR14\n /F ZQREGNX,'CEMT SET FIL(ZQFILE) CLO'\n",
     "csd/list.csd": "  DEFINE FILE(ZQFILE) GROUP(ZQGRP)\n  CHANGEUSRID(QWCHNGR)\n",
     "cntl/zproc.jcl": "//ZPROCX   PROC MEMBX=ABC,\n//         OUTQX=Z\n//S1       EXEC PGM=IEFBR14\n",
     "wsim/vars.txt": "Integer Shared ZCount_web\nString Unshared Zq_Msg\n",
