@@ -1,7 +1,8 @@
 """Names that the corpus's scripts and tool inputs define, beyond COBOL, JCL and BMS statements.
 
 An installation kit of a mainframe application carries its own REXX execs, Workload Simulator (WSim)
-scripts, CICS CSD and CICSPlex SM definitions, DB2 DDL and JCL symbols. The names these define are the
+scripts, CICS CSD and CICSPlex SM definitions, DB2 DDL, IMS DBDs and PSBs, scheduler definitions,
+assembler sources and JCL symbols. The names these define are the
 application's as much as its program names are (a REXX variable ``SOURCEX`` substituted into JCL as
 ``<SOURCEX>``, a CSD list ``TORLIST``, a DB2 column ``REGNUMBER``), so they are renamed with the same
 map everywhere they occur. Each reader takes what a statement of the tool defines, never a word it
@@ -14,10 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from groundjudge.rename.leak import is_document
+
 _I = re.IGNORECASE
 _M = re.MULTILINE
 NAME = r"[A-Za-z@#$][A-Za-z0-9_@#$]*"
-DOCUMENT_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".html", ".htm")
 
 # --- REXX: the z/OS convention is a first line that is a comment naming REXX
 REXX_HEAD_RE = re.compile(r"\A\s*/\*.*?\bREXX\b", _I)
@@ -143,7 +145,7 @@ def is_assembler(path: str, text: str) -> bool:
 
 def is_script(path: str, text: str) -> bool:
     """A member of the kit that other members call by its name: an exec, a WSim deck, an assembler source."""
-    return not path.lower().endswith(DOCUMENT_SUFFIXES) and (is_rexx(path, text) or is_wsim(text) or is_assembler(path, text))
+    return not is_document(path) and (is_rexx(path, text) or is_wsim(text) or is_assembler(path, text))
 
 
 def asm_names(text: str) -> Iterable[str]:
