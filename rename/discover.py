@@ -2,7 +2,7 @@
 
 COBOL, JCL and BMS names come from the grounding index, as Python/Java/... names do (those for opt-in
 classes only), so the renamer and the verifier read these statements one way. The CICS CSD and DB2 plans
-are still read by lexical rules. Only names the repository itself defines are candidates: ``CALL 'CEEDAYS'``
+are still read by lexical rules, and so is what the installation kit defines (rename/toolnames.py). Only names the repository itself defines are candidates: ``CALL 'CEEDAYS'``
 or ``COPY DFHAID`` name nothing here.
 """
 
@@ -17,9 +17,11 @@ from groundjudge.grounding.index.cobol_lexical import CICS_FILE_REFS
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
+from groundjudge.rename.leak import is_document
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
 from groundjudge.rename.pyscope import borrowed_names
+from groundjudge.rename.toolnames import is_script, tool_names
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
 
 if TYPE_CHECKING:
@@ -110,6 +112,8 @@ def _dataset_qualifiers(dsn: str) -> Iterable[str]:
         return
     for q in dsn.split("."):
         q = q.split("(", 1)[0]
+        if q.startswith("&&"):  # a temporary data set: the job names it
+            q = q[2:]
         if q and not q.startswith(("&", "<")) and re.search("[A-Za-z]", q) and not re.fullmatch(r"G\d{4}V\d{2}", q, _I):
             yield q
 
@@ -209,8 +213,11 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             for lt in LEADING_TRAILING_RE.finditer(replacing):
                 partial_word.append((r.target, lt.group(1).upper(), lt.group(2).upper()))
             for pair in PSEUDO_PAIR_RE.finditer(replacing):
-                if TAG_RE.fullmatch(pair.group(1)) and re.fullmatch(_NAME, pair.group(2)):
-                    tagged.append((r.target, pair.group(1), pair.group(2)))
+                if TAG_RE.fullmatch(pair.group(1)):
+                    # the tag is the program's and the copybook's own placeholder, a whole token in both
+                    candidates.append((pair.group(1).strip("():"), "variable"))
+                    if re.fullmatch(_NAME, pair.group(2)):
+                        tagged.append((r.target, pair.group(1), pair.group(2)))
         for r in copies:  # EXEC SQL INCLUDE
             if "via" in r.detail and r.target in stems and r.target not in ("SQLCA", "SQLDA"):
                 candidates.append((written(path, r.line, r.target), "copybook"))
@@ -245,6 +252,15 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 candidates.append((name, "transaction"))
             elif kind == "FILE":
                 candidates.append((name, "dataset"))
+
+    called_only = {n.upper() for n in d.kept}  # a utility the corpus runs is not its own, whatever names it
+    for path, (lang, text) in texts.items():
+        code = "\n".join(cobol[path]) if lang == "cobol" else text
+        found = tool_names(path, lang, code, is_document(path))
+        if lang in ("cobol", "jcl", "bms") or (lang == "text" and is_script(path, text)):
+            # a member of the kit (an exec, a script, a job): other members call it by this name
+            found.append((_stem(path).lstrip("#@$"), "member"))
+        candidates += [(n, c) for n, c in found if n.upper() not in called_only]
 
     if wanted and any(language_of(e.path) == "code" for e in snapshot.files):
         borrowed = borrowed_names(snapshot)
