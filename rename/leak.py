@@ -119,6 +119,13 @@ COPYRIGHT_RE = re.compile(r"(?:copyright|\(c\)|©|property\s+of)((?:[\s,.-]*(?:\
 URL_COMMON = frozenset(
     {"HTTP", "HTTPS", "FTP", "WWW", "COM", "ORG", "NET", "IO", "HTML", "HTM", "BLOB", "TREE", "MAIN", "MASTER"}
 )
+# Hosts of standards bodies: http://www.w3.org/2001/XMLSchema and http://schemas.xmlsoap.org/soap/envelope/ are
+# namespace names that SOAP, XML and JSON processing compare byte for byte, and identify no corpus.
+STANDARD_URL_RE = re.compile(
+    r"^(?:[a-z]+://)?(?:[\w-]+\.)*(?:w3\.org|xmlsoap\.org|oasis-open\.org|ietf\.org|iana\.org|json-schema\.org|"
+    r"purl\.org|schema\.org|openapis\.org|xml\.org)(?:[/:]|$)",
+    re.I,
+)
 DOCUMENT_EXT = (".md", ".markdown", ".rst", ".adoc", ".txt", ".html", ".htm")
 DOCUMENT_NAMES = ("README", "LICENSE", "NOTICE", "CHANGES", "CHANGELOG", "AUTHORS", "CONTRIBUTING", "MAINTAINERS")
 # a comment line of a script or data-like text file (REXX /* */, shell #, assembler and WSim *)
@@ -237,6 +244,8 @@ def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozens
             if up in marks or (len(w) >= MIN_LENGTH and re.fullmatch("[A-Z][A-Za-z]*[0-9]*", w) and not is_general(up)):
                 names.add(up)
         for url in URL_RE.findall(text):
+            if STANDARD_URL_RE.search(url):
+                continue  # an XML namespace or a standard's address names the standard, and code depends on it verbatim
             owners.update(w.upper() for w in WORD_RE.findall(url) if w.upper() not in URL_COMMON and not w.isdigit())
         for m in COPYRIGHT_RE.finditer(text):
             owners.update(w.upper() for w in WORD_RE.findall(m.group(1)) if re.search("[A-Za-z]", w) and w.upper() != "C")

@@ -23,7 +23,8 @@ KIT = {
     "/* Lmzqopen opens it */\n"
     "RC = 0\n"
     "PRODHLQ = 'userid.ZORBIX.LOAD'\n",
-    "README.md": "# Zorbix installation kit\n\nRun setup first.\n",
+    "README.md": "# Zorbix installation kit\n\nRun setup first. Get it from http://www.zqorbix.com/kit; its requests use\n"
+    "the namespace http://www.w3.org/2001/XMLSchema.\n",
     "exec/fixup.rexx": '/* REXX */\n"Isredit (mbrnmz) = MEMBER"\n"Isredit Change \'<SRCLIBX>\' \'"SRCLIBX"\' All"\n',
     "cntl/build.jcl": "//ZBUILDJ JOB ,S9JONES,CLASS=A\n"
     "//         SET TGTQUAL=ZQA1\n"
@@ -45,6 +46,7 @@ KIT = {
     "csd/list.csd": "  DEFINE FILE(ZQFILE) GROUP(ZQGRP)\n  CHANGEUSRID(QWCHNGR)\n",
     "cntl/zproc.jcl": "//ZPROCX   PROC MEMBX=ABC,\n//         OUTQX=Z\n//S1       EXEC PGM=IEFBR14\n",
     "wsim/vars.txt": "Integer Shared ZCount_web\nString Unshared Zq_Msg\n",
+    "wsim/soap.txt": 'Say \' xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:q0="http://www.zqorbix.com/Request"\'\n',
     "wsim/zqs1a1.txt": "ZQS1A1: msgtxt\nZCount_web = ZCount_web + 1\nSay 'Zqlabel done'\nSay 'Zqlabel again'\nendtxt\n",
     "wsim/net.txt": "ZQNET    NTWRK BUFSIZE=1920\nZQPATHX  PATH  ZQS1A1\n",
     "src/zqprog.cbl": "\n".join(
@@ -166,6 +168,10 @@ def test_scrub_prose_takes_sample_data_literals_and_job_owners_but_not_code_word
     assert "ZORBIX" not in text
     # a REXX host command's word is code even where a comment spells it capitalised; DDL keywords stay
     assert "LMZQOPEN" not in m["identifiers"] and "LMZQOPEN" in text and "CCSID EBCDIC" in text
+    # a standard's namespace stays byte for byte (SOAP and XML compare it); the corpus's own URL does not
+    readme = (out / "README.md").read_text()
+    assert "http://www.w3.org/2001/XMLSchema" in readme and "ZQORBIX" not in readme.upper()
+    assert 'xmlns:xsd="http://www.w3.org/2001/XMLSchema"' in (out / "wsim/soap.txt").read_text()
     assert _verify(root, out, tmp_path)["ok"]
 
 
