@@ -12,18 +12,21 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from groundjudge.grounding.facts import Fact, Predicate
-from groundjudge.grounding.index.model import Ref, Symbol
+from groundjudge.grounding.index.model import FUNCTION_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import language
 from groundjudge.grounding.models import Evidence
 
 MAX_ANCESTRY = 8
 MAX_CALL_DEPTH = 3  # raises: how many calls deep a raise in a callee still counts as the subject's
-ACTOR_KINDS = {"paragraph", "section", "program", "function", "method", "class"}
+# what a claim about code can be about (the verifier adds JCL's jobs, steps and PROCs)
+CODE_ACTOR_KINDS = frozenset(
+    {SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.PROGRAM, SymbolKind.FUNCTION, SymbolKind.METHOD, SymbolKind.CLASS}
+)
 
 Outcome = Literal["ok", "missing", "mismatch", "contradicted", "unchecked"]
 
@@ -39,7 +42,7 @@ def _last(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-def _defs(lk: Any, name: str, kinds: set[str]) -> list[Symbol]:
+def _defs(lk: Any, name: str, kinds: Collection[SymbolKind]) -> list[Symbol]:
     """Definitions of a (possibly dotted) name of the given kinds; `Owner.attr` keeps those whose parent is Owner."""
     owner = name.rsplit(".", 2)[-2] if "." in name else None
     defs = [d for d in lk.definitions(_last(name)) if d.kind in kinds]
@@ -143,7 +146,7 @@ def _stated_value(lk: Any, value: str) -> str | None:
         literal = literal_value(value)
         if literal is not None or not re.fullmatch(r"[A-Za-z_][\w.]*", value):
             return literal
-        aliased = [d for d in _defs(lk, value, {"constant"}) if "value" in d.detail]
+        aliased = [d for d in _defs(lk, value, {SymbolKind.CONSTANT}) if "value" in d.detail]
         if not aliased:
             return None
         value = aliased[0].detail["value"]
@@ -163,7 +166,7 @@ def _ancestors(lk: Any, cls: Symbol) -> set[str]:
         if name in seen:
             continue
         seen.add(name)
-        for parent in lk.definitions(name, "class"):
+        for parent in lk.definitions(name, SymbolKind.CLASS):
             todo.extend(_bases(lk, parent))
     return seen
 
@@ -174,7 +177,7 @@ def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
     # A language whose index records bases records them for every class, none as "". A class without the
     # detail (a C struct; a Rust struct, whose traits are implemented in impl blocks anywhere and derived)
     # cannot settle the fact either way.
-    defined = _defs(lk, fact.subject.value, {"class"})
+    defined = _defs(lk, fact.subject.value, {SymbolKind.CLASS})
     classes = [d for d in defined if "bases" in d.detail]
     if not classes:
         if not defined:
@@ -186,7 +189,7 @@ def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
             [_sym_evidence(lk, d, f"class {d.name}")],
         )
     base = _last(fact.object.value)
-    if lk.definitions(base) and not lk.definitions(base, "class"):
+    if lk.definitions(base) and not lk.definitions(base, SymbolKind.CLASS):
         return None  # a function or a constant is no base: "extends `load` with caching" says something else
     for cls in classes:
         if base in _ancestors(lk, cls):
@@ -204,13 +207,13 @@ def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
     )
 
 
-_VALUE_KINDS = {"constant": "value", "data_item": "value"}
+_VALUE_KINDS = {SymbolKind.CONSTANT: "value", SymbolKind.DATA_ITEM: "value"}
 
 
 def _defaults(lk: Any, param: str, functions: set[str]) -> list[tuple[Symbol, str]]:
     """(function, default) for each function declaring a default for param: those the claim names, else all."""
     out = []
-    for kind in ("function", "method"):
+    for kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
         for fn in lk.definitions(None, kind):
             for pair in filter(None, fn.detail.get("defaults", "").split(";")):
                 name, _, value = pair.partition("=")
@@ -235,14 +238,14 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
     holders: list[tuple[Symbol, str, str]] = [
         (d, d.detail["value"], f"{d.name} is")
         for d in _defs(lk, fact.subject.value, set(_VALUE_KINDS))
-        if "value" in d.detail and (fact.initial or d.kind != "data_item")
+        if "value" in d.detail and (fact.initial or d.kind != SymbolKind.DATA_ITEM)
     ]
     if not holders:
         functions = {_last(n) for n in names if n != fact.subject.value}
         param = _last(fact.subject.value)
         holders = [(fn, v, f"{param} of {fn.name} defaults to") for fn, v in _defaults(lk, param, functions)]
     if not holders:
-        unstated = _defs(lk, fact.subject.value, {"constant"})
+        unstated = _defs(lk, fact.subject.value, {SymbolKind.CONSTANT})
         if unstated:  # Go's `B` after `A = iota`: the value comes from the constant's position
             d = unstated[0]
             message = f"{d.name} ({d.path}:{d.start_line}) is a constant whose declaration states no value"
@@ -252,7 +255,7 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
     stated: list[tuple[Symbol, str, str]] = []
     for d, value, said in holders:
         # A COBOL VALUE clause is a literal already; a constant or a default may be computed.
-        actual = normalize_value(value) if d.kind == "data_item" else _stated_value(lk, value)
+        actual = normalize_value(value) if d.kind == SymbolKind.DATA_ITEM else _stated_value(lk, value)
         if claimed in (actual, normalize_value(value)):
             return FactOutcome("ok", f"{said} {value} ({d.path}:{d.start_line})", [_sym_evidence(lk, d, f"{d.kind} {d.name}")])
         if actual is not None:
@@ -272,27 +275,27 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
     )
 
 
-def _body_refs(lk: Any, fn: Symbol, kind: str) -> list[Ref]:
+def _body_refs(lk: Any, fn: Symbol, kind: RefKind) -> list[Ref]:
     return [r for r in lk.references(None, kind, fn.path) if fn.start_line <= r.line <= fn.end_line]
 
 
 def _is_a(lk: Any, raised: str, wanted: str) -> bool:
     """Is the raised class the wanted one or a subclass of it (BadTimeSignature is a BadSignature)?"""
-    return raised == wanted or any(wanted in _ancestors(lk, c) for c in lk.definitions(raised, "class"))
+    return raised == wanted or any(wanted in _ancestors(lk, c) for c in lk.definitions(raised, SymbolKind.CLASS))
 
 
 def _is_variable(lk: Any, name: str) -> bool:
     """A raised name that is no class: lower case, as variables are spelled in every language whose
     exceptions are classes, and no class of the snapshot."""
-    return name[:1].islower() and not lk.definitions(name, "class")
+    return name[:1].islower() and not lk.definitions(name, SymbolKind.CLASS)
 
 
-def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome | None:
+def _check_statements(lk: Any, fact: Fact, kind: RefKind, verb: str) -> FactOutcome | None:
     """raises / catches: the subject function's own raise or except statements, then those of the
     functions it calls (one level: "`unsign` raises X" holds when a helper it calls raises X)."""
     if fact.subject is None or fact.object is None:
         return None
-    functions = _defs(lk, fact.subject.value, {"function", "method"})
+    functions = _defs(lk, fact.subject.value, FUNCTION_KINDS)
     if not functions:
         return None
     wanted = _last(fact.object.value)
@@ -310,12 +313,12 @@ def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome 
             f"{fact.subject.value} {verb} {r.target} through {callee} ({r.path}:{r.line})",
             [_ref_evidence(lk, r, f"{kind} {r.target}")],
         )
-    if kind == "raise" and any(_is_variable(lk, r.target) for r in statements):
+    if kind == RefKind.RAISE and any(_is_variable(lk, r.target) for r in statements):
         return None  # `throw err`: a variable may hold the exception the claim names
     if not statements:
         # Nothing within reach raises it. Only the snapshot's own exception classes are settled by that:
         # a library or builtin call may raise a ValueError the index never sees.
-        if kind != "raise" or not lk.definitions(wanted, "class"):
+        if kind != RefKind.RAISE or not lk.definitions(wanted, SymbolKind.CLASS):
             return None
         fn = functions[0]
         return FactOutcome(
@@ -333,16 +336,16 @@ def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome 
     )
 
 
-def _raised_deeper(lk: Any, functions: list[Symbol], kind: str, wanted: str) -> tuple[str, Ref] | None:
+def _raised_deeper(lk: Any, functions: list[Symbol], kind: RefKind, wanted: str) -> tuple[str, Ref] | None:
     """(callee, statement) of the first raise/except of wanted in a function the subject calls, breadth first
     up to MAX_CALL_DEPTH calls deep through the index's call references."""
     seen = {(f.path, f.start_line) for f in functions}
     frontier = functions
     for _ in range(MAX_CALL_DEPTH):
-        callees = sorted({c.target for fn in frontier for c in _body_refs(lk, fn, "call")})
+        callees = sorted({c.target for fn in frontier for c in _body_refs(lk, fn, RefKind.CALL)})
         nxt = []
         for callee in callees:
-            for fn in _defs(lk, callee, {"function", "method"}):
+            for fn in _defs(lk, callee, FUNCTION_KINDS):
                 if (fn.path, fn.start_line) in seen:
                     continue
                 seen.add((fn.path, fn.start_line))
@@ -355,11 +358,11 @@ def _raised_deeper(lk: Any, functions: list[Symbol], kind: str, wanted: str) -> 
 
 
 def check_raises(lk: Any, fact: Fact) -> FactOutcome | None:
-    return _check_statements(lk, fact, "raise", "raises")
+    return _check_statements(lk, fact, RefKind.RAISE, "raises")
 
 
 def check_catches(lk: Any, fact: Fact) -> FactOutcome | None:
-    return _check_statements(lk, fact, "except", "catches")
+    return _check_statements(lk, fact, RefKind.EXCEPT, "catches")
 
 
 def check_maps(lk: Any, fact: Fact) -> FactOutcome | None:
@@ -368,12 +371,12 @@ def check_maps(lk: Any, fact: Fact) -> FactOutcome | None:
     such block in f leaves the fact unchecked: a helper f calls may do the mapping."""
     if fact.subject is None or fact.object is None or fact.by is None:
         return None
-    functions = _defs(lk, fact.subject.value, {"function", "method"})
+    functions = _defs(lk, fact.subject.value, FUNCTION_KINDS)
     caught, wanted = _last(fact.by.value), _last(fact.object.value)
     raises = [
         r
         for fn in functions
-        for r in _body_refs(lk, fn, "raise")
+        for r in _body_refs(lk, fn, RefKind.RAISE)
         if any(_is_a(lk, c, caught) or c == caught for c in r.detail.get("caught", "").split(","))
     ]
     for r in raises:
@@ -398,7 +401,7 @@ def check_unknown(lk: Any, fact: Fact, text: str) -> FactOutcome:
 # -- the subject's own code span ---------------------------------------------------------------------------
 
 
-def actor_defs(lk: Any, name: str, scope: list[str], kinds: set[str] = ACTOR_KINDS) -> list[Symbol]:
+def actor_defs(lk: Any, name: str, scope: list[str], kinds: Collection[SymbolKind] = CODE_ACTOR_KINDS) -> list[Symbol]:
     """The definitions of a paragraph, program, function or class, in the claim's files when it has any there
     (`0000-MAIN` in a claim about one program is that program's)."""
     defs = _defs(lk, name, kinds)
@@ -516,7 +519,7 @@ def check_length(lk: Any, fact: Fact) -> FactOutcome | None:
     """ "`EPYEARS` is 3 characters long": a map field's LENGTH=, a data item's PIC width. The name being
     right and the size off is a qualifier off (PARTIALLY_SUPPORTED), not a false name."""
     assert fact.subject is not None and fact.value is not None
-    for d in _defs(lk, fact.subject.value, {"field", "data_item"}):
+    for d in _defs(lk, fact.subject.value, {SymbolKind.FIELD, SymbolKind.DATA_ITEM}):
         if "length" in d.detail:
             actual = int(d.detail["length"])
             shown = f"LENGTH={d.detail['length']}"
@@ -544,7 +547,7 @@ def _returns(lk: Any, fn: Symbol) -> list[tuple[int, str]]:
     """(line, expression) of the function's own return statements; a nested function's are not its own."""
     nested = [
         d
-        for kind in ("function", "method")
+        for kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
         for d in lk.definitions(None, kind, fn.path)
         if fn.start_line < d.start_line and d.end_line <= fn.end_line
     ]
@@ -599,7 +602,7 @@ def _followed_returns(lk: Any, functions: list[Symbol]) -> tuple[list[tuple[Symb
             if call is None:
                 continue
             recv = call.group("recv")
-            callees = [d for d in _defs(lk, call.group("name"), {"function", "method"}) if d.language == fn.language]
+            callees = [d for d in _defs(lk, call.group("name"), FUNCTION_KINDS) if d.language == fn.language]
             if recv in ("self", "cls"):  # the class's own method, when it has one
                 callees = [d for d in callees if d.detail.get("parent") == fn.detail.get("parent")] or callees
             elif recv is not None:  # `json.loads(s)` is json's, not a same-named method of the corpus
@@ -617,7 +620,7 @@ def check_returns(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     value the claim says is not returned ("rather than `True`") or only other values contradict."""
     if fact.subject is None or (fact.object is None and fact.negated is None):
         return None
-    functions = [d for d in actor_defs(lk, fact.subject.value, scope, {"function", "method"}) if d.language == "python"]
+    functions = [d for d in actor_defs(lk, fact.subject.value, scope, FUNCTION_KINDS) if d.language == "python"]
     if not functions:
         return None
     statements, complete = _followed_returns(lk, functions)
@@ -668,11 +671,16 @@ def _files_named(lk: Any, verb: str, span: tuple[str, int, int]) -> dict[str, in
 
 def _members(lk: Any, owner: Symbol, noun: str) -> list[Symbol]:
     """What a definition has, by the counted noun: a record's fields, a class's methods, a program's paragraphs."""
-    if owner.kind == "data_item":
-        return [d for d in lk.definitions(None, "data_item", owner.path) if d.detail.get("parent") == owner.name]
-    if owner.kind == "class":
-        return [d for d in lk.definitions(None, "method", owner.path) if d.detail.get("parent") == owner.name]
-    kind = {"paragraph": "paragraph", "section": "section", "method": "method", "function": "function"}.get(noun.rstrip("s"))
+    if owner.kind == SymbolKind.DATA_ITEM:
+        return [d for d in lk.definitions(None, SymbolKind.DATA_ITEM, owner.path) if d.detail.get("parent") == owner.name]
+    if owner.kind == SymbolKind.CLASS:
+        return [d for d in lk.definitions(None, SymbolKind.METHOD, owner.path) if d.detail.get("parent") == owner.name]
+    kind = {
+        "paragraph": SymbolKind.PARAGRAPH,
+        "section": SymbolKind.SECTION,
+        "method": SymbolKind.METHOD,
+        "function": SymbolKind.FUNCTION,
+    }.get(noun.rstrip("s"))
     if kind is None:
         return []
     return [d for d in lk.definitions(None, kind, owner.path) if owner.start_line <= d.start_line <= owner.end_line]
@@ -684,7 +692,7 @@ def check_counts(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     if fact.subject is None or fact.noun is None or fact.value is None:
         return None
     verb, noun = fact.noun.split(" ", 1)
-    defs = actor_defs(lk, fact.subject.value, scope, ACTOR_KINDS | {"data_item"})
+    defs = actor_defs(lk, fact.subject.value, scope, CODE_ACTOR_KINDS | {SymbolKind.DATA_ITEM})
     if not defs:
         return None
     d = defs[0]
@@ -693,7 +701,7 @@ def check_counts(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
         counted = sorted(named, key=named.__getitem__)
         line = min(named.values(), default=d.start_line)
     elif verb == "performs" and noun.startswith(("paragraph", "section")):
-        counted = sorted({r.target for r in _body_refs(lk, d, "perform")})
+        counted = sorted({r.target for r in _body_refs(lk, d, RefKind.PERFORM)})
         line = d.start_line
     elif verb in ("has", "defines", "declares", "contains", "holds"):
         counted = [m.name for m in _members(lk, d, noun)]
@@ -738,17 +746,17 @@ def check_member(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
             if line is not None:
                 return FactOutcome("ok", f"{path} exports {member} ({path}:{line})", [lk.snippet(path, line, line)])
         return FactOutcome("contradicted", f"{files[0]} does not export {member}", [lk.snippet(files[0], 1, 1)])
-    owners = actor_defs(lk, fact.subject.value, scope, {"class", "data_item"})
+    owners = actor_defs(lk, fact.subject.value, scope, {SymbolKind.CLASS, SymbolKind.DATA_ITEM})
     if not owners:
         return None
     for owner in owners:
-        if owner.kind == "class":
+        if owner.kind == SymbolKind.CLASS:
             found = [(d.path, d.start_line) for d in lk.definitions(member) if d.detail.get("parent") == owner.name]
             found += lk.field_lines(owner.name, member)
         else:
             found = [
                 (d.path, d.start_line)
-                for d in lk.definitions(member, "data_item", owner.path)
+                for d in lk.definitions(member, SymbolKind.DATA_ITEM, owner.path)
                 if owner.start_line < d.start_line <= owner.end_line
             ]
         if found:

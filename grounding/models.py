@@ -22,14 +22,14 @@ class Verdict(str, Enum):
     UNABLE_TO_VERIFY = "UNABLE_TO_VERIFY"
 
 
-RefKind = Literal["path", "identifier", "value"]
+ClaimRefKind = Literal["path", "identifier", "value"]
 Relation = Literal["defines", "calls", "copies", "reads", "writes", "transfers"]
 
 
 class ClaimRef(BaseModel):
     """One checkable reference inside a claim unit, as written and normalised."""
 
-    kind: RefKind
+    kind: ClaimRefKind
     text: str  # as written in the answer
     value: str  # normalised: a relative path, an identifier, a literal value
     start_line: int | None = None  # for path refs with a cited line or range

@@ -34,11 +34,19 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Protocol, runtime_checkable
 
-from groundjudge.grounding.checks import CHECKERS, MAX_CALL_DEPTH, Outcome, assignments, check_fact, normalize_value
+from groundjudge.grounding.checks import (
+    CHECKERS,
+    CODE_ACTOR_KINDS,
+    MAX_CALL_DEPTH,
+    Outcome,
+    assignments,
+    check_fact,
+    normalize_value,
+)
 from groundjudge.grounding.claims import OBJECT_BEFORE, in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
 from groundjudge.grounding.facts import Fact
 from groundjudge.grounding.index.cobol_source import is_free_format
-from groundjudge.grounding.index.model import Ref, Symbol
+from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import assign_dd, case_insensitive, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from groundjudge.grounding.outcomes import record_checks
@@ -53,40 +61,72 @@ MAX_EVIDENCE = 5
 MAX_REASON = 300
 
 # Which index reference kinds carry each relation.
-RELATION_REFS: dict[str, frozenset[str]] = {
+RELATION_REFS: dict[str, frozenset[RefKind]] = {
     # "calls" is loose English: a LINK or an XCTL to a program is still "calling" it.
-    "calls": frozenset({"perform", "call", "exec_pgm", "exec_proc", "link", "xctl", "goto"}),
-    "copies": frozenset({"copy", "import"}),
-    "reads": frozenset({"cics_read", "cics_startbr", "cics_readnext", "file_read", "file_open", "sql_table", "dsn"}),
-    "writes": frozenset({"cics_write", "cics_rewrite", "cics_delete", "file_write", "file_open", "sql_table", "dsn"}),
-    "transfers": frozenset({"xctl", "link"}),
+    "calls": frozenset(
+        {RefKind.PERFORM, RefKind.CALL, RefKind.EXEC_PGM, RefKind.EXEC_PROC, RefKind.LINK, RefKind.XCTL, RefKind.GOTO}
+    ),
+    "copies": frozenset({RefKind.COPY, RefKind.IMPORT}),
+    "reads": frozenset(
+        {
+            RefKind.CICS_READ,
+            RefKind.CICS_STARTBR,
+            RefKind.CICS_READNEXT,
+            RefKind.FILE_READ,
+            RefKind.FILE_OPEN,
+            RefKind.SQL_TABLE,
+            RefKind.DSN,
+        }
+    ),
+    "writes": frozenset(
+        {
+            RefKind.CICS_WRITE,
+            RefKind.CICS_REWRITE,
+            RefKind.CICS_DELETE,
+            RefKind.FILE_WRITE,
+            RefKind.FILE_OPEN,
+            RefKind.SQL_TABLE,
+            RefKind.DSN,
+        }
+    ),
+    "transfers": frozenset({RefKind.XCTL, RefKind.LINK}),
 }
 IO_REFS = RELATION_REFS["reads"] | RELATION_REFS["writes"]
-PROGRAM_REFS = frozenset({"call", "xctl", "link", "exec_pgm"})
+PROGRAM_REFS = frozenset({RefKind.CALL, RefKind.XCTL, RefKind.LINK, RefKind.EXEC_PGM})
 _SQL_WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "MERGE"})
 
 
 def io_directions(ref: Ref) -> frozenset[str]:
     """Which way an I/O reference moves data: OPEN INPUT only reads, OPEN OUTPUT/EXTEND only write,
     OPEN I-O, a JCL DD and an unknown SQL statement may do both."""
-    if ref.kind == "file_open":
+    if ref.kind == RefKind.FILE_OPEN:
         mode = ref.detail.get("mode", "").upper()
         return {"INPUT": frozenset({"reads"}), "OUTPUT": frozenset({"writes"}), "EXTEND": frozenset({"writes"})}.get(
             mode, frozenset({"reads", "writes"})
         )
-    if ref.kind == "sql_table" and ref.detail.get("op"):
+    if ref.kind == RefKind.SQL_TABLE and ref.detail.get("op"):
         return frozenset({"writes"}) if ref.detail["op"].upper() in _SQL_WRITES else frozenset({"reads"})
     return frozenset(rel for rel in ("reads", "writes") if ref.kind in RELATION_REFS[rel])
 
 
 # Which definition kinds an object of each relation can be; an object of another kind is not checked
 # against the relation ("copies data from WS-A" names no copybook).
-RELATION_OBJECT_DEFS: dict[str, frozenset[str]] = {
-    "calls": frozenset({"paragraph", "section", "program", "function", "method", "class", "proc"}),
-    "copies": frozenset({"copybook"}),
-    "reads": frozenset({"select", "fd"}),
-    "writes": frozenset({"select", "fd"}),
-    "transfers": frozenset({"program"}),
+RELATION_OBJECT_DEFS: dict[str, frozenset[SymbolKind]] = {
+    "calls": frozenset(
+        {
+            SymbolKind.PARAGRAPH,
+            SymbolKind.SECTION,
+            SymbolKind.PROGRAM,
+            SymbolKind.FUNCTION,
+            SymbolKind.METHOD,
+            SymbolKind.CLASS,
+            SymbolKind.PROC,
+        }
+    ),
+    "copies": frozenset({SymbolKind.COPYBOOK}),
+    "reads": frozenset({SymbolKind.SELECT, SymbolKind.FD}),
+    "writes": frozenset({SymbolKind.SELECT, SymbolKind.FD}),
+    "transfers": frozenset({SymbolKind.PROGRAM}),
 }
 STATEMENT_VERBS = frozenset(
     [
@@ -118,14 +158,26 @@ STATEMENT_VERBS = frozenset(
         "DECLARE",
     ]
 )
-LOCATABLE_KINDS = frozenset({"paragraph", "section", "data_item", "condition", "fd", "select", "function", "method", "class"})
-ACTOR_KINDS = frozenset({"paragraph", "section", "program", "function", "method", "class", "job", "step", "proc"})
+LOCATABLE_KINDS = frozenset(
+    {
+        SymbolKind.PARAGRAPH,
+        SymbolKind.SECTION,
+        SymbolKind.DATA_ITEM,
+        SymbolKind.CONDITION,
+        SymbolKind.FD,
+        SymbolKind.SELECT,
+        SymbolKind.FUNCTION,
+        SymbolKind.METHOD,
+        SymbolKind.CLASS,
+    }
+)
+ACTOR_KINDS = CODE_ACTOR_KINDS | {SymbolKind.JOB, SymbolKind.STEP, SymbolKind.PROC}
 _WHICH_PRONOUN = re.compile(r"\bwhich\s+(?:it|they)\s+(?:\w+\s+)?$", re.I)
 # "it performs", "and then runs": the subject of the previous cue carries on
 _PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+|otherwise\s+|finally\s+|next\s+)?$", re.I)
 # Kinds whose definitions span the code that does what a sentence about them says.
-SPAN_KINDS = frozenset({"paragraph", "section", "function", "method"})
-CALL_KINDS = frozenset({"call", "perform"})
+SPAN_KINDS = PROCEDURE_KINDS | FUNCTION_KINDS
+CALL_KINDS = frozenset({RefKind.CALL, RefKind.PERFORM})
 _PASSIVE_CLAUSE = re.compile(
     r"\b(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?\w+(?:ed|en)\b", re.I
 )
@@ -138,8 +190,7 @@ _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|
 _BY_AGENT = re.compile(r"\b(?:by|from)\b", re.I)
 _BY_MEANS_OF = re.compile(r"\b(?:with|via|using|through|by)\s+(?:an?\s+|the\s+)?(?:EXEC\s+CICS\s+)?$", re.I)
 _PRONOUN_OBJECT = re.compile(r"\s+(?:to\s+)?(?:it|them)\b", re.I)
-FILE_KINDS = frozenset({"program", "copybook", "mapset", "job", "proc"})
-DATA_KINDS = frozenset({"data_item", "condition"})
+FILE_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.COPYBOOK, SymbolKind.MAPSET, SymbolKind.JOB, SymbolKind.PROC})
 
 
 @runtime_checkable
@@ -243,10 +294,12 @@ class _Lookup:
         self._paths: list[str] | None = None
         self._code_text: dict[str, tuple[str, list[int]]] = {}
 
-    def _definitions(self, name: str | None = None, kind: str | None = None, path: str | None = None) -> tuple[Symbol, ...]:
+    def _definitions(
+        self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None
+    ) -> tuple[Symbol, ...]:
         return tuple(self.index.definitions(name=name, kind=kind, path=path))
 
-    def _references(self, target: str | None = None, kind: str | None = None, path: str | None = None) -> tuple[Ref, ...]:
+    def _references(self, target: str | None = None, kind: RefKind | None = None, path: str | None = None) -> tuple[Ref, ...]:
         return tuple(self.index.references(target=target, kind=kind, path=path))
 
     def _file_lines(self, path: str) -> tuple[str, ...]:
@@ -314,7 +367,7 @@ class _Lookup:
         if self.file_info(norm) is not None:
             return [norm]
         if "/" not in norm and "." not in norm:
-            owners = sorted({d.path for kind in ("program", "copybook") for d in self.definitions(norm, kind)})
+            owners = sorted({d.path for kind in (SymbolKind.PROGRAM, SymbolKind.COPYBOOK) for d in self.definitions(norm, kind)})
             if owners:
                 return owners
         if "/" not in norm:
@@ -374,7 +427,7 @@ class _Lookup:
         return [p for p in self.paths_matching(PurePosixPath(norm).name) if PurePosixPath(p).name.lower() == base]
 
     def is_copybook(self, path: str) -> bool:
-        return bool(self.definitions(None, "copybook", path))
+        return bool(self.definitions(None, SymbolKind.COPYBOOK, path))
 
     def all_paths(self) -> list[str]:
         if self._paths is None:
@@ -434,7 +487,7 @@ class _Lookup:
         """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``)."""
         field = re.compile(r"^\s*(?:self\.)?" + re.escape(attr) + r"\s*(?::|=(?!=))")
         out: list[tuple[str, int]] = []
-        for cls in self.definitions(owner, "class"):
+        for cls in self.definitions(owner, SymbolKind.CLASS):
             lines = self.file_lines(cls.path)
             out.extend(
                 (cls.path, n) for n in range(cls.start_line, min(cls.end_line, len(lines)) + 1) if field.match(lines[n - 1])
@@ -654,7 +707,7 @@ class _ClaimChecker:
             and loc.res is not None
             and not in_code_fragment(loc.ref)
             for d in loc.res.defs
-            if d.kind == "program"
+            if d.kind == SymbolKind.PROGRAM
         ]
         strong = list(dict.fromkeys(explicit or named))
         self.strong = strong
@@ -697,7 +750,7 @@ class _ClaimChecker:
     def _check_facts(self) -> None:
         """The facts whose predicates have their own checkers (grounding/checks.py)."""
         names = [r.value for r in self.claim.refs if r.kind == "identifier"]
-        classes = [n for n in names + self._context_names() if self.lk.definitions(_last(n), "class")]
+        classes = [n for n in names + self._context_names() if self.lk.definitions(_last(n), SymbolKind.CLASS)]
         for i, fact in enumerate(self.claim.facts):
             result = check_fact(self.lk, self._qualified(fact, classes), self.claim.text, names, self.scope)
             if result is not None:
@@ -715,7 +768,7 @@ class _ClaimChecker:
                 (
                     c
                     for c in classes
-                    if any(d.detail.get("parent") == _last(c) for d in self.lk.definitions(term.value, "method"))
+                    if any(d.detail.get("parent") == _last(c) for d in self.lk.definitions(term.value, SymbolKind.METHOD))
                 ),
                 None,
             )
@@ -1026,7 +1079,9 @@ class _ClaimChecker:
     def _data_items(self, pos: int) -> list[Symbol]:
         """The definitions of the data item a PIC or USAGE at pos describes: the one named nearest
         before it ("`AUD-KEY` is made of `AUD-TIMESTAMP` (`PIC X(26)`)"), else the first after it."""
-        named = [(loc.pos, [d for d in loc.res.defs if d.kind == "data_item"]) for loc in self.located if loc.res is not None]
+        named = [
+            (loc.pos, [d for d in loc.res.defs if d.kind == SymbolKind.DATA_ITEM]) for loc in self.located if loc.res is not None
+        ]
         named = [(p, defs) for p, defs in named if defs]
         # "`A` and `B` are `PIC 9(13)` and `PIC V9(13)`": as many attributes after the names as names, respectively
         attrs = [loc.pos for loc in self.located if loc.ref.value_kind in ("pic", "usage")]
@@ -1072,7 +1127,7 @@ class _ClaimChecker:
                 has = f"{'PIC ' if attr == 'pic' else ''}{actual}" if actual else f"no {attr.upper()} clause"
                 self._add("mismatch", f"{d.name} has {has} at {_where(d)}, not {shown}", [_def_evidence(self.lk, d)])
             return
-        pool = [d for f in scope for d in self.lk.definitions(None, "data_item", f)] if scope else []
+        pool = [d for f in scope for d in self.lk.definitions(None, SymbolKind.DATA_ITEM, f)] if scope else []
         match = [d for d in pool if norm(d.detail.get(attr, "")) == norm(ref.value)]
         if match:
             self._add("ok", f"{match[0].name} is {shown} at {_where(match[0])}", [_def_evidence(self.lk, match[0])])
@@ -1171,8 +1226,8 @@ class _ClaimChecker:
             copied = [
                 d.path
                 for path in scope
-                for r in self.lk.references(None, "copy", path)
-                for d in self.lk.definitions(r.target, "copybook")
+                for r in self.lk.references(None, RefKind.COPY, path)
+                for d in self.lk.definitions(r.target, SymbolKind.COPYBOOK)
             ]
             for path in dict.fromkeys(copied):
                 at = next((n for n, line in enumerate(self.lk.file_lines(path), start=1) if pattern.search(line)), None)
@@ -1216,7 +1271,7 @@ class _ClaimChecker:
         ref = ClaimRef(kind="identifier", text=name, value=PurePosixPath(name).stem)
         return _Located(ref, -1, files, Resolution(files=files))
 
-    def _relation_links(self) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
+    def _relation_links(self) -> list[tuple[str, frozenset[RefKind], _Located | None, _Located]]:
         """(relation, subject, object) triples from the cue words and the order of the names around them.
 
         A subject is the nearest name before the cue that can act (not a data item), else the context;
@@ -1227,7 +1282,7 @@ class _ClaimChecker:
         named = [
             loc for loc in self.located if loc.ref.kind in ("identifier", "path") and (loc.files or (loc.res and loc.res.found))
         ]
-        links: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
+        links: list[tuple[str, frozenset[RefKind], _Located | None, _Located]] = []
         previous: _Located | None = None
         after_passive = False
         previous_objects: list[_Located] = []
@@ -1298,7 +1353,9 @@ class _ClaimChecker:
                         subject, objects = previous, previous_objects
                     elif cue.relation == "transfers" and _BY_MEANS_OF.search(before):
                         # "sent to COADM01C and COMEN01C, both with XCTL": the programs named before
-                        objects = [loc for loc in earlier if any(d.kind == "program" for d in (loc.res.defs if loc.res else []))]
+                        objects = [
+                            loc for loc in earlier if any(d.kind == SymbolKind.PROGRAM for d in (loc.res.defs if loc.res else []))
+                        ]
                         subject = None
                     elif cue.relation in ("reads", "writes") and passive_files:
                         # "ACCTREJ | Access: read", "reads AUDITLG before writing": the file named before
@@ -1316,7 +1373,7 @@ class _ClaimChecker:
             kinds = RELATION_REFS[cue.relation]
             word = text[cue.start : cue.end].upper()
             if cue.relation == "transfers" and ("XCTL" in word or "LINK" in word):
-                kinds = frozenset({"xctl"} if "XCTL" in word else {"link"})  # LINK returns, XCTL does not
+                kinds = frozenset({RefKind.XCTL} if "XCTL" in word else {RefKind.LINK})  # LINK returns, XCTL does not
             if cue.relation == "copies" and word.startswith("COP") and subject is not None and not self._in_cobol(subject):
                 continue  # "`build_response` copies the status": English, not a COPY statement
             for who in [subject, *agents]:
@@ -1326,8 +1383,8 @@ class _ClaimChecker:
         return links + self._statement_links(named) + self._row_copy_links(named, links)
 
     def _row_copy_links(
-        self, named: list[_Located], links: list[tuple[str, frozenset[str], _Located | None, _Located]]
-    ) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
+        self, named: list[_Located], links: list[tuple[str, frozenset[RefKind], _Located | None, _Located]]
+    ) -> list[tuple[str, frozenset[RefKind], _Located | None, _Located]]:
         """A table row whose first cell is a program and one of whose columns lists its copybooks
         ("`P` | Copybooks: `A`, `B`"): the program copies each listed name."""
         text = self.claim.text
@@ -1335,10 +1392,10 @@ class _ClaimChecker:
         row_subject = (
             next((loc for loc in named if loc.ref.kind == "identifier" and loc.pos < first), None) if first > 0 else None
         )
-        if row_subject is None or row_subject.res is None or not any(d.kind == "program" for d in row_subject.res.defs):
+        if row_subject is None or row_subject.res is None or not any(d.kind == SymbolKind.PROGRAM for d in row_subject.res.defs):
             return []
         linked = {id(obj) for relation, _, _, obj in links if relation == "copies"}
-        out: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
+        out: list[tuple[str, frozenset[RefKind], _Located | None, _Located]] = []
         for m in _COPY_COLUMN.finditer(text):
             end = text.find(" | ", m.end())
             end = len(text) if end < 0 else end
@@ -1347,10 +1404,10 @@ class _ClaimChecker:
                     out.append(("copies", RELATION_REFS["copies"], row_subject, loc))
         return out
 
-    def _statement_links(self, named: list[_Located]) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
+    def _statement_links(self, named: list[_Located]) -> list[tuple[str, frozenset[RefKind], _Located | None, _Located]]:
         """A quoted statement states its own relation: `EXEC CICS LINK PROGRAM('X')` says the subject
         LINKs to X, `CALL 'X'` that it calls X, `COPY X` that it copies X."""
-        links: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
+        links: list[tuple[str, frozenset[RefKind], _Located | None, _Located]] = []
         for loc in self.located:
             if loc.ref.value_kind != "code":
                 continue
@@ -1361,7 +1418,9 @@ class _ClaimChecker:
             elif bare is not None:
                 # "uses `EXEC CICS XCTL` to reach `X`": the verb alone, its target the program named after it
                 after = [
-                    a for a in named if a.pos > loc.pos and a.res is not None and any(d.kind == "program" for d in a.res.defs)
+                    a
+                    for a in named
+                    if a.pos > loc.pos and a.res is not None and any(d.kind == SymbolKind.PROGRAM for d in a.res.defs)
                 ]
                 if not after or not _TO_REACH.fullmatch(self.claim.text, loc.ref.end, after[0].pos):
                     continue
@@ -1369,10 +1428,10 @@ class _ClaimChecker:
             else:
                 continue
             relation, kinds = {
-                "XCTL": ("transfers", frozenset({"xctl"})),
-                "LINK": ("transfers", frozenset({"link"})),
-                "CALL": ("calls", frozenset({"call"})),
-                "COPY": ("copies", frozenset({"copy"})),
+                "XCTL": ("transfers", frozenset({RefKind.XCTL})),
+                "LINK": ("transfers", frozenset({RefKind.LINK})),
+                "CALL": ("calls", frozenset({RefKind.CALL})),
+                "COPY": ("copies", frozenset({RefKind.COPY})),
             }[verb.split()[-1]]
             obj = next((loc for loc in named if loc.ref.kind == "identifier" and loc.ref.value.upper() == target), None)
             if obj is None:
@@ -1404,7 +1463,7 @@ class _ClaimChecker:
         about = set(self.scope)
         return [d for d in defs if d.path in about] or defs
 
-    def _check_relation(self, relation: str, kinds: frozenset[str], subject: _Located | None, obj: _Located) -> None:
+    def _check_relation(self, relation: str, kinds: frozenset[RefKind], subject: _Located | None, obj: _Located) -> None:
         name = obj.ref.value
         res = obj.res
         assert res is not None
@@ -1438,7 +1497,7 @@ class _ClaimChecker:
         reaching = [r for r in self._refs_of(None, spans) if _targets_match(self.lk, r, name, targets)]
         if io:
             # A READ/WRITE statement is better evidence than the OPEN before it.
-            found = sorted((r for r in reaching if r.kind in family), key=lambda r: r.kind == "file_open")
+            found = sorted((r for r in reaching if r.kind in family), key=lambda r: r.kind == RefKind.FILE_OPEN)
             exact = [r for r in found if relation in io_directions(r)]
         else:
             found = [r for r in reaching if r.kind in family]
@@ -1503,7 +1562,7 @@ class _ClaimChecker:
         """A file is named in claims by its SELECT name or its ASSIGN (DD or dataset) name."""
         up = name.upper()
         aliases: set[str] = set()
-        for sym in self.lk.definitions(None, "select", None):
+        for sym in self.lk.definitions(None, SymbolKind.SELECT, None):
             assign = sym.detail.get("assign", "").strip("'\"").upper()
             names = {assign, assign_dd(assign)} if assign else set()
             if sym.name.upper() == up:
@@ -1512,7 +1571,7 @@ class _ClaimChecker:
                 aliases.add(sym.name.upper())
         return aliases
 
-    def _refs_of(self, kinds: frozenset[str] | None, spans: list[tuple[str, int, int]] | None) -> list[Ref]:
+    def _refs_of(self, kinds: frozenset[RefKind] | None, spans: list[tuple[str, int, int]] | None) -> list[Ref]:
         """References of the given kinds (None: any) inside the spans (None: the whole snapshot)."""
         if spans is None:
             if kinds is None:
@@ -1539,7 +1598,7 @@ class _ClaimChecker:
             return
         text = self.claim.text
         clause_end = self._clause_of(first.pos)[1]
-        cobol = all(d.kind in ("paragraph", "section") for d in first.res.defs)
+        cobol = all(d.kind in PROCEDURE_KINDS for d in first.res.defs)
         # what a fact with its own checker names ("raises `X`") is judged there, through the calls it follows
         judged = {term.span[0] for f in self.claim.facts if f.predicate in CHECKERS for term in (f.object, f.by) if term}
         for loc in self.located:
@@ -1851,7 +1910,7 @@ class _ClaimChecker:
             owner, used, verb = m.group("c"), m.group("d"), m.group("verb").lower()
             stems = {w for w in (verb, verb[:-1], verb[:-2]) if len(w) >= 3}
             attrs: list[tuple[str, int, str, str]] = []
-            for d in self.lk.definitions(_last(owner), "class"):
+            for d in self.lk.definitions(_last(owner), SymbolKind.CLASS):
                 lines = self.lk.file_lines(d.path)
                 body: int | None = None
                 for n in range(d.start_line + 1, min(d.end_line, len(lines)) + 1):
@@ -1996,7 +2055,7 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
         return True
     # self.post(...) inside class Ledger is Ledger.post
     owner = _last(qualifier)
-    return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, "class", ref.path))
+    return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, SymbolKind.CLASS, ref.path))
 
 
 # A dotted chain (value.timestamp.signature) often describes a format in prose; _unnamed_presence judges it.

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from groundjudge.grounding.index.cobol_lexical import CICS_FILE_REFS
 from groundjudge.grounding.index.cobol_source import is_free_format
+from groundjudge.grounding.index.model import DATA_KINDS, PROCEDURE_KINDS, RefKind, SymbolKind
 from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.rename.leak import is_document
@@ -41,10 +42,12 @@ NOT_PROGRAM_SOURCE = (".md", ".txt", ".rst", ".adoc", ".html", ".htm", ".json", 
 NOT_DEFINED = "{} but not defined in the corpus ({})"
 
 
-JCL_CLASS = {"job": "jcl_job", "step": "jcl_step", "dd": "jcl_dd"}  # index kind -> class
-PROGRAM_REFS = frozenset({"call", "link", "xctl", "cics_program"})  # a literal target of one names a program
+JCL_CLASS = {SymbolKind.JOB: "jcl_job", SymbolKind.STEP: "jcl_step", SymbolKind.DD: "jcl_dd"}  # index kind -> class
+PROGRAM_REFS = frozenset(
+    {RefKind.CALL, RefKind.LINK, RefKind.XCTL, RefKind.CICS_PROGRAM}
+)  # a literal target of one names a program
 DATA_LEVELS = frozenset([f"{n:02d}" for n in range(1, 50)] + ["66", "77", "88"])
-BMS_CLASS = {"mapset": "bms_mapset", "map": "bms_map", "field": "bms_field"}  # index kind -> class
+BMS_CLASS = {SymbolKind.MAPSET: "bms_mapset", SymbolKind.MAP: "bms_map", SymbolKind.FIELD: "bms_field"}  # index kind -> class
 PLAN_RE = re.compile(r"\bPLAN\s*[(=]\s*'?([A-Za-z0-9$#@]+)", _I)  # DSN RUN / BIND / CSD TRANSACTION
 CSD_RE = re.compile(rf"\bDEFINE\s+(TRANSACTION|TRANS|FILE|PROGRAM|MAPSET)\s*\(\s*({_NAME})\s*\)", _I)
 
@@ -85,11 +88,11 @@ def code_area(text: str) -> list[str]:
 def _cobol_class(s: Symbol) -> str | None:
     """A data item of a level that names one, an FD or a SELECT is a data name; the index records paragraphs
     and sections only in a procedure division or a copybook."""
-    if s.kind in ("data_item", "condition"):
+    if s.kind in DATA_KINDS:
         return "data_name" if s.detail.get("level") in DATA_LEVELS else None
-    if s.kind in ("fd", "select"):
+    if s.kind in (SymbolKind.FD, SymbolKind.SELECT):
         return "data_name"
-    if s.kind in ("paragraph", "section"):
+    if s.kind in PROCEDURE_KINDS:
         return "paragraph"
     return None
 
@@ -164,7 +167,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     # Procedure-division copybooks have no PROCEDURE DIVISION header: area-A words there are paragraphs.
     copybook_paths: set[str] = set()
     for path in cobol:
-        ids = [written(path, s.start_line, s.name) for s in idx.definitions(kind="program", path=path)]
+        ids = [written(path, s.start_line, s.name) for s in idx.definitions(kind=SymbolKind.PROGRAM, path=path)]
         for name in ids:
             programs.setdefault(name.upper(), name)
         if ids:
@@ -188,7 +191,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     procs: dict[str, str] = {}
     for path, (lang, _text) in texts.items():
         if lang == "jcl":
-            for s in idx.definitions(kind="proc", path=path):
+            for s in idx.definitions(kind=SymbolKind.PROC, path=path):
                 procs.setdefault(s.name, written(path, s.start_line, s.name))
             if path.lower().endswith((".proc", ".prc")):
                 procs.setdefault(_stem(path).upper(), _stem(path))
@@ -200,7 +203,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     tagged: list[tuple[str, str, str]] = []  # (copybook, tag, operand) of ==(TAG)== BY ==X==
 
     for path in cobol:
-        copies = idx.references(kind="copy", path=path)
+        copies = idx.references(kind=RefKind.COPY, path=path)
         for r in copies:
             if "via" in r.detail:
                 continue
@@ -224,7 +227,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
         candidates += [(name, "dataset") for name in _cics_files(idx, path, written)]
         symbols = idx.definitions(path=path)
         for s in symbols:
-            if s.kind == "select" and "assign" in s.detail:
+            if s.kind == SymbolKind.SELECT and "assign" in s.detail:
                 candidates.append((assign_dd(s.detail["assign"]), "jcl_dd"))
         for s in symbols:
             cls = _cobol_class(s)
@@ -347,7 +350,7 @@ def _call_targets(
                 yield written(path, r.line, r.target)
     for path, (lang, _text) in texts.items():
         if lang == "jcl":
-            for r in idx.references(kind="exec_pgm", path=path):
+            for r in idx.references(kind=RefKind.EXEC_PGM, path=path):
                 if r.context and "via" not in r.detail:
                     yield written(path, r.line, r.target)
 
@@ -379,12 +382,12 @@ def _jcl_names(
         if cls and "override" not in s.detail:  # //STEP.DD names the DD of a PROC's step, read where it is defined
             rows.append((s.start_line, 0, [(written(path, s.start_line, s.name), cls)]))
     for r in idx.references(path=path):
-        if r.kind in ("exec_pgm", "exec_proc") and r.context and "via" not in r.detail:
+        if r.kind in (RefKind.EXEC_PGM, RefKind.EXEC_PROC) and r.context and "via" not in r.detail:
             target = written(path, r.line, r.target)
             cls = "program" if r.target in programs else "jcl_proc" if r.target in procs else None
             if cls:
                 rows.append((r.line, 1, [(target, cls)]))
-        elif r.kind in ("dsn", "control_dsn"):
+        elif r.kind in (RefKind.DSN, RefKind.CONTROL_DSN):
             rows.append((r.line, 2, [(q, "dataset") for q in _dataset_qualifiers(written(path, r.line, r.target))]))
     return [c for *_, names in sorted(rows, key=lambda row: row[:2]) for c in names]
 
@@ -403,9 +406,11 @@ def _from_index(idx: Index, wanted: set[str]) -> list[tuple[str, str]]:
     """Python/Java/JS/Go/C names the repository defines, from the grounding index. Dunder names are
     protocol, not repository vocabulary, and are never candidates."""
     found: list[tuple[str, str]] = []
-    for kind in ("class", "function", "method"):
-        if kind in wanted:
-            found += [(s.name, kind) for s in idx.definitions(kind=kind) if s.language not in ("cobol", "jcl", "bms", "text")]
+    for kind in (SymbolKind.CLASS, SymbolKind.FUNCTION, SymbolKind.METHOD):
+        if kind in wanted:  # the identifier class is spelled as the index kind
+            found += [
+                (s.name, kind.value) for s in idx.definitions(kind=kind) if s.language not in ("cobol", "jcl", "bms", "text")
+            ]
     if "module" in wanted:
         for info in idx.files():
             if info.language not in ("cobol", "jcl", "bms", "text") and language_of(info.path) == "code":

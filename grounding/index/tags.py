@@ -37,6 +37,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
+from groundjudge.grounding.index.model import FUNCTION_KINDS, RefKind, SymbolKind
 from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
 _QUERIES = Path(__file__).parent / "queries"
@@ -252,10 +253,10 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
     tree = parser.parse(text.encode("utf-8"))
     symbols: list[SymbolRow] = []
     spans: list[tuple[int, int, int, str]] = []  # functions and methods, for the context of each ref
-    raw_refs: list[tuple[str, str, int, dict[str, str], Any]] = []  # ..., the node
+    raw_refs: list[tuple[RefKind, str, int, dict[str, str], Any]] = []  # ..., the node
     # Symbols are made into rows only at the end: a function's defaults and a class's further bases
     # arrive in later matches.
-    defined: list[tuple[str, str, int, int, dict[str, str], int]] = []
+    defined: list[tuple[SymbolKind, str, int, int, dict[str, str], int]] = []
     defaults: list[tuple[Any, str]] = []  # (default's node, "name=value")
     bases: dict[tuple[int, str], list[str]] = {}  # (class node start byte, name) -> bases from every match
     raises = _Raises()
@@ -271,39 +272,41 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
                 break
         else:
             continue
-        kind = role.split(".")[1]
+        capture = role.split(".")[1]
         if role.startswith("definition"):
             name = _text(name_node)
             detail: dict[str, str] = {}
-            if kind == "default":
+            if capture == "default":  # no symbol: a detail of the function it belongs to
                 if "value" in caps:
                     defaults.append((node, f"{name}={_value(caps['value'][0])}"))
                 continue
-            if kind == "class":  # keyed by name too: one Go `type (...)` declaration holds several
+            kind = SymbolKind(capture)
+            if kind == SymbolKind.CLASS:  # keyed by name too: one Go `type (...)` declaration holds several
                 found = bases.setdefault((node.start_byte, name), [])
                 found.extend(b for n in caps.get("bases", []) for b in _names_in(n) if b not in found)
             parent = _go_receiver(node) if node.type == "method_declaration" and grammar == "go" else _enclosing_class(node)
             if "::" in name:
                 parent, name = name.rsplit("::", 1)
-            if parent and kind in ("function", "method"):
-                kind, detail = "method", {"parent": parent}
-            elif parent and kind in ("class", "constant"):
+            if parent and kind in FUNCTION_KINDS:
+                kind, detail = SymbolKind.METHOD, {"parent": parent}
+            elif parent and kind in (SymbolKind.CLASS, SymbolKind.CONSTANT):
                 detail = {"parent": parent}
-            if kind == "constant" and "value" in caps:
+            if kind == SymbolKind.CONSTANT and "value" in caps:
                 detail["value"] = _value(caps["value"][0])
-            key = (kind, name, node.start_point.row)
+            key: tuple = (kind, name, node.start_point.row)
             if key in seen:
                 continue
             seen.add(key)
             start, end = node.start_point.row + 1, node.end_point.row + 1
             defined.append((kind, name, start, end, detail, node.start_byte))
-            if kind in ("function", "method"):
+            if kind in FUNCTION_KINDS:
                 spans.append((start, -end, end, name))
         else:
-            target = _import_target(_text(name_node)) if kind == "import" else _text(name_node)
-            if kind in ("raise", "except"):
+            ref_kind = RefKind(capture)
+            target = _import_target(_text(name_node)) if ref_kind == RefKind.IMPORT else _text(name_node)
+            if ref_kind in (RefKind.RAISE, RefKind.EXCEPT):
                 target = _last_name(target)
-            key = (kind, target, name_node.start_point.row)
+            key = (ref_kind, target, name_node.start_point.row)
             if key in seen:
                 continue
             seen.add(key)
@@ -312,10 +315,10 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
                 detail["receiver"] = _value(caps["receiver"][0])
             if "declared" in caps:
                 detail["declared"] = "yes"
-            if kind == "except":
+            if ref_kind == RefKind.EXCEPT:
                 raises.add_clause(node, target, caps)
-            raw_refs.append((kind, target, name_node.start_point.row + 1, detail, node))
-    functions = {at for kind, *_, at in defined if kind in ("function", "method")}
+            raw_refs.append((ref_kind, target, name_node.start_point.row + 1, detail, node))
+    functions = {at for kind, *_, at in defined if kind in FUNCTION_KINDS}
     owned: dict[int, list[str]] = {}
     for default, pair in defaults:
         owner = _default_owner(default, functions)
@@ -323,18 +326,18 @@ def extract(path: str, language: str, text: str, grammar: str) -> tuple[list[Sym
             owned.setdefault(owner, []).append(pair)
     with_bases = "bases" in _captures(grammar)
     for kind, name, start, end, detail, at in defined:
-        if kind == "constant" and at in functions:
+        if kind == SymbolKind.CONSTANT and at in functions:
             continue  # `const f = () => ...`: a declaration the query defines as a function is that function
-        if at in owned and kind in ("function", "method"):
+        if at in owned and kind in FUNCTION_KINDS:
             detail["defaults"] = ";".join(owned[at])
-        if kind == "class" and with_bases:
+        if kind == SymbolKind.CLASS and with_bases:
             detail["bases"] = ",".join(bases.get((at, name), []))
         symbols.append(symbol_row(kind, name, path, start, end, language, "tree-sitter", detail))
     spans.sort()
     refs = []
-    for kind, target, line, detail, ref_node in raw_refs:
-        made = raises.refs(target, ref_node, detail) if kind == "raise" else [(target, detail)]
-        refs += [ref_row(kind, t, path, line, _innermost(spans, line), language, d) for t, d in made]
+    for ref_kind, target, line, detail, ref_node in raw_refs:
+        made = raises.refs(target, ref_node, detail) if ref_kind == RefKind.RAISE else [(target, detail)]
+        refs += [ref_row(ref_kind, t, path, line, _innermost(spans, line), language, d) for t, d in made]
     return symbols, refs, tree.root_node.has_error
 
 
