@@ -287,7 +287,8 @@ _COBOL_STATEMENT = re.compile(
     r"GO\s+TO|STOP\s+RUN|INITIALIZE|DELETE|START|SELECT\s+[A-Z0-9-]+\s+ASSIGN)\s+\S"
 )
 _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
-_CODE_TOKEN = re.compile(r"[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
+# a COBOL procedure name may start with digits (`1000-PRICE`): one token, not "PRICE"
+_CODE_TOKEN = re.compile(r"(?<![\w$#@-])(?:\d+-)*[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
 
 # Relation cues. Each is (relation, pattern); a cue followed by "by"/"from" is passive: the object comes first.
 _CUES: list[tuple[Relation, re.Pattern[str]]] = [

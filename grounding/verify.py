@@ -184,6 +184,8 @@ _PASSIVE_CLAUSE = re.compile(
 # "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place
 _AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
 _PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|first\s+)?$", re.I)
+# What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
+UNIT_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.PROC, SymbolKind.JOB})
 _RELATIVE_AFTER = re.compile(r"`?,?\s*(?:which|whose|where)\b", re.I)
 _WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
@@ -707,7 +709,7 @@ class _ClaimChecker:
             and loc.res is not None
             and not in_code_fragment(loc.ref)
             for d in loc.res.defs
-            if d.kind == SymbolKind.PROGRAM
+            if d.kind in UNIT_KINDS
         ]
         strong = list(dict.fromkeys(explicit or named))
         self.strong = strong
@@ -891,6 +893,8 @@ class _ClaimChecker:
         for loc in self.located:
             if loc.ref.kind != "identifier" or (not loc.ref.strict and not (loc.res and loc.res.found)):
                 continue
+            if in_code_fragment(loc.ref):
+                continue  # a name inside a quoted statement is placed by that statement's own check
             if path in loc.files or (
                 loc.ref.value.upper() == stem and (self.lk.file_info(path) or _NO_INFO).language in case_insensitive()
             ):

@@ -152,6 +152,8 @@ def grounder(tmp_path_factory):
         "cbl/XYZRP01.cbl": REPORT,
         "cpy/XYZCOM.cpy": COPYBOOK,
         "py/store.py": STORE,
+        "jcl/XYZPROC.jcl": "//XYZPROC  PROC LNGPRFX='XYZ630'\n//COBOL    EXEC PGM=IGYCRCTL\n"
+        "//STEPLIB  DD DSN=&LNGPRFX..SIGYCOMP,DISP=SHR\n",
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -220,6 +222,10 @@ CASES = [
     ("`Store.digest` builds the signature with `hmac.new`.", S),
     ("`Store.helper` builds the signature with `hmac.new`.", U),
     ("`Store.loads` hands back the `text` the first time it is called.", S),
+    # a name inside a quoted statement is placed by the statement, not by the cite's lines
+    ("In `XYZMN01` the main paragraph runs `PERFORM 1000-PRICE` (`cbl/XYZMN01.cbl:13-14`).", S),
+    # a JCL procedure the claim names holds its values, whatever the context
+    ("## `XYZMN01`\n\n`XYZPROC` compiles with `IGYCRCTL` through `LNGPRFX='XYZ630'`.", S),
     # a negated verb states no relation for the checks to test
     ("`XYZCL01` writes no report, and `XYZMN01` links to `XYZCL01`.", S),
     # a VALUE clause on its own is the initial value of the item named before it
