@@ -186,6 +186,7 @@ _AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|bef
 _PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|first\s+)?$", re.I)
 # What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
 UNIT_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.PROC, SymbolKind.JOB})
+_OTHER_VERB = re.compile(r"\b(?:returns?|raises?|throws?|catches|sets)\b", re.I)
 _RELATIVE_AFTER = re.compile(r"`?,?\s*(?:which|whose|where)\b", re.I)
 _WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
@@ -486,8 +487,13 @@ class _Lookup:
         return []
 
     def field_lines(self, owner: str, attr: str) -> list[tuple[str, int]]:
-        """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``)."""
-        field = re.compile(r"^\s*(?:self\.)?" + re.escape(attr) + r"\s*(?::|=(?!=))")
+        """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``, and in
+        the C-family languages a typed declaration: ``private Set<Visit> visits = new LinkedHashSet<>();``)."""
+        name = re.escape(attr)
+        field = re.compile(
+            r"^\s*(?:(?:self|this)\.)?" + name + r"\s*(?::|=(?!=))"
+            r"|^\s*(?:[\w.<>\[\],?]+\s+)+" + name + r"\s*(?:=(?!=).*)?;"
+        )
         out: list[tuple[str, int]] = []
         for cls in self.definitions(owner, SymbolKind.CLASS):
             lines = self.file_lines(cls.path)
@@ -1295,6 +1301,9 @@ class _ClaimChecker:
             if cue.relation == "defines":
                 continue  # a definition's place is checked by the file and line checks
             nxt = cues[i + 1].start if i + 1 < len(cues) else len(text) + 1
+            # "calls `f` and returns `False` when it raises `E`": what follows another verb is not this one's
+            stop = _OTHER_VERB.search(_BACKTICKED.sub(lambda m: "_" * len(m.group(0)), text), cue.end)
+            nxt = min(nxt, stop.start()) if stop else nxt
             before = text[: cue.start]
             # "writes X to a file, and `load` reads it": a name the next verb follows is that verb's subject
             after = [loc for loc in named if cue.end <= loc.pos < nxt and (nxt > len(text) or text[loc.ref.end : nxt].strip())]

@@ -152,6 +152,8 @@ def grounder(tmp_path_factory):
         "cbl/XYZRP01.cbl": REPORT,
         "cpy/XYZCOM.cpy": COPYBOOK,
         "py/store.py": STORE,
+        "java/Pet.java": "public class Pet {\n    private Set<Visit> visits = new LinkedHashSet<>();\n\n"
+        "    public Set<Visit> getVisits() {\n        return visits;\n    }\n}\n",
         "jcl/XYZPROC.jcl": "//XYZPROC  PROC LNGPRFX='XYZ630'\n//COBOL    EXEC PGM=IGYCRCTL\n"
         "//STEPLIB  DD DSN=&LNGPRFX..SIGYCOMP,DISP=SHR\n",
     }.items():
@@ -226,6 +228,9 @@ CASES = [
     ("In `XYZMN01` the main paragraph runs `PERFORM 1000-PRICE` (`cbl/XYZMN01.cbl:13-14`).", S),
     # a JCL procedure the claim names holds its values, whatever the context
     ("## `XYZMN01`\n\n`XYZPROC` compiles with `IGYCRCTL` through `LNGPRFX='XYZ630'`.", S),
+    # a typed field declaration of a Java class is the class's attribute
+    ("`Pet.visits` is a `LinkedHashSet`.", S),
+    ("`Pet.owners` is a `LinkedHashSet`.", U),
     # a negated verb states no relation for the checks to test
     ("`XYZCL01` writes no report, and `XYZMN01` links to `XYZCL01`.", S),
     # a VALUE clause on its own is the initial value of the item named before it
