@@ -297,12 +297,18 @@ def _ref_in(refs: list[ClaimRef], start: int, end: int) -> ClaimRef | None:
 _AND_VERB = re.compile(r"\b(?:(?:and|then|but)\s+(?:it\s+|they\s+)?|it\s+|they\s+)(?:also\s+|then\s+|only\s+)?$", re.I)
 
 
+_PRONOUN_BEFORE = re.compile(r"\b(?:it|they)\s+(?:also\s+|then\s+|only\s+|first\s+)?$", re.I)
+_OPENS = re.compile(r"\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:the\s+\w+\s+)?", re.I)
+
+
 def _actor(names: list[ClaimRef], pos: int, text: str = "") -> Term | None:
     """The name whose code does what a verb at pos says: the nearest name before it, or the sentence's first
     name when the verb follows "and" (the name just before it is then what the previous verb acted on)."""
     before = [r for r in names if r.end <= pos]
     if not before:
         return None
+    if _PRONOUN_BEFORE.search(text, 0, pos) and not _OPENS.fullmatch(text, 0, before[0].start):
+        return None  # "On ENTER it performs `P`; on PF3 it moves": "it" is the context, never what a verb acted on
     # "... and `FileModeWarning` subclasses": a name right before the verb is its subject
     if len(before) > 1 and text[before[-1].end : pos].strip() and _AND_VERB.search(_mask(text[:pos])):
         return _term(before[0])

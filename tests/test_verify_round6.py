@@ -228,6 +228,8 @@ CASES = [
     ("In `XYZMN01` the main paragraph runs `PERFORM 1000-PRICE` (`cbl/XYZMN01.cbl:13-14`).", S),
     # a JCL procedure the claim names holds its values, whatever the context
     ("## `XYZMN01`\n\n`XYZPROC` compiles with `IGYCRCTL` through `LNGPRFX='XYZ630'`.", S),
+    # "it" after a verb that acted on a paragraph is the context, also for what "it" sets
+    ("## `XYZMN01`\n\nOn a zero total it performs `1000-PRICE`; otherwise it moves `WS-SAVE-AREA` to `DFHCOMMAREA`.", S),
     # SORT, SEARCH, INSPECT ... and a table's KEY clause are COBOL quoted as written
     ("`XYZMN01` sorts the totals with `SORT WS-TOTAL`.", U),
     # a typed field declaration of a Java class is the class's attribute
