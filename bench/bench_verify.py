@@ -28,12 +28,14 @@ HERE = Path(__file__).resolve().parent
 
 def make_claims(idx, n: int, seed: int) -> str:
     """A Markdown answer of n one-sentence paragraphs about the indexed corpus."""
+    from groundjudge.grounding.index.model import RefKind, SymbolKind
+
     rng = random.Random(seed)
-    paras = [s for s in idx.definitions(kind="paragraph")] + [s for s in idx.definitions(kind="section")]
-    items = [s for s in idx.definitions(kind="data_item") if s.detail.get("pic")]
-    programs = idx.definitions(kind="program")
-    performs = [r for r in idx.references(kind="perform") if r.context]
-    copies = idx.references(kind="copy")
+    paras = [s for s in idx.definitions(kind=SymbolKind.PARAGRAPH)] + [s for s in idx.definitions(kind=SymbolKind.SECTION)]
+    items = [s for s in idx.definitions(kind=SymbolKind.DATA_ITEM) if s.detail.get("pic")]
+    programs = idx.definitions(kind=SymbolKind.PROGRAM)
+    performs = [r for r in idx.references(kind=RefKind.PERFORM) if r.context]
+    copies = idx.references(kind=RefKind.COPY)
     paths = [f.path for f in idx.files()]
     if not (paras and items and programs and performs and copies):
         raise SystemExit("the corpus needs paragraphs, PIC items, programs, PERFORMs and COPYs")

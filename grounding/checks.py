@@ -9,19 +9,24 @@ a dotted name of a module) gets no outcome: the name checks of verify.py still j
 
 from __future__ import annotations
 
+import ast
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from groundjudge.grounding.facts import Fact, Predicate
-from groundjudge.grounding.index.model import Ref, Symbol
+from groundjudge.grounding.index.model import FUNCTION_KINDS, Ref, RefKind, Symbol, SymbolKind
+from groundjudge.grounding.index.registry import language
 from groundjudge.grounding.models import Evidence
 
 MAX_ANCESTRY = 8
 MAX_CALL_DEPTH = 3  # raises: how many calls deep a raise in a callee still counts as the subject's
-ACTOR_KINDS = {"paragraph", "section", "program", "function", "method", "class"}
+# what a claim about code can be about (the verifier adds JCL's jobs, steps and PROCs)
+CODE_ACTOR_KINDS = frozenset(
+    {SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.PROGRAM, SymbolKind.FUNCTION, SymbolKind.METHOD, SymbolKind.CLASS}
+)
 
 Outcome = Literal["ok", "missing", "mismatch", "contradicted", "unchecked"]
 
@@ -37,7 +42,7 @@ def _last(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-def _defs(lk: Any, name: str, kinds: set[str]) -> list[Symbol]:
+def _defs(lk: Any, name: str, kinds: Collection[SymbolKind]) -> list[Symbol]:
     """Definitions of a (possibly dotted) name of the given kinds; `Owner.attr` keeps those whose parent is Owner."""
     owner = name.rsplit(".", 2)[-2] if "." in name else None
     defs = [d for d in lk.definitions(_last(name)) if d.kind in kinds]
@@ -66,17 +71,86 @@ _FIGURATIVE = {
 
 
 def normalize_value(value: str) -> str:
-    """Values compare without quotes, a COBOL VALUE keyword, digit separators or case: `VALUE 1` == 1,
-    10_000_000_00 == 1000000000, 'E' == "e", b"." == "."."""
+    """Values compare without quotes, a COBOL VALUE keyword, digit separators, a numeric type suffix or case:
+    `VALUE 1` == 1, 10_000_000_00 == 1000000000, 100L == 100, 1'000 == 1000, 2.5f == 2.5, 'E' == "e",
+    b"." == "."."""
     v = value.strip().rstrip(".")
     v = re.sub(r"^VALUE\s+(?:IS\s+)?", "", v, flags=re.I)
     v = re.sub(r"^[bBrRuU]{1,2}(?=[\"'])", "", v)
     v = v.strip("\"'`")
     v = _FIGURATIVE.get(v.upper(), v)
-    if re.fullmatch(r"[-+]?[\d_,]+(?:\.\d+)?", v):
-        v = v.replace("_", "").replace(",", "").lstrip("+")
+    number = _NUMBER.fullmatch(v)
+    if number:
+        v = re.sub(r"[_,']", "", number.group("digits")).lstrip("+")
         v = v.split(".")[0] if re.fullmatch(r"-?\d+\.0+", v) else v
     return v.upper()
+
+
+# A number as code writes it: digit separators (_ in Python, Java, JS, C#, Kotlin, Go, Rust; ' in C++; the
+# , of prose) and a type suffix (100L, 2.5f, 10m, 7u, 10ULL, Rust's 100u32 / 2.5f64).
+_NUMBER = re.compile(r"(?P<digits>[-+]?\d[\d_,']*(?:\.\d+)?)(?:[uU]?[lL]{0,2}|[fFdDmM]|[uUiI](?:8|16|32|64|128|size)|f32|f64)")
+# What a value that is no literal is made of when it is still one: numbers and arithmetic on them.
+_ARITHMETIC = re.compile(r"[\w\s.+\-*/()<>']+")
+_LITERAL_WORDS = {"TRUE", "FALSE", "NONE", "NULL", "NIL"}
+MAX_ALIAS = 3  # has-value: how many constants deep `A = B` is followed to B's value
+
+
+def literal_value(value: str) -> str | None:
+    """The normalised value of code that states one: a number, a quoted string, true / false / null, or
+    arithmetic on numbers (`10 * 60`, `(1 << 10)`, evaluated); None for anything computed otherwise
+    (a call, a name, a collection), whose value the source does not state."""
+    v = value.strip()
+    if re.fullmatch(r"[bBrRuU]{0,2}(\"[^\"]*\"|'[^']*')", v) or normalize_value(v) in _LITERAL_WORDS:
+        return normalize_value(v)
+    if _NUMBER.fullmatch(v):
+        return normalize_value(v)
+    if _ARITHMETIC.fullmatch(v) and re.search(r"\d", v):
+        return _evaluate(v)
+    return None
+
+
+def _evaluate(expr: str) -> str | None:
+    """Integer or decimal arithmetic of a constant expression (+ - * << >> and exact /), or None."""
+    try:
+        tree = ast.parse(re.sub(r"(?<=\d)[_'](?=\d)", "", expr), mode="eval")
+    except SyntaxError:
+        return None
+    ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b}
+    shifts = {ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b}
+
+    def ev(node: ast.AST) -> int | float:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return -ev(node.operand) if isinstance(node.op, ast.USub) else ev(node.operand)
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            if type(node.op) in ops:
+                return ops[type(node.op)](a, b)
+            if type(node.op) in shifts and isinstance(a, int) and isinstance(b, int) and 0 <= b < 64:
+                return shifts[type(node.op)](a, b)
+            if isinstance(node.op, ast.Div) and b and (a / b == a // b if isinstance(a, int) and isinstance(b, int) else True):
+                return a / b
+        raise ValueError(expr)
+
+    try:
+        return normalize_value(str(ev(tree.body)))
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+
+
+def _stated_value(lk: Any, value: str) -> str | None:
+    """The literal a constant's value or a default states, following a name of a constant (`limit =
+    MAX_ENTRIES`, `A = B`) to that constant's value."""
+    for _ in range(MAX_ALIAS):
+        literal = literal_value(value)
+        if literal is not None or not re.fullmatch(r"[A-Za-z_][\w.]*", value):
+            return literal
+        aliased = [d for d in _defs(lk, value, {SymbolKind.CONSTANT}) if "value" in d.detail]
+        if not aliased:
+            return None
+        value = aliased[0].detail["value"]
+    return None
 
 
 def _bases(lk: Any, cls: Symbol) -> list[str]:
@@ -92,7 +166,7 @@ def _ancestors(lk: Any, cls: Symbol) -> set[str]:
         if name in seen:
             continue
         seen.add(name)
-        for parent in lk.definitions(name, "class"):
+        for parent in lk.definitions(name, SymbolKind.CLASS):
             todo.extend(_bases(lk, parent))
     return seen
 
@@ -100,10 +174,23 @@ def _ancestors(lk: Any, cls: Symbol) -> set[str]:
 def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
     if fact.subject is None or fact.object is None:
         return None
-    classes = [d for d in _defs(lk, fact.subject.value, {"class"}) if "bases" in d.detail or d.language == "python"]
+    # A language whose index records bases records them for every class, none as "". A class without the
+    # detail (a C struct; a Rust struct, whose traits are implemented in impl blocks anywhere and derived)
+    # cannot settle the fact either way.
+    defined = _defs(lk, fact.subject.value, {SymbolKind.CLASS})
+    classes = [d for d in defined if "bases" in d.detail]
     if not classes:
-        return None
+        if not defined:
+            return None
+        d = defined[0]
+        return FactOutcome(
+            "unchecked",
+            f"the index records no base classes for {d.name} ({d.path}:{d.start_line}, {d.language})",
+            [_sym_evidence(lk, d, f"class {d.name}")],
+        )
     base = _last(fact.object.value)
+    if lk.definitions(base) and not lk.definitions(base, SymbolKind.CLASS):
+        return None  # a function or a constant is no base: "extends `load` with caching" says something else
     for cls in classes:
         if base in _ancestors(lk, cls):
             return FactOutcome(
@@ -120,13 +207,13 @@ def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
     )
 
 
-_VALUE_KINDS = {"constant": "value", "data_item": "value"}
+_VALUE_KINDS = {SymbolKind.CONSTANT: "value", SymbolKind.DATA_ITEM: "value"}
 
 
 def _defaults(lk: Any, param: str, functions: set[str]) -> list[tuple[Symbol, str]]:
     """(function, default) for each function declaring a default for param: those the claim names, else all."""
     out = []
-    for kind in ("function", "method"):
+    for kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
         for fn in lk.definitions(None, kind):
             for pair in filter(None, fn.detail.get("defaults", "").split(";")):
                 name, _, value = pair.partition("=")
@@ -151,19 +238,36 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
     holders: list[tuple[Symbol, str, str]] = [
         (d, d.detail["value"], f"{d.name} is")
         for d in _defs(lk, fact.subject.value, set(_VALUE_KINDS))
-        if "value" in d.detail and (fact.initial or d.kind != "data_item")
+        if "value" in d.detail and (fact.initial or d.kind != SymbolKind.DATA_ITEM)
     ]
     if not holders:
         functions = {_last(n) for n in names if n != fact.subject.value}
         param = _last(fact.subject.value)
         holders = [(fn, v, f"{param} of {fn.name} defaults to") for fn, v in _defaults(lk, param, functions)]
     if not holders:
+        unstated = _defs(lk, fact.subject.value, {SymbolKind.CONSTANT})
+        if unstated:  # Go's `B` after `A = iota`: the value comes from the constant's position
+            d = unstated[0]
+            message = f"{d.name} ({d.path}:{d.start_line}) is a constant whose declaration states no value"
+            return FactOutcome("unchecked", message, [_sym_evidence(lk, d, f"constant {d.name}")])
         return None
     claimed = normalize_value(fact.value)
+    stated: list[tuple[Symbol, str, str]] = []
     for d, value, said in holders:
-        if normalize_value(value) == claimed:
+        # A COBOL VALUE clause is a literal already; a constant or a default may be computed.
+        actual = normalize_value(value) if d.kind == SymbolKind.DATA_ITEM else _stated_value(lk, value)
+        if claimed in (actual, normalize_value(value)):
             return FactOutcome("ok", f"{said} {value} ({d.path}:{d.start_line})", [_sym_evidence(lk, d, f"{d.kind} {d.name}")])
-    d, value, said = holders[0]
+        if actual is not None:
+            stated.append((d, value, said))
+    if not stated:
+        d, value, said = holders[0]
+        return FactOutcome(
+            "unchecked",
+            f"{said} {value} ({d.path}:{d.start_line}): computed, so the source does not state whether it is {fact.value}",
+            [_sym_evidence(lk, d, f"{d.kind} {d.name}")],
+        )
+    d, value, said = stated[0]
     return FactOutcome(
         "contradicted",
         f"{said} {value} ({d.path}:{d.start_line}), not {fact.value}",
@@ -171,21 +275,27 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
     )
 
 
-def _body_refs(lk: Any, fn: Symbol, kind: str) -> list[Ref]:
+def _body_refs(lk: Any, fn: Symbol, kind: RefKind) -> list[Ref]:
     return [r for r in lk.references(None, kind, fn.path) if fn.start_line <= r.line <= fn.end_line]
 
 
 def _is_a(lk: Any, raised: str, wanted: str) -> bool:
     """Is the raised class the wanted one or a subclass of it (BadTimeSignature is a BadSignature)?"""
-    return raised == wanted or any(wanted in _ancestors(lk, c) for c in lk.definitions(raised, "class"))
+    return raised == wanted or any(wanted in _ancestors(lk, c) for c in lk.definitions(raised, SymbolKind.CLASS))
 
 
-def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome | None:
+def _is_variable(lk: Any, name: str) -> bool:
+    """A raised name that is no class: lower case, as variables are spelled in every language whose
+    exceptions are classes, and no class of the snapshot."""
+    return name[:1].islower() and not lk.definitions(name, SymbolKind.CLASS)
+
+
+def _check_statements(lk: Any, fact: Fact, kind: RefKind, verb: str) -> FactOutcome | None:
     """raises / catches: the subject function's own raise or except statements, then those of the
     functions it calls (one level: "`unsign` raises X" holds when a helper it calls raises X)."""
     if fact.subject is None or fact.object is None:
         return None
-    functions = _defs(lk, fact.subject.value, {"function", "method"})
+    functions = _defs(lk, fact.subject.value, FUNCTION_KINDS)
     if not functions:
         return None
     wanted = _last(fact.object.value)
@@ -203,10 +313,12 @@ def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome 
             f"{fact.subject.value} {verb} {r.target} through {callee} ({r.path}:{r.line})",
             [_ref_evidence(lk, r, f"{kind} {r.target}")],
         )
+    if kind == RefKind.RAISE and any(_is_variable(lk, r.target) for r in statements):
+        return None  # `throw err`: a variable may hold the exception the claim names
     if not statements:
         # Nothing within reach raises it. Only the snapshot's own exception classes are settled by that:
         # a library or builtin call may raise a ValueError the index never sees.
-        if kind != "raise" or not lk.definitions(wanted, "class"):
+        if kind != RefKind.RAISE or not lk.definitions(wanted, SymbolKind.CLASS):
             return None
         fn = functions[0]
         return FactOutcome(
@@ -224,16 +336,16 @@ def _check_statements(lk: Any, fact: Fact, kind: str, verb: str) -> FactOutcome 
     )
 
 
-def _raised_deeper(lk: Any, functions: list[Symbol], kind: str, wanted: str) -> tuple[str, Ref] | None:
+def _raised_deeper(lk: Any, functions: list[Symbol], kind: RefKind, wanted: str) -> tuple[str, Ref] | None:
     """(callee, statement) of the first raise/except of wanted in a function the subject calls, breadth first
     up to MAX_CALL_DEPTH calls deep through the index's call references."""
     seen = {(f.path, f.start_line) for f in functions}
     frontier = functions
     for _ in range(MAX_CALL_DEPTH):
-        callees = sorted({c.target for fn in frontier for c in _body_refs(lk, fn, "call")})
+        callees = sorted({c.target for fn in frontier for c in _body_refs(lk, fn, RefKind.CALL)})
         nxt = []
         for callee in callees:
-            for fn in _defs(lk, callee, {"function", "method"}):
+            for fn in _defs(lk, callee, FUNCTION_KINDS):
                 if (fn.path, fn.start_line) in seen:
                     continue
                 seen.add((fn.path, fn.start_line))
@@ -246,11 +358,39 @@ def _raised_deeper(lk: Any, functions: list[Symbol], kind: str, wanted: str) -> 
 
 
 def check_raises(lk: Any, fact: Fact) -> FactOutcome | None:
-    return _check_statements(lk, fact, "raise", "raises")
+    return _check_statements(lk, fact, RefKind.RAISE, "raises")
 
 
 def check_catches(lk: Any, fact: Fact) -> FactOutcome | None:
-    return _check_statements(lk, fact, "except", "catches")
+    return _check_statements(lk, fact, RefKind.EXCEPT, "catches")
+
+
+def check_maps(lk: Any, fact: Fact) -> FactOutcome | None:
+    """ "`f` turns `X` into `Y`": a raise inside one of f's except blocks that catch X (the index records what
+    the block catches, detail "caught") must raise Y; such raises of other exceptions only contradict it. No
+    such block in f leaves the fact unchecked: a helper f calls may do the mapping."""
+    if fact.subject is None or fact.object is None or fact.by is None:
+        return None
+    functions = _defs(lk, fact.subject.value, FUNCTION_KINDS)
+    caught, wanted = _last(fact.by.value), _last(fact.object.value)
+    raises = [
+        r
+        for fn in functions
+        for r in _body_refs(lk, fn, RefKind.RAISE)
+        if any(_is_a(lk, c, caught) or c == caught for c in r.detail.get("caught", "").split(","))
+    ]
+    for r in raises:
+        if _is_a(lk, r.target, wanted):
+            note = f"{fact.subject.value} raises {r.target} where it catches {caught} ({r.path}:{r.line})"
+            return FactOutcome("ok", note, [_ref_evidence(lk, r, f"raise {r.target}")])
+    if not raises:
+        if not functions:
+            return None
+        return FactOutcome("unchecked", f"no except block of {fact.subject.value} that catches {caught} raises anything")
+    first = raises[0]
+    shown = ", ".join(sorted({r.target for r in raises}))
+    note = f"{fact.subject.value} turns {caught} into {shown} ({first.path}:{first.line}), not {wanted}"
+    return FactOutcome("contradicted", note, [_ref_evidence(lk, first, f"raise {first.target}")])
 
 
 def check_unknown(lk: Any, fact: Fact, text: str) -> FactOutcome:
@@ -261,7 +401,7 @@ def check_unknown(lk: Any, fact: Fact, text: str) -> FactOutcome:
 # -- the subject's own code span ---------------------------------------------------------------------------
 
 
-def actor_defs(lk: Any, name: str, scope: list[str], kinds: set[str] = ACTOR_KINDS) -> list[Symbol]:
+def actor_defs(lk: Any, name: str, scope: list[str], kinds: Collection[SymbolKind] = CODE_ACTOR_KINDS) -> list[Symbol]:
     """The definitions of a paragraph, program, function or class, in the claim's files when it has any there
     (`0000-MAIN` in a claim about one program is that program's)."""
     defs = _defs(lk, name, kinds)
@@ -296,7 +436,9 @@ _COBOL_VERB = (
 )
 _MOVE = re.compile(r"\bMOVE\s+(?P<src>'[^']*'|\"[^\"]*\"|\S+)\s+TO\s+(?P<dst>.*?)" + _COBOL_VERB)
 _SET = re.compile(r"\bSET\s+(?P<dst>[\w\s,()-]+?)\s+TO\s+(?P<src>TRUE|FALSE|'[^']*'|[^\s.]+)")
-_COMPUTE = re.compile(r"\bCOMPUTE\s+(?P<dst>[\w-]+(?:\([^)]*\))?)(?:\s+ROUNDED)?\s*=\s*(?P<src>.*?)" + _COBOL_VERB)
+_COMPUTE = re.compile(
+    r"\bCOMPUTE\s+(?P<dst>[\w-]+(?:\([^)]*\))?(?:\s+(?:OF|IN)\s+[\w-]+)*)(?:\s+ROUNDED)?\s*=\s*(?P<src>.*?)" + _COBOL_VERB
+)
 
 
 def _targets(dst: str) -> set[str]:
@@ -306,9 +448,23 @@ def _targets(dst: str) -> set[str]:
     return {w for w in re.split(r"[\s,]+", dst) if w}
 
 
+def _assignment(name: str, kind: str) -> re.Pattern[str]:
+    """One line assigning name: `name = v`, `self.name: T = v`, `this.name = v;`, `this->name = v;`. The
+    statement's closing `;` and a trailing comment (the language's own marker: `//` divides in Python)
+    are not the value."""
+    comments = "|".join(re.escape(c) for c in language(kind).line_comments) or "$^"
+    return re.compile(
+        r"^\s*(?:self\.|this\.|this->)?"
+        + re.escape(name)
+        + r"\s*(?::[^=]+)?=(?!=)\s*(?P<src>.+?)\s*;?\s*(?:(?:"
+        + comments
+        + r").*)?$"
+    )
+
+
 def assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, str]]:
     """(path, line, value) of each statement in the spans that sets name: MOVE, SET, COMPUTE in COBOL, an
-    assignment to the name or to self.name in Python."""
+    assignment to the name (or to self.name, this.name) in the other languages."""
     out: list[tuple[str, int, str]] = []
     last = _last(name)
     for path, start, end in spans:
@@ -322,7 +478,7 @@ def assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[t
                     if last.upper() in _targets(m.group("dst")):
                         out.append((path, _line_of(starts, base + m.start()), m.group("src").strip()))
         else:
-            assign = re.compile(r"^\s*(?:self\.)?" + re.escape(last) + r"\s*(?::[^=]+)?=(?!=)\s*(?P<src>.+?)\s*(?:#.*)?$")
+            assign = _assignment(last, info.language)
             lines = lk.file_lines(path)
             for n in range(max(start, 1), min(end, len(lines)) + 1):
                 a = assign.match(lines[n - 1])
@@ -363,7 +519,7 @@ def check_length(lk: Any, fact: Fact) -> FactOutcome | None:
     """ "`EPYEARS` is 3 characters long": a map field's LENGTH=, a data item's PIC width. The name being
     right and the size off is a qualifier off (PARTIALLY_SUPPORTED), not a false name."""
     assert fact.subject is not None and fact.value is not None
-    for d in _defs(lk, fact.subject.value, {"field", "data_item"}):
+    for d in _defs(lk, fact.subject.value, {SymbolKind.FIELD, SymbolKind.DATA_ITEM}):
         if "length" in d.detail:
             actual = int(d.detail["length"])
             shown = f"LENGTH={d.detail['length']}"
@@ -391,7 +547,7 @@ def _returns(lk: Any, fn: Symbol) -> list[tuple[int, str]]:
     """(line, expression) of the function's own return statements; a nested function's are not its own."""
     nested = [
         d
-        for kind in ("function", "method")
+        for kind in (SymbolKind.FUNCTION, SymbolKind.METHOD)
         for d in lk.definitions(None, kind, fn.path)
         if fn.start_line < d.start_line and d.end_line <= fn.end_line
     ]
@@ -421,17 +577,53 @@ def _returned(expr: str, wanted: str, ordinal: str | None) -> bool:
     return re.search(r"(?<![\w])" + re.escape(w) + r"(?![\w])", e) is not None
 
 
+_SIMPLE_RETURN = re.compile(r"[\w.]+(?:\(\))?|'[^']*'|\"[^\"]*\"")
+_DELEGATE = re.compile(r"(?:(?P<recv>[\w.]+)\.)?(?P<name>\w+)\(.*\)", re.S)
+
+
+def _followed_returns(lk: Any, functions: list[Symbol]) -> tuple[list[tuple[Symbol, int, str]], bool]:
+    """The return statements of the functions and, up to MAX_CALL_DEPTH calls deep, of the functions they
+    return the result of (`return self._impl(s)`), and whether every such call could be followed (one to
+    code outside the snapshot, or deeper, leaves what is returned unknown)."""
+    out: list[tuple[Symbol, int, str]] = []
+    complete = True
+    todo = [(fn, 0) for fn in functions]
+    seen: set[tuple[str, int]] = set()
+    while todo:
+        fn, depth = todo.pop(0)
+        if (fn.path, fn.start_line) in seen:
+            continue
+        seen.add((fn.path, fn.start_line))
+        for n, expr in _returns(lk, fn) or [(fn.end_line, "None")]:
+            out.append((fn, n, expr))
+            if any(expr.count(a) != expr.count(b) for a, b in ("()", "[]", "{}")):
+                complete = False  # a return that goes on past its first line is not read whole
+            call = _DELEGATE.fullmatch(expr.strip())
+            if call is None:
+                continue
+            recv = call.group("recv")
+            callees = [d for d in _defs(lk, call.group("name"), FUNCTION_KINDS) if d.language == fn.language]
+            if recv in ("self", "cls"):  # the class's own method, when it has one
+                callees = [d for d in callees if d.detail.get("parent") == fn.detail.get("parent")] or callees
+            elif recv is not None:  # `json.loads(s)` is json's, not a same-named method of the corpus
+                owner = _last(recv)
+                callees = [d for d in callees if d.detail.get("parent") == owner] if lk.definitions(owner) else []
+            if callees and depth < MAX_CALL_DEPTH:
+                todo.extend((c, depth + 1) for c in callees)
+            else:
+                complete = False
+    return out, complete
+
+
 def check_returns(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     """ "`f` returns `X`" against f's own return statements (Python): one returning X holds; a return of the
     value the claim says is not returned ("rather than `True`") or only other values contradict."""
     if fact.subject is None or (fact.object is None and fact.negated is None):
         return None
-    functions = [d for d in actor_defs(lk, fact.subject.value, scope, {"function", "method"}) if d.language == "python"]
+    functions = [d for d in actor_defs(lk, fact.subject.value, scope, FUNCTION_KINDS) if d.language == "python"]
     if not functions:
         return None
-    statements = [(fn, n, expr) for fn in functions for n, expr in _returns(lk, fn)]
-    if not statements:
-        statements = [(fn, fn.end_line, "None") for fn in functions]
+    statements, complete = _followed_returns(lk, functions)
     who = fact.subject.value
     if fact.negated is not None:
         for fn, n, expr in statements:
@@ -444,6 +636,14 @@ def check_returns(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     for fn, n, expr in statements:
         if _returned(expr, fact.object.value, which):
             return FactOutcome("ok", f"{who} returns {expr} ({fn.path}:{n})", [lk.snippet(fn.path, n, n)])
+    quoted = re.fullmatch(r"`([^`]+)`", (fact.value or "").strip())
+    written = _squash(quoted.group(1) if quoted else fact.object.value)
+    if not _SIMPLE_RETURN.fullmatch(written):
+        return None  # a compound value (`(False, payload)`) is confirmed only as written: answers paraphrase its parts
+    if not complete and not written.endswith(")"):
+        # what a call the snapshot cannot follow returns may be the claimed value; a call claimed
+        # (`mac.hexdigest()`) is compared with the statements as written
+        return FactOutcome("unchecked", f"{who} returns the result of code the snapshot cannot follow")
     fn, n, _ = statements[0]
     shown = ", ".join(dict.fromkeys(e for _, _, e in statements))
     said = f"the {which} entry of {fact.object.value}" if which else fact.object.value
@@ -471,11 +671,16 @@ def _files_named(lk: Any, verb: str, span: tuple[str, int, int]) -> dict[str, in
 
 def _members(lk: Any, owner: Symbol, noun: str) -> list[Symbol]:
     """What a definition has, by the counted noun: a record's fields, a class's methods, a program's paragraphs."""
-    if owner.kind == "data_item":
-        return [d for d in lk.definitions(None, "data_item", owner.path) if d.detail.get("parent") == owner.name]
-    if owner.kind == "class":
-        return [d for d in lk.definitions(None, "method", owner.path) if d.detail.get("parent") == owner.name]
-    kind = {"paragraph": "paragraph", "section": "section", "method": "method", "function": "function"}.get(noun.rstrip("s"))
+    if owner.kind == SymbolKind.DATA_ITEM:
+        return [d for d in lk.definitions(None, SymbolKind.DATA_ITEM, owner.path) if d.detail.get("parent") == owner.name]
+    if owner.kind == SymbolKind.CLASS:
+        return [d for d in lk.definitions(None, SymbolKind.METHOD, owner.path) if d.detail.get("parent") == owner.name]
+    kind = {
+        "paragraph": SymbolKind.PARAGRAPH,
+        "section": SymbolKind.SECTION,
+        "method": SymbolKind.METHOD,
+        "function": SymbolKind.FUNCTION,
+    }.get(noun.rstrip("s"))
     if kind is None:
         return []
     return [d for d in lk.definitions(None, kind, owner.path) if owner.start_line <= d.start_line <= owner.end_line]
@@ -487,7 +692,7 @@ def check_counts(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     if fact.subject is None or fact.noun is None or fact.value is None:
         return None
     verb, noun = fact.noun.split(" ", 1)
-    defs = actor_defs(lk, fact.subject.value, scope, ACTOR_KINDS | {"data_item"})
+    defs = actor_defs(lk, fact.subject.value, scope, CODE_ACTOR_KINDS | {SymbolKind.DATA_ITEM})
     if not defs:
         return None
     d = defs[0]
@@ -496,7 +701,7 @@ def check_counts(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
         counted = sorted(named, key=named.__getitem__)
         line = min(named.values(), default=d.start_line)
     elif verb == "performs" and noun.startswith(("paragraph", "section")):
-        counted = sorted({r.target for r in _body_refs(lk, d, "perform")})
+        counted = sorted({r.target for r in _body_refs(lk, d, RefKind.PERFORM)})
         line = d.start_line
     elif verb in ("has", "defines", "declares", "contains", "holds"):
         counted = [m.name for m in _members(lk, d, noun)]
@@ -541,17 +746,17 @@ def check_member(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
             if line is not None:
                 return FactOutcome("ok", f"{path} exports {member} ({path}:{line})", [lk.snippet(path, line, line)])
         return FactOutcome("contradicted", f"{files[0]} does not export {member}", [lk.snippet(files[0], 1, 1)])
-    owners = actor_defs(lk, fact.subject.value, scope, {"class", "data_item"})
+    owners = actor_defs(lk, fact.subject.value, scope, {SymbolKind.CLASS, SymbolKind.DATA_ITEM})
     if not owners:
         return None
     for owner in owners:
-        if owner.kind == "class":
+        if owner.kind == SymbolKind.CLASS:
             found = [(d.path, d.start_line) for d in lk.definitions(member) if d.detail.get("parent") == owner.name]
             found += lk.field_lines(owner.name, member)
         else:
             found = [
                 (d.path, d.start_line)
-                for d in lk.definitions(member, "data_item", owner.path)
+                for d in lk.definitions(member, SymbolKind.DATA_ITEM, owner.path)
                 if owner.start_line < d.start_line <= owner.end_line
             ]
         if found:
@@ -569,6 +774,7 @@ CHECKERS: dict[Predicate, Callable[..., FactOutcome | None]] = {
     Predicate.INHERITS: lambda lk, fact, scope: check_inherits(lk, fact),
     Predicate.RAISES: lambda lk, fact, scope: check_raises(lk, fact),
     Predicate.CATCHES: lambda lk, fact, scope: check_catches(lk, fact),
+    Predicate.MAPS_EXCEPTION: lambda lk, fact, scope: check_maps(lk, fact),
     Predicate.RETURNS: check_returns,
     Predicate.COUNTS: check_counts,
     Predicate.HAS_MEMBER: check_member,

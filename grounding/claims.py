@@ -258,6 +258,9 @@ _PATH_EXT = re.compile(
 _PATH_SLASHED = re.compile(
     r"(?<![\w/.\\-])((?:\.{1,2}/)?(?:[\w.$#@-]+/)+[\w$#@-][\w.$#@-]*\.[A-Za-z0-9]{1,8})(?![\w])" + _LINE_SUFFIX
 )
+# Inside backticks a path may hold spaces and '#' (a directory "Course #2 - Labs"); it still needs a
+# directory and a file extension, so a sentence in backticks is not taken for one.
+_SPACED_PATH = re.compile(r"((?:[^`/:\s][^`/:\n]*[^`/:\s]/)+[^`/:\s][^`/:\n]*\.[A-Za-z0-9]{1,8})" + _LINE_SUFFIX)
 _PATH_ROOTED = re.compile(r"(?<![\w/.-])((?:\.{1,2}/|/|~/)[\w.$#@/-]*[\w$#@-])" + _LINE_SUFFIX)
 _LINE_CITE = re.compile(r"\b(?:lines?|ll?\.)\s+(\d+)(?:\s*(?:-|–|—|to|through|thru|and)\s*(\d+))?\b", re.I)
 _PIC = re.compile(
@@ -281,10 +284,12 @@ _ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|no|fig|resp)\.$", re.I)
 
 _COBOL_STATEMENT = re.compile(
     r"(?:EXEC\s+(?:CICS|SQL)|CALL|PERFORM|MOVE|COPY|READ|WRITE|REWRITE|OPEN|CLOSE|SET|EVALUATE|COMPUTE|DISPLAY|"
-    r"GO\s+TO|STOP\s+RUN|INITIALIZE|DELETE|START|SELECT\s+[A-Z0-9-]+\s+ASSIGN)\s+\S"
+    r"GO\s+TO|STOP\s+RUN|INITIALIZE|DELETE|START|SELECT\s+[A-Z0-9-]+\s+ASSIGN|SORT|MERGE|SEARCH|INSPECT|UNSTRING|"
+    r"(?:ASCENDING|DESCENDING)\s+KEY)\s+\S"
 )
 _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
-_CODE_TOKEN = re.compile(r"[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
+# a COBOL procedure name may start with digits (`1000-PRICE`): one token, not "PRICE"
+_CODE_TOKEN = re.compile(r"(?<![\w$#@-])(?:\d+-)*[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
 
 # Relation cues. Each is (relation, pattern); a cue followed by "by"/"from" is passive: the object comes first.
 _CUES: list[tuple[Relation, re.Pattern[str]]] = [
@@ -318,6 +323,10 @@ _CUES: list[tuple[Relation, re.Pattern[str]]] = [
         ),
     ),
 ]
+_DETERMINER = re.compile(r"\b(?:the|a|an|each|every|this|that|its|their|one|any)\s+$", re.I)
+_NEGATED = re.compile(r"\b(?:not|never|n't|no\s+longer)\s+(?:\w+ly\s+)?$", re.I)
+_NO_OBJECT = re.compile(r"\s+(?:no|nothing|none)\b", re.I)
+_ALIAS = re.compile(r"\s+as\b", re.I)
 _PASSIVE_TAIL = re.compile(r"\s+(?:by|from)\b", re.I)
 # "is performed (with THRU X) from Y", "are read by": an auxiliary before a participle cue
 _PASSIVE_HEAD = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?$", re.I)
@@ -341,6 +350,14 @@ def relation_cues(text: str) -> list[Cue]:
         for m in pattern.finditer(masked):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
+            noun = _DETERMINER.search(masked, 0, m.start()) and not m.group(0).isupper()  # "the COPY of X" is the statement
+            if noun or _NEGATED.search(masked, 0, m.start()) or _NO_OBJECT.match(masked, m.end()):
+                # "times the call", "a read": a noun; "does not write", "writes no print file": a negation, which
+                # the relation checks would read as the relation itself
+                taken.append((m.start(), m.end()))
+                continue
+            if relation == "copies" and _ALIAS.match(masked, m.end()):
+                continue  # "imported as `BaseHTTPError`": an alias, not what is imported
             taken.append((m.start(), m.end()))
             passive = bool(_PASSIVE_TAIL.match(masked, m.end())) or (
                 bool(_PARTICIPLE.search(m.group(0))) and bool(_PASSIVE_HEAD.search(masked[: m.start()]))
@@ -447,6 +464,10 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         return
     if re.fullmatch(r"[-+]?\d+(?:\.\d+)?", c):
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
+        return
+    spaced = _SPACED_PATH.fullmatch(c) if " " in c else None
+    if spaced:  # `COBOL Programming Course #2 - Learning COBOL/Labs/cbl/CBL0006.cobol:14-15`
+        out.add(pos, _path_ref(whole, spaced.group(1), spaced.group(2), spaced.group(3)))
         return
     if " " not in c:
         pm = _PATH_EXT.fullmatch(c) or (_PATH_ROOTED.fullmatch(c) if "/" in c else None)
@@ -819,10 +840,14 @@ def _can_set_context(text: str, ref: ClaimRef) -> bool:
     return not (ref.kind == "identifier" and _NOT_A_PROGRAM.search(text[: ref.start]))
 
 
+# "sent to `P`", "with `P`": a program after a preposition is where something goes, not a subject
+OBJECT_BEFORE = re.compile(r"\b(?:to|into|from|by|with|via)\s+(?:the\s+)?(?:program\s+)?$", re.I)
+
+
 def _subject(text: str, refs: list[ClaimRef]) -> ClaimRef | None:
     """The program or file a unit is about: the first one named before its first relation cue
-    ("CBACT01C copies CVACT01Y" is about CBACT01C), else a cited file path, or the first one named at
-    all when it has no cue."""
+    ("CBACT01C copies CVACT01Y" is about CBACT01C), else a cited file path; with no cue, the first one not
+    named after a preposition."""
     cues = relation_cues(text)
     named = [r for r in refs if _can_set_context(text, r)]
     if not named:
@@ -831,7 +856,8 @@ def _subject(text: str, refs: list[ClaimRef]) -> ClaimRef | None:
         before = [r for r in named if r.start < cues[0].start]
         # A cited file is the topic wherever it stands ("is written by `f` in `a/b.py`").
         return before[0] if before else next((r for r in named if r.kind == "path"), None)
-    return named[0]
+    # "Admins are sent to `COADM01C`": a program after a preposition is where something goes, not the subject
+    return next((r for r in named if r.kind == "path" or not OBJECT_BEFORE.search(text, 0, r.start)), None)
 
 
 class MarkdownClaimExtractor:

@@ -17,6 +17,13 @@ def ground_cmd(
     out_dir: Path = typer.Option(
         None, "--out-dir", help="Write one report per answer here, as <stem>.json (required for a directory)."
     ),
+    subject: str = typer.Option(
+        None,
+        "--subject",
+        metavar="PATH",
+        help="The file the question is about: what 'the program' or 'it' means when no heading names one "
+        "(score takes it from the question's must_touch).",
+    ),
     max_answer_bytes: int = typer.Option(
         None,
         "--max-answer-bytes",
@@ -49,7 +56,7 @@ def ground_cmd(
 
     if not answer.is_dir():
         path, text, digest = texts[0]
-        report = ground_text(snapshot, index, text, AnswerRef(path=path.as_posix(), sha256=digest))
+        report = ground_text(snapshot, index, text, AnswerRef(path=path.as_posix(), sha256=digest), subject=subject)
         if out_dir is not None:
             out = out_dir / f"{path.stem}.json"
         if out is None:
@@ -70,7 +77,8 @@ def ground_cmd(
         done = 0
         try:
             for path, text, digest in texts:
-                report = ground_text(snapshot, index, text, AnswerRef(path=path.as_posix(), sha256=digest), verifier=verifier)
+                ref = AnswerRef(path=path.as_posix(), sha256=digest)
+                report = ground_text(snapshot, index, text, ref, verifier=verifier, subject=subject)
                 _write(out_dir / f"{path.stem}.json", report)
                 done += 1
                 for verdict, n in report.counts.items():

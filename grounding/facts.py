@@ -65,7 +65,7 @@ class Fact(BaseModel):
     end_line: int | None = None
     initial: bool = False  # for has-value: the claim says the initial or default value (VALUE, defaults to)
     assigned: bool = False  # for has-value: the claim says code sets it (MOVE, SET, COMPUTE, an assignment)
-    by: Term | None = None  # for has-value set by code, returns, counts: whose code span does it
+    by: Term | None = None  # for has-value set by code, returns, counts: whose code span does it; maps-exception: what is caught
     measure: str | None = None  # for has-value: "length" when the value is a size in characters
     negated: str | None = None  # for returns: a value the claim says is not returned ("rather than `True`")
     noun: str | None = None  # for counts: what is counted (files, paragraphs); for has-member: the member kind
@@ -87,11 +87,16 @@ _CUE_WORDS: list[tuple[str, re.Pattern[str], Predicate]] = [
 
 _NAME = r"`[^`]+`"
 INHERITS = re.compile(
+    # "implements" and "embeds" state a base only right before its name ("implements `Runnable`", not
+    # "implements the retry rule in `post`"): in the masked text a name is a run of blanks.
     r"(?<![\w-])(?:subclass(?:es|ed)?|inherits?\s+from|inherit(?:s|ed)?|extends|derives?\s+from|"
+    r"(?:implements|embeds)(?=\s+(?:(?:the|an?|interface|trait|protocol)\s+)?\s\s)|"
     r"is\s+(?:a\s+)?(?:subclass|subtype|child\s+class)\s+of|is\s+derived\s+from)(?![\w-])",
     re.I,
 )
 RAISES = re.compile(r"(?<![\w-])(?:rais(?:es|e|ed|ing)|throws?|re-raises?|reraises?)(?![\w-])", re.I)
+# "a file handle", "the trap": a determiner or noun before the word makes it a noun, not the verb
+_NOUN_BEFORE = re.compile(r"\b(?:a|an|the|its|their|this|that|file|open)\s+$", re.I)
 CATCHES = re.compile(r"(?<![\w-])(?:catch(?:es)?|caught|handles?|swallows?|traps?)(?![\w-])", re.I)
 RETURNS = re.compile(r"(?<![\w-])returns?(?![\w-])", re.I)
 _LITERAL = (
@@ -108,7 +113,7 @@ _SETS = [
 ]
 # "returns `X`", "returns the first entry of `X`", "returns the decoded timestamp rather than `True`"
 _RETURNS_WHAT = re.compile(
-    r"returns?\s+(?P<what>[^,;.]*?)(?=\s+(?:rather\s+than|instead\s+of|and|but|when|if|on|for|so)\b|[,;.]|$)", re.I
+    r"returns?\s+(?P<what>(?:`[^`]*`|[^,;.`])*?)(?=\s+(?:rather\s+than|instead\s+of|and|but|when|if|on|for|so)\b|[,;.]|$)", re.I
 )
 _A_TYPE = re.compile(r"an?\s+`", re.I)
 _NOT_RETURNED = re.compile(r"(?:rather\s+than|instead\s+of|not)\s+(?P<value>`[^`]+`)", re.I)
@@ -156,7 +161,7 @@ MEMBER = re.compile(
 # "`X` is 80", "`X` = 80", "`max_age` defaults to 3600", "`X` is set to 'E'", "`X` starts at `VALUE 1`"
 HAS_VALUE = re.compile(
     r"\s*(?P<verb>is\s+(?:set\s+to\s+|initiali[sz]ed\s+to\s+)?|=\s*|==\s*|equals\s+|defaults?\s+to\s+|"
-    r"has\s+(?:the\s+)?(?:value|default)\s+(?:of\s+)?|starts?\s+(?:at|as)\s+)"
+    r"has\s+(?:the\s+)?(?:value|default)\s+(?:of\s+)?|has\s+(?=`VALUE\b)|starts?\s+(?:at|as)\s+)"
     r"(?P<value>`(?:VALUE\s+(?:IS\s+)?)?(?:[-+]?\d[\d_,]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False)`|"
     r"[-+]?\d[\d_,]*(?:\.\d+)?(?![\w-])|\"[^\"]*\"|'[^']*'|None|True|False)",
     re.I,
@@ -171,6 +176,9 @@ _INITIAL = re.compile(r"VALUE|defaults?|starts?|initiali[sz]ed|has", re.I)
 OPINION = re.compile(
     r"(?<![\w-])(?:clean(?:est|er)?|elegant|best|worst|better|worse|fine|nice|ugly|poor(?:ly)?|"
     r"robust|fragile|simpler?|readable|idiomatic|well[- ]designed|over-?engineered|sensible|"
+    r"(?:in)?secure|vulnerable|important|critical|crucial|complex|complicated|overly|unnecessar(?:y|ily)|"
+    r"on\s+purpose|purposely|deliberately|keep\s+the\s+focus|easier|harder|forgiving|(?:un)?safe(?:st|r)?|pragmatic|"
+    r"concession|practice|mostly|demos?|teach(?:es|ing)?|"
     r"should|ought|may|might|could|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
     r"suggests?|apparently|exists?\s+to|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
     # runtime behaviour and performance: what a run does, which static code alone does not show
@@ -182,6 +190,14 @@ OPINION = re.compile(
     r"codebases|people|shops|sites|installations|deployments))(?![\w-])",
     re.I,
 )
+
+
+# "Catch `RequestException` last", "Prefer `X`": an imperative is advice to the reader, not a fact of the code
+_ADVICE = re.compile(
+    r"\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:catch|prefer|avoid|use|consider|retry|wrap|never|always|don't|do\s+not)\b", re.I
+)
+# "... when the timestamp could be decoded": a modal inside a condition states when code acts, not a guess
+_CONDITIONAL_MODAL = re.compile(r"\b(?:when|if|unless|whether|once)\s+(?:[\w'-]+\s+){0,4}(?:may|might|could)$", re.I)
 
 
 def _mask(text: str) -> str:
@@ -208,12 +224,44 @@ def _after(refs: list[ClaimRef], pos: int) -> ClaimRef | None:
 
 def _word_fact(predicate: Predicate, m: re.Match[str], names: list[ClaimRef], text: str) -> Fact:
     obj = _after(names, m.end())
-    return Fact(
-        predicate=predicate,
-        span=(m.start(), m.end()),
-        subject=_actor(names, m.start(), text),
-        object=_term(obj) if obj else None,
-    )
+    term = _term(obj) if obj else _repeated_after(names, m.end(), text)
+    return Fact(predicate=predicate, span=(m.start(), m.end()), subject=_actor(names, m.start(), text), object=term)
+
+
+def _repeated_after(names: list[ClaimRef], pos: int, text: str) -> Term | None:
+    """The next backticked name after pos when the claim named it before too ("`A` has no base, and `B`
+    subclasses `A`"): the extractor keeps one reference per name, at its first place."""
+    m = re.compile(r"`([^`]+)`").search(text, pos)
+    ref = next((r for r in names if m is not None and r.value == m.group(1).strip().removesuffix("()")), None)
+    if m is None or ref is None:
+        return None
+    return Term(text=m.group(0), value=ref.value, span=m.span())
+
+
+# "turns `ReadTimeoutError` into `ReadTimeout`", "maps `KeyError` to `BadData`", "re-raises `X` as `Y`"
+MAPS = re.compile(
+    r"(?<![\w-])(?:turns?|converts?|maps?|translates?|re-?raises?|rethrows?|wraps?)\s+(?:[\w'’]+\s+){0,2}?"
+    r"(?P<caught>`[^`]+`)(?:\s+\w+){0,3}?\s+(?:into|to|as|in)\s+(?:an?\s+|the\s+)?(?P<raised>`[^`]+`)",
+    re.I,
+)
+
+
+def _mapping_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
+    facts = []
+    for m in MAPS.finditer(text):
+        caught, raised = _ref_in(names, *m.span("caught")), _ref_in(names, *m.span("raised"))
+        if caught is None or raised is None:
+            continue
+        facts.append(
+            Fact(
+                predicate=Predicate.MAPS_EXCEPTION,
+                span=(m.start(), m.end()),
+                subject=_actor(names, m.start(), text),
+                object=_term(raised),
+                by=_term(caught),
+            )
+        )
+    return facts
 
 
 def _value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
@@ -244,8 +292,13 @@ def _ref_in(refs: list[ClaimRef], start: int, end: int) -> ClaimRef | None:
     return next((r for r in refs if start <= r.start and r.end <= end), None)
 
 
-# "`A` tries each signer from `B` and raises X": after "and", the verb is the sentence subject's again.
-_AND_VERB = re.compile(r"\b(?:and|then|but)\s+(?:also\s+|then\s+|only\s+)?$", re.I)
+# "`A` tries each signer from `B` and raises X", "performs `P`; then it moves": after "and" or "it", the verb is
+# the sentence subject's again.
+_AND_VERB = re.compile(r"\b(?:(?:and|then|but)\s+(?:it\s+|they\s+)?|it\s+|they\s+)(?:also\s+|then\s+|only\s+)?$", re.I)
+
+
+_PRONOUN_BEFORE = re.compile(r"\b(?:it|they)\s+(?:also\s+|then\s+|only\s+|first\s+)?$", re.I)
+_OPENS = re.compile(r"\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:the\s+\w+\s+)?", re.I)
 
 
 def _actor(names: list[ClaimRef], pos: int, text: str = "") -> Term | None:
@@ -254,7 +307,10 @@ def _actor(names: list[ClaimRef], pos: int, text: str = "") -> Term | None:
     before = [r for r in names if r.end <= pos]
     if not before:
         return None
-    if len(before) > 1 and _AND_VERB.search(_mask(text[:pos])):
+    if _PRONOUN_BEFORE.search(text, 0, pos) and not _OPENS.fullmatch(text, 0, before[0].start):
+        return None  # "On ENTER it performs `P`; on PF3 it moves": "it" is the context, never what a verb acted on
+    # "... and `FileModeWarning` subclasses": a name right before the verb is its subject
+    if len(before) > 1 and text[before[-1].end : pos].strip() and _AND_VERB.search(_mask(text[:pos])):
         return _term(before[0])
     return _term(before[-1])
 
@@ -305,10 +361,14 @@ def _return_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:
     return facts
 
 
+# "returns an empty string (`src/pkg/signer.py:36-37`)": a cited file or line is where, not what
+_CITE = re.compile(r"[\w./-]*/[\w./-]+(?::\d+(?:\s*[-–]\s*\d+)?)?|[\w./-]+\.\w+:\d+(?:\s*[-–]\s*\d+)?")
+
+
 def _value_ref(text: str, span: Span) -> Term | None:
     """A backticked literal (`True`, `'E'`, `0`) in a span: a value, not a name."""
     m = re.search(r"`([^`]+)`", text[span[0] : span[1]])
-    if m is None:
+    if m is None or _CITE.fullmatch(m.group(1)):
         return None
     start = span[0] + m.start()
     return Term(text=m.group(0), value=m.group(1), span=(start, start + len(m.group(0))))
@@ -379,7 +439,12 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact
             )
         )
     for pattern, predicate in ((INHERITS, Predicate.INHERITS), (RAISES, Predicate.RAISES), (CATCHES, Predicate.CATCHES)):
-        facts.extend(_word_fact(predicate, m, names, text) for m in pattern.finditer(masked))
+        facts.extend(
+            _word_fact(predicate, m, names, text)
+            for m in pattern.finditer(masked)
+            if not (predicate is Predicate.CATCHES and _NOUN_BEFORE.search(masked, 0, m.start()))
+        )
+    facts.extend(_mapping_facts(text, names))
     facts.extend(_value_facts(text, names))
     facts.extend(_set_facts(text, names))
     facts.extend(_return_facts(text, names, masked))
@@ -395,7 +460,8 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact
                 end_line=path.end_line,
             )
         )
-    opinion = OPINION.search(masked)
+    opinion = next((m for m in OPINION.finditer(masked) if not _CONDITIONAL_MODAL.search(masked, 0, m.end())), None)
+    opinion = opinion or _ADVICE.match(text)
     if opinion is not None:
         facts.append(Fact(predicate=Predicate.UNKNOWN, span=(opinion.start(), opinion.end())))
     return sorted(facts, key=lambda f: f.span)

@@ -120,7 +120,10 @@ def ground_text(
     answer: AnswerRef,
     extractor: ClaimExtractor | None = None,
     verifier: Verifier | None = None,
+    subject: str | None = None,
 ) -> GroundingReport:
+    """subject: the question's subject (a file of the corpus), which "the program" and "it" mean when
+    neither a heading nor a claim whose facts held named one."""
     extractor = extractor or MarkdownClaimExtractor()
     verifier = verifier or DeterministicVerifier()
     claims: list[VerifiedClaim] = []
@@ -129,7 +132,9 @@ def ground_text(
         if claim.context_from is not None and verdicts.get(claim.context_from) is not Verdict.SUPPORTED:
             # The subject carried over came from a claim whose facts did not hold: "the program" means
             # the heading's subject, not a file the previous (wrong) claim named.
-            claim = claim.model_copy(update={"context": claim.topic, "topic": None, "context_from": None})
+            claim = claim.model_copy(update={"context": claim.topic or subject, "topic": None, "context_from": None})
+        elif claim.context is None and subject is not None:
+            claim = claim.model_copy(update={"context": subject})
         verified = verifier.verify(claim, index, snapshot)
         verdicts[claim.id] = verified.verdict
         claims.append(verified)
@@ -138,6 +143,7 @@ def ground_text(
         corpus=CorpusRef(name=snapshot.name, tree_hash=snapshot.tree_hash),
         answer=answer,
         extractor=extractor.name,
+        subject=subject,
         grounder=grounder_fingerprint(extractor, verifier),
         claims=claims,
         counts=count_verdicts(claims),

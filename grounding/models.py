@@ -22,14 +22,14 @@ class Verdict(str, Enum):
     UNABLE_TO_VERIFY = "UNABLE_TO_VERIFY"
 
 
-RefKind = Literal["path", "identifier", "value"]
+ClaimRefKind = Literal["path", "identifier", "value"]
 Relation = Literal["defines", "calls", "copies", "reads", "writes", "transfers"]
 
 
 class ClaimRef(BaseModel):
     """One checkable reference inside a claim unit, as written and normalised."""
 
-    kind: RefKind
+    kind: ClaimRefKind
     text: str  # as written in the answer
     value: str  # normalised: a relative path, an identifier, a literal value
     start_line: int | None = None  # for path refs with a cited line or range
@@ -78,12 +78,50 @@ class VerifierKind(str, Enum):
     LLM_FAILED = "llm_failed"  # the LLM verifier was asked and gave no verdict: it is asked again next run
 
 
+class CheckOutcome(str, Enum):
+    """What one check of a claim found. The values are those of ``grounding.checks.Outcome``, which the
+    checkers return, so a recorded outcome is the checker's own word."""
+
+    HELD = "ok"
+    CONTRADICTED = "contradicted"
+    MISSING = "missing"  # the name, file or value exists nowhere: fabrication
+    MISMATCH = "mismatch"  # entity and relation right, a qualifier off
+    UNCHECKED = "unchecked"  # nothing in the code settled it (yet)
+
+
+class FactCheck(BaseModel):
+    """One check of a claim as the verifier recorded it, so a later stage (the LLM verifier, a reader of
+    the report) never re-derives it. A check is about one of the claim's facts, one of its references, or
+    the claim as a whole (both None)."""
+
+    fact: int | None = None  # index into the claim's facts
+    ref: int | None = None  # index into the claim's refs
+    outcome: CheckOutcome
+    message: str
+    evidence: list[Evidence] = []
+    # A stated relation or value (not only a name) that was checked: one that held lets a claim with a
+    # contradicted fact be PARTIALLY_SUPPORTED (verify.decide).
+    relation: bool = False
+    # False for a fact no checker reached: the verdict rule, as applied, leaves it out (docs/grounding.md,
+    # "Precision-first, as applied"); the LLM verifier may still settle it.
+    ruled: bool = True
+    verifier_kind: VerifierKind = VerifierKind.DETERMINISTIC  # LLM: the LLM verifier's answer; LLM_FAILED: asked, no answer
+
+
 class VerifiedClaim(Claim):
     verdict: Verdict
     reason: str
     evidence: list[Evidence] = []
     verifier: str = "deterministic"
     verifier_kind: VerifierKind = VerifierKind.DETERMINISTIC
+    # Every check of the claim and every fact no check reached, in the order they were made. None: a report
+    # made before checks were recorded (its grounder fingerprint differs, so it is regrounded).
+    checks: list[FactCheck] | None = None
+
+    def llm_failed(self) -> bool:
+        """The LLM verifier was asked about this claim and gave no answer: it is asked again next run."""
+        kinds = [self.verifier_kind, *(c.verifier_kind for c in self.checks or [])]
+        return VerifierKind.LLM_FAILED in kinds
 
 
 class CorpusRef(BaseModel):
@@ -102,6 +140,9 @@ class GroundingReport(VersionedModel):
     corpus: CorpusRef
     answer: AnswerRef
     extractor: str
+    # The question's subject (questions.Question.subject) the claims fell back to when no heading or earlier
+    # claim named theirs: an input of the report, so a changed question set regrounds it.
+    subject: str | None = None
     # sha256 of the grounding code, rule files and LLM helper settings that made this report
     # (grounding/fingerprint.py); a report from another grounder is redone. None: made before it was recorded.
     grounder: str | None = None

@@ -34,13 +34,22 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Protocol, runtime_checkable
 
-from groundjudge.grounding.checks import Outcome, assignments, check_fact, normalize_value
-from groundjudge.grounding.claims import in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
+from groundjudge.grounding.checks import (
+    CHECKERS,
+    CODE_ACTOR_KINDS,
+    MAX_CALL_DEPTH,
+    Outcome,
+    assignments,
+    check_fact,
+    normalize_value,
+)
+from groundjudge.grounding.claims import OBJECT_BEFORE, in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
 from groundjudge.grounding.facts import Fact
 from groundjudge.grounding.index.cobol_source import is_free_format
-from groundjudge.grounding.index.model import Ref, Symbol
-from groundjudge.grounding.index.registry import assign_dd, special_names
+from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
+from groundjudge.grounding.index.registry import assign_dd, case_insensitive, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
+from groundjudge.grounding.outcomes import record_checks
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 
 SNIPPET_LINES = 15
@@ -52,40 +61,72 @@ MAX_EVIDENCE = 5
 MAX_REASON = 300
 
 # Which index reference kinds carry each relation.
-RELATION_REFS: dict[str, frozenset[str]] = {
+RELATION_REFS: dict[str, frozenset[RefKind]] = {
     # "calls" is loose English: a LINK or an XCTL to a program is still "calling" it.
-    "calls": frozenset({"perform", "call", "exec_pgm", "exec_proc", "link", "xctl", "goto"}),
-    "copies": frozenset({"copy", "import"}),
-    "reads": frozenset({"cics_read", "cics_startbr", "cics_readnext", "file_read", "file_open", "sql_table", "dsn"}),
-    "writes": frozenset({"cics_write", "cics_rewrite", "cics_delete", "file_write", "file_open", "sql_table", "dsn"}),
-    "transfers": frozenset({"xctl", "link"}),
+    "calls": frozenset(
+        {RefKind.PERFORM, RefKind.CALL, RefKind.EXEC_PGM, RefKind.EXEC_PROC, RefKind.LINK, RefKind.XCTL, RefKind.GOTO}
+    ),
+    "copies": frozenset({RefKind.COPY, RefKind.IMPORT}),
+    "reads": frozenset(
+        {
+            RefKind.CICS_READ,
+            RefKind.CICS_STARTBR,
+            RefKind.CICS_READNEXT,
+            RefKind.FILE_READ,
+            RefKind.FILE_OPEN,
+            RefKind.SQL_TABLE,
+            RefKind.DSN,
+        }
+    ),
+    "writes": frozenset(
+        {
+            RefKind.CICS_WRITE,
+            RefKind.CICS_REWRITE,
+            RefKind.CICS_DELETE,
+            RefKind.FILE_WRITE,
+            RefKind.FILE_OPEN,
+            RefKind.SQL_TABLE,
+            RefKind.DSN,
+        }
+    ),
+    "transfers": frozenset({RefKind.XCTL, RefKind.LINK}),
 }
 IO_REFS = RELATION_REFS["reads"] | RELATION_REFS["writes"]
-PROGRAM_REFS = frozenset({"call", "xctl", "link", "exec_pgm"})
+PROGRAM_REFS = frozenset({RefKind.CALL, RefKind.XCTL, RefKind.LINK, RefKind.EXEC_PGM})
 _SQL_WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "MERGE"})
 
 
 def io_directions(ref: Ref) -> frozenset[str]:
     """Which way an I/O reference moves data: OPEN INPUT only reads, OPEN OUTPUT/EXTEND only write,
     OPEN I-O, a JCL DD and an unknown SQL statement may do both."""
-    if ref.kind == "file_open":
+    if ref.kind == RefKind.FILE_OPEN:
         mode = ref.detail.get("mode", "").upper()
         return {"INPUT": frozenset({"reads"}), "OUTPUT": frozenset({"writes"}), "EXTEND": frozenset({"writes"})}.get(
             mode, frozenset({"reads", "writes"})
         )
-    if ref.kind == "sql_table" and ref.detail.get("op"):
+    if ref.kind == RefKind.SQL_TABLE and ref.detail.get("op"):
         return frozenset({"writes"}) if ref.detail["op"].upper() in _SQL_WRITES else frozenset({"reads"})
     return frozenset(rel for rel in ("reads", "writes") if ref.kind in RELATION_REFS[rel])
 
 
 # Which definition kinds an object of each relation can be; an object of another kind is not checked
 # against the relation ("copies data from WS-A" names no copybook).
-RELATION_OBJECT_DEFS: dict[str, frozenset[str]] = {
-    "calls": frozenset({"paragraph", "section", "program", "function", "method", "class", "proc"}),
-    "copies": frozenset({"copybook"}),
-    "reads": frozenset({"select", "fd"}),
-    "writes": frozenset({"select", "fd"}),
-    "transfers": frozenset({"program"}),
+RELATION_OBJECT_DEFS: dict[str, frozenset[SymbolKind]] = {
+    "calls": frozenset(
+        {
+            SymbolKind.PARAGRAPH,
+            SymbolKind.SECTION,
+            SymbolKind.PROGRAM,
+            SymbolKind.FUNCTION,
+            SymbolKind.METHOD,
+            SymbolKind.CLASS,
+            SymbolKind.PROC,
+        }
+    ),
+    "copies": frozenset({SymbolKind.COPYBOOK}),
+    "reads": frozenset({SymbolKind.SELECT, SymbolKind.FD}),
+    "writes": frozenset({SymbolKind.SELECT, SymbolKind.FD}),
+    "transfers": frozenset({SymbolKind.PROGRAM}),
 }
 STATEMENT_VERBS = frozenset(
     [
@@ -117,18 +158,42 @@ STATEMENT_VERBS = frozenset(
         "DECLARE",
     ]
 )
-LOCATABLE_KINDS = frozenset({"paragraph", "section", "data_item", "condition", "fd", "select", "function", "method", "class"})
-ACTOR_KINDS = frozenset({"paragraph", "section", "program", "function", "method", "class", "job", "step", "proc"})
+LOCATABLE_KINDS = frozenset(
+    {
+        SymbolKind.PARAGRAPH,
+        SymbolKind.SECTION,
+        SymbolKind.DATA_ITEM,
+        SymbolKind.CONDITION,
+        SymbolKind.FD,
+        SymbolKind.SELECT,
+        SymbolKind.FUNCTION,
+        SymbolKind.METHOD,
+        SymbolKind.CLASS,
+    }
+)
+ACTOR_KINDS = CODE_ACTOR_KINDS | {SymbolKind.JOB, SymbolKind.STEP, SymbolKind.PROC}
 _WHICH_PRONOUN = re.compile(r"\bwhich\s+(?:it|they)\s+(?:\w+\s+)?$", re.I)
 # "it performs", "and then runs": the subject of the previous cue carries on
 _PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+|otherwise\s+|finally\s+|next\s+)?$", re.I)
+# Kinds whose definitions span the code that does what a sentence about them says.
+SPAN_KINDS = PROCEDURE_KINDS | FUNCTION_KINDS
+CALL_KINDS = frozenset({RefKind.CALL, RefKind.PERFORM})
+_PASSIVE_CLAUSE = re.compile(
+    r"\b(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?\w+(?:ed|en)\b", re.I
+)
+# "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place
+_AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
+_PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|first\s+)?$", re.I)
+# What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
+UNIT_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.PROC, SymbolKind.JOB})
+_OTHER_VERB = re.compile(r"\b(?:returns?|raises?|throws?|catches|sets)\b", re.I)
+_RELATIVE_AFTER = re.compile(r"`?,?\s*(?:which|whose|where)\b", re.I)
 _WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
 _BY_AGENT = re.compile(r"\b(?:by|from)\b", re.I)
 _BY_MEANS_OF = re.compile(r"\b(?:with|via|using|through|by)\s+(?:an?\s+|the\s+)?(?:EXEC\s+CICS\s+)?$", re.I)
 _PRONOUN_OBJECT = re.compile(r"\s+(?:to\s+)?(?:it|them)\b", re.I)
-FILE_KINDS = frozenset({"program", "copybook", "mapset", "job", "proc"})
-DATA_KINDS = frozenset({"data_item", "condition"})
+FILE_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.COPYBOOK, SymbolKind.MAPSET, SymbolKind.JOB, SymbolKind.PROC})
 
 
 @runtime_checkable
@@ -139,35 +204,14 @@ class Verifier(Protocol):
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim: ...
 
 
-class FallbackVerifier:
-    """Runs a first verifier, and hands the claims it could not judge (UNABLE_TO_VERIFY) to a second,
-    e.g. an LLM verifier behind the deterministic one."""
-
-    def __init__(self, first: Verifier, fallback: Verifier):
-        self.first = first
-        self.fallback = fallback
-
-    @property
-    def name(self) -> str:
-        return f"{self.first.name}+{self.fallback.name}"
-
-    @property
-    def fingerprint(self) -> str | None:
-        return getattr(self.fallback, "fingerprint", None)
-
-    def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
-        result = self.first.verify(claim, index, snapshot)
-        if result.verdict != Verdict.UNABLE_TO_VERIFY:
-            return result
-        return self.fallback.verify(claim, index, snapshot)
-
-
 @dataclass
 class CheckResult:
     outcome: Outcome
     message: str
     evidence: list[Evidence] = field(default_factory=list)
     relation: bool = False
+    fact: int | None = None  # the claim's fact it answers (an index into claim.facts), when one
+    ref: int | None = None  # the claim's reference it is about (an index into claim.refs), when one
 
 
 @dataclass
@@ -253,10 +297,12 @@ class _Lookup:
         self._paths: list[str] | None = None
         self._code_text: dict[str, tuple[str, list[int]]] = {}
 
-    def _definitions(self, name: str | None = None, kind: str | None = None, path: str | None = None) -> tuple[Symbol, ...]:
+    def _definitions(
+        self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None
+    ) -> tuple[Symbol, ...]:
         return tuple(self.index.definitions(name=name, kind=kind, path=path))
 
-    def _references(self, target: str | None = None, kind: str | None = None, path: str | None = None) -> tuple[Ref, ...]:
+    def _references(self, target: str | None = None, kind: RefKind | None = None, path: str | None = None) -> tuple[Ref, ...]:
         return tuple(self.index.references(target=target, kind=kind, path=path))
 
     def _file_lines(self, path: str) -> tuple[str, ...]:
@@ -324,7 +370,7 @@ class _Lookup:
         if self.file_info(norm) is not None:
             return [norm]
         if "/" not in norm and "." not in norm:
-            owners = sorted({d.path for kind in ("program", "copybook") for d in self.definitions(norm, kind)})
+            owners = sorted({d.path for kind in (SymbolKind.PROGRAM, SymbolKind.COPYBOOK) for d in self.definitions(norm, kind)})
             if owners:
                 return owners
         if "/" not in norm:
@@ -384,7 +430,7 @@ class _Lookup:
         return [p for p in self.paths_matching(PurePosixPath(norm).name) if PurePosixPath(p).name.lower() == base]
 
     def is_copybook(self, path: str) -> bool:
-        return bool(self.definitions(None, "copybook", path))
+        return bool(self.definitions(None, SymbolKind.COPYBOOK, path))
 
     def all_paths(self) -> list[str]:
         if self._paths is None:
@@ -441,10 +487,15 @@ class _Lookup:
         return []
 
     def field_lines(self, owner: str, attr: str) -> list[tuple[str, int]]:
-        """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``)."""
-        field = re.compile(r"^\s*(?:self\.)?" + re.escape(attr) + r"\s*(?::|=(?!=))")
+        """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``, and in
+        the C-family languages a typed declaration: ``private Set<Visit> visits = new LinkedHashSet<>();``)."""
+        name = re.escape(attr)
+        field = re.compile(
+            r"^\s*(?:(?:self|this)\.)?" + name + r"\s*(?::|=(?!=))"
+            r"|^\s*(?:[\w.<>\[\],?]+\s+)+" + name + r"\s*(?:=(?!=).*)?;"
+        )
         out: list[tuple[str, int]] = []
-        for cls in self.definitions(owner, "class"):
+        for cls in self.definitions(owner, SymbolKind.CLASS):
             lines = self.file_lines(cls.path)
             out.extend(
                 (cls.path, n) for n in range(cls.start_line, min(cls.end_line, len(lines)) + 1) if field.match(lines[n - 1])
@@ -511,8 +562,15 @@ class DeterministicVerifier:
         lk = self._lookup_for(index, getattr(snapshot, "name", "") or "")
         checks = _ClaimChecker(claim, lk, snapshot).run()
         verdict, reason = decide(checks)
-        evidence = _collect_evidence(checks, verdict)
-        return VerifiedClaim(**claim.model_dump(), verdict=verdict, reason=reason, evidence=evidence, verifier=self.name)
+        evidence = collect_evidence(checks, verdict)
+        return VerifiedClaim(
+            **claim.model_dump(),
+            verdict=verdict,
+            reason=reason,
+            evidence=evidence,
+            verifier=self.name,
+            checks=record_checks(claim, checks),
+        )
 
 
 def decide(checks: list[CheckResult]) -> tuple[Verdict, str]:
@@ -521,8 +579,25 @@ def decide(checks: list[CheckResult]) -> tuple[Verdict, str]:
     contradicted fact decides UNSUPPORTED unless another fact of the claim held (then PARTIALLY_SUPPORTED);
     a qualifier off (mismatch) decides PARTIALLY_SUPPORTED; a fact nothing in the code can settle
     decides UNABLE_TO_VERIFY; only a claim whose every check held is SUPPORTED."""
+    verdict, deciding = rule(checks)
     if not checks:
-        return Verdict.UNABLE_TO_VERIFY, "names no file, symbol or value the snapshot could confirm or deny"
+        return verdict, "names no file, symbol or value the snapshot could confirm or deny"
+    rest = [c for c in checks if c not in deciding]
+    held = [c for c in rest if c.outcome == "ok"]
+    # The deciding checks first, then the facts that held, then the names that resolved.
+    ordered = (
+        deciding + [c for c in rest if c.outcome != "ok"] + [c for c in held if c.relation] + [c for c in held if not c.relation]
+    )
+    reason = "; ".join(dict.fromkeys(c.message for c in ordered))
+    if len(reason) > MAX_REASON:
+        reason = reason[: MAX_REASON - 3].rstrip() + "..."
+    return verdict, reason
+
+
+def rule(checks: list[CheckResult]) -> tuple[Verdict, list[CheckResult]]:
+    """The verdict of ``decide`` and the checks that decided it (none when there is no check)."""
+    if not checks:
+        return Verdict.UNABLE_TO_VERIFY, []
     by = {
         outcome: [c for c in checks if c.outcome == outcome]
         for outcome in ("ok", "missing", "contradicted", "mismatch", "unchecked")
@@ -540,21 +615,10 @@ def decide(checks: list[CheckResult]) -> tuple[Verdict, str]:
         verdict, deciding = Verdict.UNABLE_TO_VERIFY, by["unchecked"]
     else:
         verdict, deciding = Verdict.SUPPORTED, held or by["ok"]
-    rest = [c for c in checks if c not in deciding]
-    # The deciding checks first, then the facts that held, then the names that resolved.
-    ordered = (
-        deciding
-        + [c for c in rest if c.outcome != "ok"]
-        + [c for c in rest if c.outcome == "ok" and c.relation]
-        + [c for c in rest if c.outcome == "ok" and not c.relation]
-    )
-    reason = "; ".join(dict.fromkeys(c.message for c in ordered))
-    if len(reason) > MAX_REASON:
-        reason = reason[: MAX_REASON - 3].rstrip() + "..."
-    return verdict, reason
+    return verdict, deciding
 
 
-def _collect_evidence(checks: list[CheckResult], verdict: Verdict) -> list[Evidence]:
+def collect_evidence(checks: list[CheckResult], verdict: Verdict) -> list[Evidence]:
     """Evidence of the deciding checks first (the fact's own location), then the rest."""
     seen: set[tuple[str, int, int]] = set()
     out: list[Evidence] = []
@@ -591,6 +655,9 @@ class _ClaimChecker:
         self.located: list[_Located] = []
         self.scope: list[str] = []
         self.strong: list[str] = []  # the files the claim itself names (cited paths, else programs)
+        self.actor_scope = False  # strong holds the programs the claim names as actors, no cited path
+        self.acted_on: set[int] = set()  # ids of the located names a relation verb of the claim acts on
+        self._about: ClaimRef | None = None  # the reference the checks being added are about
 
     # -- resolution ---------------------------------------------------------------------------------
 
@@ -602,7 +669,13 @@ class _ClaimChecker:
                 if not loc.files and normalize_relpath(ref.value) is not None:
                     loc.files = self.lk.same_basename(ref.value)
                     loc.moved = bool(loc.files)
-            elif ref.kind == "identifier":
+                if not loc.files and "/" not in ref.value and ref.start_line is None:
+                    # `Response.json`: no such file, but a class's method is spelt the same
+                    res = self.lk.resolve_name(ref.value)
+                    if res.defs:
+                        ref = ref.model_copy(update={"kind": "identifier"})
+                        loc = _Located(ref, ref.start, res=res)
+            if ref.kind == "identifier" and loc.res is None:
                 loc.res = self.lk.resolve_name(ref.value)
                 whole = [d.path for d in loc.res.defs if d.kind in FILE_KINDS]
                 loc.files = sorted(set(whole) | set(loc.res.files))
@@ -626,20 +699,31 @@ class _ClaimChecker:
         self.scope = explicit or self._context_scope()
         links = self._relation_links()
         objects = {id(obj) for _, _, _, obj in links}
+        self.acted_on = objects
         # Programs the claim names contain its other names, unless they are what a relation points at
         # ("4000-WRITE-AUDIT LINKs to BKAUD04C": 4000-WRITE-AUDIT is not in BKAUD04C).
         # A name inside a quoted statement (`XCTL PROGRAM('BKUPD02C')`) is what the code points at, too.
+        # "calls `B`, which performs `P`", "calls `B`, whose paragraph `P` ...": an object that a relative
+        # clause makes a subject is a program the claim is about, too.
+        subjects = {id(who) for _, _, who, _ in links if who is not None}
         named = [
             d.path
             for loc in self.located
-            if loc.ref.kind == "identifier" and id(loc) not in objects and loc.res is not None and not in_code_fragment(loc.ref)
+            if loc.ref.kind == "identifier"
+            and (id(loc) not in objects or id(loc) in subjects or _RELATIVE_AFTER.match(self.claim.text, loc.ref.end))
+            and not OBJECT_BEFORE.search(self.claim.text, 0, loc.pos)  # "sent to `P`": no actor
+            and loc.res is not None
+            and not in_code_fragment(loc.ref)
             for d in loc.res.defs
-            if d.kind == "program"
+            if d.kind in UNIT_KINDS
         ]
         strong = list(dict.fromkeys(explicit or named))
         self.strong = strong
+        # a table row's cells are no sentence: a program in one cell is not the subject of the others
+        self.actor_scope = not explicit and bool(named) and " | " not in self.claim.text
         self.scope = strong or self._context_scope()
         for loc in self.located:
+            self._about = loc.ref
             if loc.ref.kind == "path":
                 self._check_path(loc)
             elif loc.ref.kind == "identifier":
@@ -648,12 +732,16 @@ class _ClaimChecker:
                 # relations, values and code below.
                 scope = explicit if loc.files else strong
                 self._check_identifier(loc, [f for f in scope if f not in loc.files])
+        self._about = None
         self._check_values(self.scope)
         for relation, kinds, subject, obj in links:
+            self._about = obj.ref
             self._check_relation(relation, kinds, subject, obj)
+        self._about = None
         self._check_subject_uses({id(obj) for _, _, _, obj in links})
         self._check_never()
         self._check_flows_unused()
+        self._check_receives()
         self._check_divisions()
         self._check_moved_into()
         self._check_cics_options()
@@ -670,11 +758,11 @@ class _ClaimChecker:
     def _check_facts(self) -> None:
         """The facts whose predicates have their own checkers (grounding/checks.py)."""
         names = [r.value for r in self.claim.refs if r.kind == "identifier"]
-        classes = [n for n in names + self._context_names() if self.lk.definitions(_last(n), "class")]
-        for fact in self.claim.facts:
+        classes = [n for n in names + self._context_names() if self.lk.definitions(_last(n), SymbolKind.CLASS)]
+        for i, fact in enumerate(self.claim.facts):
             result = check_fact(self.lk, self._qualified(fact, classes), self.claim.text, names, self.scope)
             if result is not None:
-                self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked")
+                self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked", fact=i)
 
     def _qualified(self, fact: Fact, classes: list[str]) -> Fact:
         """A bare method name in a claim about a class is that class's method ("## FileStore ... its `save`"
@@ -688,7 +776,7 @@ class _ClaimChecker:
                 (
                     c
                     for c in classes
-                    if any(d.detail.get("parent") == _last(c) for d in self.lk.definitions(term.value, "method"))
+                    if any(d.detail.get("parent") == _last(c) for d in self.lk.definitions(term.value, SymbolKind.METHOD))
                 ),
                 None,
             )
@@ -708,18 +796,67 @@ class _ClaimChecker:
             return
         name = obj.ref.value
         mention = next(((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b)), None)
+        if mention is None and relation == "uses":
+            # what the subject does through a function it calls is its doing too ("`load` raises X" via a helper)
+            callees = [(d.path, d.start_line, d.end_line) for d in self._callees(spans)]
+            mention = next(((p, n) for p, a, b in callees for n in self.lk.code_mentions(p, _last(name), a, b)), None)
         if mention is None:
-            where = ", ".join(f"{p}:{a}-{b}" if b < 10**9 else p for p, a, b in spans[:3])
+            where = _spans_text(spans)
             self._add("contradicted", f"{who} never names {name} ({where}), so it {_NEGATED[relation]} it", relation=True)
             return
         p, n = mention
         self._add("ok", f"{who} uses {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=holds)
 
-    def _add(self, outcome: Outcome, message: str, evidence: list[Evidence] | None = None, relation: bool = False) -> None:
-        self.checks.append(CheckResult(outcome, message, evidence or [], relation))
+    def _callees(self, spans: list[tuple[str, int, int]]) -> list[Symbol]:
+        """The functions, methods and paragraphs the spans call, MAX_CALL_DEPTH calls deep."""
+        seen: set[tuple[str, int]] = set()
+        found: list[Symbol] = []
+        frontier = spans
+        for _ in range(MAX_CALL_DEPTH):
+            targets = {
+                r.target
+                for p, a, b in frontier
+                for kind in CALL_KINDS
+                for r in self.lk.references(None, kind, p)
+                if a <= r.line <= b
+            }
+            frontier = []
+            for t in sorted(targets):
+                for d in self.lk.definitions(_last(t)):
+                    if d.kind in SPAN_KINDS and (d.path, d.start_line) not in seen:
+                        seen.add((d.path, d.start_line))
+                        found.append(d)
+                        frontier.append((d.path, d.start_line, d.end_line))
+        return found
+
+    def _add(
+        self,
+        outcome: Outcome,
+        message: str,
+        evidence: list[Evidence] | None = None,
+        relation: bool = False,
+        fact: int | None = None,
+    ) -> None:
+        ref = next((i for i, r in enumerate(self.claim.refs) if r is self._about), None)
+        self.checks.append(CheckResult(outcome, message, evidence or [], relation, fact, ref))
 
     def _check_path(self, loc: _Located) -> None:
         ref = loc.ref
+        if (
+            not loc.files
+            and ref.start_line is None
+            and ref.text.startswith("`")
+            and ".." not in PurePosixPath(ref.value).parts
+            and not ref.value.startswith("~")
+            and ref.value.strip("/").split("/", 1)[0] not in _SYSTEM_DIRS
+            and "." not in PurePosixPath(ref.value.rstrip("/")).name
+            and (ref.text.strip("`").startswith("/") or not ref.text.strip("`").endswith("/"))  # `cpy/`: a directory
+        ):
+            # `owners/findOwners`, `/owners/`, `//` in backticks: with no extension, no line, no '..' and no such
+            # file or directory, a route, a view name or a URL, which a snapshot of files neither holds nor denies
+            norm = normalize_relpath(ref.value)
+            if norm is None or not any(p.startswith(norm.rstrip("/") + "/") for p in self.lk.all_paths()):
+                return
         if normalize_relpath(ref.value) is None:
             self._add("missing", f"{ref.value} leaves the corpus root; nothing was read")
             return
@@ -749,7 +886,7 @@ class _ClaimChecker:
         best = next((r for r in results if r.outcome == "ok"), results[0])
         if best.outcome != "ok":  # the right file with wrong lines is half right
             self._add("ok", f"{loc.files[0]} exists ({len(self.lk.file_lines(loc.files[0]))} lines)")
-        self.checks.append(best)
+        self._add(best.outcome, best.message, best.evidence, best.relation)
 
     def _range_targets(self, path: str, cite: _Located) -> list[str]:
         """Names the claim says are at the cited lines: its identifiers, except the file's own program
@@ -762,7 +899,11 @@ class _ClaimChecker:
         for loc in self.located:
             if loc.ref.kind != "identifier" or (not loc.ref.strict and not (loc.res and loc.res.found)):
                 continue
-            if loc.ref.value.upper() == stem or path in loc.files:
+            if in_code_fragment(loc.ref):
+                continue  # a name inside a quoted statement is placed by that statement's own check
+            if path in loc.files or (
+                loc.ref.value.upper() == stem and (self.lk.file_info(path) or _NO_INFO).language in case_insensitive()
+            ):
                 continue
             names.append((loc.pos, loc.ref.value))
         cites = sorted(loc.pos for loc in self.located if loc.ref.kind == "path" and loc.ref.start_line is not None)
@@ -776,6 +917,14 @@ class _ClaimChecker:
         if names:
             return [n for _, n in names]
         return [w for w in dict.fromkeys(re.findall(r"\b[A-Z]{3,}\b", self.claim.text)) if w in STATEMENT_VERBS]
+
+    def _clause_of(self, pos: int) -> tuple[int, int]:
+        """The span of the clause around a position of the claim text (see _CLAUSE_BREAK)."""
+        masked = _BACKTICKED.sub(lambda m: "_" * len(m.group(0)), self.claim.text)  # a name stays a word
+        breaks = [m.start() for m in _CLAUSE_BREAK.finditer(masked)] + [i for i, ch in enumerate(masked) if ch == "|"]
+        lo = max((b for b in breaks if b <= pos), default=0)
+        hi = min((b for b in breaks if b > pos), default=len(masked))
+        return lo, hi
 
     def _check_range(self, path: str, start: int, end: int, cite: _Located) -> CheckResult:
         n = len(self.lk.file_lines(path))
@@ -791,9 +940,12 @@ class _ClaimChecker:
         names = self._range_targets(path, cite)
         if not names:
             return CheckResult("ok", f"{cited} exists", [self.lk.snippet(path, start, end)])
-        # A name defined in this file must be defined at the cited lines, unless the claim is about a use
-        # of it ("performs X at line 40"); a name defined elsewhere only has to be mentioned there.
-        uses = any(c.relation != "defines" for c in relation_cues(self.claim.text))
+        # A name defined in this file must be defined at the cited lines when the cite's clause places it
+        # ("`X` is at lines 40-50", "is defined in"); when the clause says what the code does with it
+        # ("moves `X` to `Y` (line 114)"), or the name is defined elsewhere, a mention there is enough.
+        lo, hi = self._clause_of(cite.pos)
+        clause = self.claim.text[lo:hi]
+        uses = not _PLACES.search(clause) and not _CITE_CELL.fullmatch(clause)
         # "| `P` | lines 190-212 |": the range is the row's own name's span, which must start inside it
         row = _ROW_RANGE.match(self.claim.text)
         if row is not None:
@@ -829,6 +981,8 @@ class _ClaimChecker:
         if not res.found:
             if ref.value.upper() in special_names():
                 self._add("ok", f"{ref.value} is a name the language supplies (no file declares it)")
+            elif self._outside_member(ref.value):
+                return  # `mac.hexdigest()` on a local `mac`: a method of another library's object, no name of the corpus
             elif ref.strict:
                 self._add("missing", f"{ref.value} appears nowhere in the snapshot")
             return
@@ -862,11 +1016,29 @@ class _ClaimChecker:
             if not found:
                 where = _where(res.defs[0]) if res.defs else self._place(ref.value, res, [])[0].rsplit(" ", 1)[-1]
                 ev = [_def_evidence(self.lk, res.defs[0])] if res.defs else []
-                self._add("mismatch", f"{ref.value} exists ({where}) but not in {', '.join(scope)}", ev)
+                if self.actor_scope and not _PLACES.search(self.claim.text):
+                    # "`EPSCSMRT` passes `X` through to `Y`": what a named program does with a name it never
+                    # names is no qualifier off, the relation itself fails
+                    message = f"{ref.value} exists ({where}) but {', '.join(scope)} never names it"
+                    self._add("contradicted", message, ev, relation=True)
+                else:
+                    self._add("mismatch", f"{ref.value} exists ({where}) but not in {', '.join(scope)}", ev)
                 return
             self._add("ok", f"{ref.value} appears in {found[0]}", self._mention_evidence(found[0], ref.value))
             return
         self._add("ok", *self._place(ref.value, res, scope))
+
+    def _outside_member(self, name: str) -> bool:
+        """Is a dotted name an attribute of a local variable (`mac.hexdigest`), whose object comes from code
+        outside the snapshot? Its head is used in code but defined nowhere as a class, function or module."""
+        head = name.split(".", 1)[0]
+        if "." not in name or head in ("self", "cls") or self.lk.definitions(head):
+            return False
+        return any(
+            self.lk.code_mentions(p, head, n, n) and re.search(rf"(?<![\w.]){re.escape(head)}\s*=[^=]", line)
+            for p, n in self.lk.text_hits(head, 20)
+            for line in [self.lk.file_lines(p)[n - 1]]
+        )
 
     def _states_definition(self) -> bool:
         return any(c.relation == "defines" for c in relation_cues(self.claim.text))
@@ -917,8 +1089,14 @@ class _ClaimChecker:
     def _data_items(self, pos: int) -> list[Symbol]:
         """The definitions of the data item a PIC or USAGE at pos describes: the one named nearest
         before it ("`AUD-KEY` is made of `AUD-TIMESTAMP` (`PIC X(26)`)"), else the first after it."""
-        named = [(loc.pos, [d for d in loc.res.defs if d.kind == "data_item"]) for loc in self.located if loc.res is not None]
+        named = [
+            (loc.pos, [d for d in loc.res.defs if d.kind == SymbolKind.DATA_ITEM]) for loc in self.located if loc.res is not None
+        ]
         named = [(p, defs) for p, defs in named if defs]
+        # "`A` and `B` are `PIC 9(13)` and `PIC V9(13)`": as many attributes after the names as names, respectively
+        attrs = [loc.pos for loc in self.located if loc.ref.value_kind in ("pic", "usage")]
+        if len(named) > 1 and len(attrs) == len(named) and max(p for p, _ in named) < min(attrs):
+            return named[attrs.index(pos)][1]
         before = [defs for p, defs in named if p < pos]
         after = [defs for p, defs in named if p >= pos]
         return before[-1] if before else (after[0] if after else [])
@@ -947,7 +1125,11 @@ class _ClaimChecker:
             if scope:
                 items = [d for d in items if d.path in scope] or items
             match = [d for d in items if norm(d.detail.get(attr, "")) == norm(ref.value)]
-            if match:
+            inner = None if match or attr != "pic" else self._group_pic(items, ref.value)
+            if inner is not None:
+                d, n = inner
+                self._add("ok", f"{d.name} holds an item of {shown} at {d.path}:{n}", [self.lk.snippet(d.path, n, n)])
+            elif match:
                 self._add("ok", f"{match[0].name} is {shown} at {_where(match[0])}", [_def_evidence(self.lk, match[0])])
             else:
                 d = items[0]
@@ -955,13 +1137,26 @@ class _ClaimChecker:
                 has = f"{'PIC ' if attr == 'pic' else ''}{actual}" if actual else f"no {attr.upper()} clause"
                 self._add("mismatch", f"{d.name} has {has} at {_where(d)}, not {shown}", [_def_evidence(self.lk, d)])
             return
-        pool = [d for f in scope for d in self.lk.definitions(None, "data_item", f)] if scope else []
+        pool = [d for f in scope for d in self.lk.definitions(None, SymbolKind.DATA_ITEM, f)] if scope else []
         match = [d for d in pool if norm(d.detail.get(attr, "")) == norm(ref.value)]
         if match:
             self._add("ok", f"{match[0].name} is {shown} at {_where(match[0])}", [_def_evidence(self.lk, match[0])])
         elif scope:
             self._add("mismatch", f"no data item in {', '.join(scope)} is {shown}")
         # Without a data item or a file to look in, a bare PIC names nothing checkable.
+
+    def _group_pic(self, items: list[Symbol], pic: str) -> tuple[Symbol, int] | None:
+        """A group item has no PIC of its own: "`TABLE` occurs 10 times, each entry a `PIC 99` code" speaks
+        of the items under it, FILLERs included (which the index does not name), so its lines are read."""
+        for d in items:
+            if "pic" in d.detail:
+                continue
+            lines = self.lk.file_lines(d.path)
+            for n in range(d.start_line + 1, min(d.end_line, len(lines)) + 1):
+                m = _PIC_CLAUSE.search(lines[n - 1])
+                if m and expand_pic(m.group(1)) == expand_pic(pic):
+                    return d, n
+        return None
 
     def _check_initial(self, ref: ClaimRef, items: list[Symbol], scope: list[str]) -> None:
         """The VALUE of a quoted data entry (`PIC S9(4) COMP VALUE IS 10`) against the item's own VALUE clause:
@@ -998,7 +1193,12 @@ class _ClaimChecker:
                 self._add("ok", f"{ref.text} is in {path} (line {line})", [self.lk.snippet(path, line, line)])
                 return
         where = ", ".join(scope) if scope else "the snapshot"
-        self._add("mismatch" if scope else "missing", f"{ref.text} is not in {where}")
+        if scope and self.actor_scope and not _PLACES.search(self.claim.text):
+            # "`P` reads the file with `EXEC CICS STARTBR`": the statement is how the named program acts,
+            # so its absence there is the relation failing, not a file off
+            self._add("contradicted", f"{ref.text} is not in {where}", relation=True)
+        else:
+            self._add("mismatch" if scope else "missing", f"{ref.text} is not in {where}")
 
     def _check_literal(self, ref: ClaimRef, scope: list[str]) -> None:
         value = ref.value
@@ -1028,14 +1228,16 @@ class _ClaimChecker:
                 p, n = hits[0]
                 self._add("ok", f"{shown} appears at {p}:{n}", [self.lk.snippet(p, n, n)])
                 return
-        if not ref.strict and ref.value_kind == "number" and _specific(value) and scope and scope == self.strong:
-            # a telling number ("caps a loan at 100000000.01") stated of the files the claim names is a value
-            # of their code or of the copybooks they copy; absent from both, it is a wrong value
+        cobol = all((self.lk.file_info(path) or _NO_INFO).language == "cobol" for path in scope)
+        if not ref.strict and ref.value_kind == "number" and _specific(value) and scope and scope == self.strong and cobol:
+            # a telling number ("caps a loan at 100000000.01") stated of the COBOL programs the claim names is a
+            # value of their code or of the copybooks they copy; absent from both, it is a wrong value (other
+            # languages name their numbers: `codes.temporary_redirect` for 307)
             copied = [
                 d.path
                 for path in scope
-                for r in self.lk.references(None, "copy", path)
-                for d in self.lk.definitions(r.target, "copybook")
+                for r in self.lk.references(None, RefKind.COPY, path)
+                for d in self.lk.definitions(r.target, SymbolKind.COPYBOOK)
             ]
             for path in dict.fromkeys(copied):
                 at = next((n for n, line in enumerate(self.lk.file_lines(path), start=1) if pattern.search(line)), None)
@@ -1063,6 +1265,11 @@ class _ClaimChecker:
             return True
         return loc.res is not None and (bool(loc.res.files) or any(d.kind in ACTOR_KINDS for d in loc.res.defs))
 
+    def _in_cobol(self, loc: _Located) -> bool:
+        """Is the name or file a COBOL one (where "copies" means a COPY statement)?"""
+        paths = loc.files or ([d.path for d in loc.res.defs] if loc.res else [])
+        return any((self.lk.file_info(p) or _NO_INFO).language in ("cobol", "jcl", "bms") for p in paths)
+
     def _context_located(self) -> _Located | None:
         """The context as an actor: the carried context unless it is a copybook (which does nothing) and
         the heading's topic is something else."""
@@ -1074,7 +1281,7 @@ class _ClaimChecker:
         ref = ClaimRef(kind="identifier", text=name, value=PurePosixPath(name).stem)
         return _Located(ref, -1, files, Resolution(files=files))
 
-    def _relation_links(self) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
+    def _relation_links(self) -> list[tuple[str, frozenset[RefKind], _Located | None, _Located]]:
         """(relation, subject, object) triples from the cue words and the order of the names around them.
 
         A subject is the nearest name before the cue that can act (not a data item), else the context;
@@ -1085,16 +1292,21 @@ class _ClaimChecker:
         named = [
             loc for loc in self.located if loc.ref.kind in ("identifier", "path") and (loc.files or (loc.res and loc.res.found))
         ]
-        links: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
+        links: list[tuple[str, frozenset[RefKind], _Located | None, _Located]] = []
         previous: _Located | None = None
         after_passive = False
         previous_objects: list[_Located] = []
+        acted_on: list[_Located] = []
         for i, cue in enumerate(cues):
             if cue.relation == "defines":
                 continue  # a definition's place is checked by the file and line checks
             nxt = cues[i + 1].start if i + 1 < len(cues) else len(text) + 1
+            # "calls `f` and returns `False` when it raises `E`": what follows another verb is not this one's
+            stop = _OTHER_VERB.search(_BACKTICKED.sub(lambda m: "_" * len(m.group(0)), text), cue.end)
+            nxt = min(nxt, stop.start()) if stop else nxt
             before = text[: cue.start]
-            after = [loc for loc in named if cue.end <= loc.pos < nxt]
+            # "writes X to a file, and `load` reads it": a name the next verb follows is that verb's subject
+            after = [loc for loc in named if cue.end <= loc.pos < nxt and (nxt > len(text) or text[loc.ref.end : nxt].strip())]
             earlier = [loc for loc in named if loc.pos < cue.start]
             agents: list[_Located] = []
             # "... in BKACT01C", "... of BKUPD02C": a name after a place word locates, it is not an object
@@ -1108,6 +1320,8 @@ class _ClaimChecker:
                 named_by = [loc for loc in after if by is not None and loc.pos >= by.end()]
                 subject = named_by[0] if named_by else (places[0] if places else None)
                 objects = earlier + [loc for loc in after if loc not in named_by]
+                if _PRONOUN_PASSIVE.search(before):
+                    objects = earlier[:1]  # "`f` creates a `TreeSet` the first time it is called": f is called
                 agents = [loc for loc in named_by[1:] if self._is_actor(loc)]  # "imported by A and by B": each must
             elif _WHICH_PRONOUN.search(before):
                 objects, subject = earlier[-1:], previous
@@ -1116,17 +1330,26 @@ class _ClaimChecker:
                 actors = [loc for loc in earlier if self._is_actor(loc)]
                 # "performs A, reads B": A is what the previous verb acted on, not a new subject.
                 since_previous = [loc for loc in actors if i > 0 and loc.pos >= cues[i - 1].end and loc not in previous_objects]
-                if _PRONOUN_SUBJECT.search(before) and previous is not None:
+                adjacent = [
+                    loc
+                    for loc in earlier
+                    if not text[loc.ref.end : cue.start].strip() and not _PLACE_WORD.search(text[: loc.pos])
+                ]
+                if adjacent:
+                    subject = adjacent[-1]  # "... under which `models.py` imports": the name right before the verb
+                elif _PRONOUN_SUBJECT.search(before) and previous is not None:
                     subject = previous
                 elif _WHICH_SUBJECT.search(before) and actors:
                     subject = actors[-1]  # "runs BKTRN02C, which reads DALYTRAN": BKTRN02C reads
                 elif previous is not None and not since_previous and not after_passive:
                     # "reads DALYTRAN, updates ACCTDAT and appends to TRANHIST": one subject, several verbs
                     subject = previous
-                elif _PRONOUN_SUBJECT.search(before) and actors:
+                elif _PRONOUN_SUBJECT.search(before):
                     # "`main()` builds the parser with `build_parser()` and calls `run()`": the sentence's
-                    # subject acts again, not the instrument named just before.
-                    subject = ([loc for loc in actors if not loc.files] or actors)[0]
+                    # subject acts again, not the instrument named just before; "performs `A`; otherwise it
+                    # links": what an earlier verb acted on is no subject, so "it" is then the context.
+                    fresh = [loc for loc in actors if not any(loc is o for o in acted_on)]
+                    subject = next(iter([loc for loc in fresh if not loc.files] or fresh), None)
                 else:
                     # "`0000-MAIN` in cbl/X.cbl performs Y": the paragraph acts, the file only locates it.
                     spans = [loc for loc in actors if not loc.files]
@@ -1143,21 +1366,29 @@ class _ClaimChecker:
                         subject, objects = previous, previous_objects
                     elif cue.relation == "transfers" and _BY_MEANS_OF.search(before):
                         # "sent to COADM01C and COMEN01C, both with XCTL": the programs named before
-                        objects = [loc for loc in earlier if any(d.kind == "program" for d in (loc.res.defs if loc.res else []))]
+                        objects = [
+                            loc for loc in earlier if any(d.kind == SymbolKind.PROGRAM for d in (loc.res.defs if loc.res else []))
+                        ]
                         subject = None
                     elif cue.relation in ("reads", "writes") and passive_files:
                         # "ACCTREJ | Access: read", "reads AUDITLG before writing": the file named before
                         # the verb is what is read or written.
                         objects = passive_files[-1:]
                     else:
-                        continue  # nothing named after the cue: a second cue word for the same link
+                        # nothing named after the cue: a second cue word for the same link, or a verb of
+                        # its own subject whose object is prose ("`load` reads the whole file and calls")
+                        previous = subject or previous
+                        continue
             previous = subject or previous
             previous_objects = objects
+            acted_on += objects
             after_passive = cue.passive
             kinds = RELATION_REFS[cue.relation]
             word = text[cue.start : cue.end].upper()
             if cue.relation == "transfers" and ("XCTL" in word or "LINK" in word):
-                kinds = frozenset({"xctl"} if "XCTL" in word else {"link"})  # LINK returns, XCTL does not
+                kinds = frozenset({RefKind.XCTL} if "XCTL" in word else {RefKind.LINK})  # LINK returns, XCTL does not
+            if cue.relation == "copies" and word.startswith("COP") and subject is not None and not self._in_cobol(subject):
+                continue  # "`build_response` copies the status": English, not a COPY statement
             for who in [subject, *agents]:
                 for obj in objects:
                     if obj is not who and obj.ref.kind == "identifier":
@@ -1165,8 +1396,8 @@ class _ClaimChecker:
         return links + self._statement_links(named) + self._row_copy_links(named, links)
 
     def _row_copy_links(
-        self, named: list[_Located], links: list[tuple[str, frozenset[str], _Located | None, _Located]]
-    ) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
+        self, named: list[_Located], links: list[tuple[str, frozenset[RefKind], _Located | None, _Located]]
+    ) -> list[tuple[str, frozenset[RefKind], _Located | None, _Located]]:
         """A table row whose first cell is a program and one of whose columns lists its copybooks
         ("`P` | Copybooks: `A`, `B`"): the program copies each listed name."""
         text = self.claim.text
@@ -1174,10 +1405,10 @@ class _ClaimChecker:
         row_subject = (
             next((loc for loc in named if loc.ref.kind == "identifier" and loc.pos < first), None) if first > 0 else None
         )
-        if row_subject is None or row_subject.res is None or not any(d.kind == "program" for d in row_subject.res.defs):
+        if row_subject is None or row_subject.res is None or not any(d.kind == SymbolKind.PROGRAM for d in row_subject.res.defs):
             return []
         linked = {id(obj) for relation, _, _, obj in links if relation == "copies"}
-        out: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
+        out: list[tuple[str, frozenset[RefKind], _Located | None, _Located]] = []
         for m in _COPY_COLUMN.finditer(text):
             end = text.find(" | ", m.end())
             end = len(text) if end < 0 else end
@@ -1186,27 +1417,43 @@ class _ClaimChecker:
                     out.append(("copies", RELATION_REFS["copies"], row_subject, loc))
         return out
 
-    def _statement_links(self, named: list[_Located]) -> list[tuple[str, frozenset[str], _Located | None, _Located]]:
+    def _statement_links(self, named: list[_Located]) -> list[tuple[str, frozenset[RefKind], _Located | None, _Located]]:
         """A quoted statement states its own relation: `EXEC CICS LINK PROGRAM('X')` says the subject
         LINKs to X, `CALL 'X'` that it calls X, `COPY X` that it copies X."""
-        links: list[tuple[str, frozenset[str], _Located | None, _Located]] = []
+        links: list[tuple[str, frozenset[RefKind], _Located | None, _Located]] = []
         for loc in self.located:
             if loc.ref.value_kind != "code":
                 continue
             m = _STATEMENT_RELATION.match(loc.ref.value)
-            if m is None:
+            bare = _BARE_TRANSFER.fullmatch(loc.ref.value.strip())
+            if m is not None:
+                verb, target = m.group(1).upper(), m.group(2).upper()
+            elif bare is not None:
+                # "uses `EXEC CICS XCTL` to reach `X`": the verb alone, its target the program named after it
+                after = [
+                    a
+                    for a in named
+                    if a.pos > loc.pos and a.res is not None and any(d.kind == SymbolKind.PROGRAM for d in a.res.defs)
+                ]
+                if not after or not _TO_REACH.fullmatch(self.claim.text, loc.ref.end, after[0].pos):
+                    continue
+                verb, target = bare.group(1).upper(), after[0].ref.value.upper()
+            else:
                 continue
-            verb, target = m.group(1).upper(), m.group(2).upper()
             relation, kinds = {
-                "XCTL": ("transfers", frozenset({"xctl"})),
-                "LINK": ("transfers", frozenset({"link"})),
-                "CALL": ("calls", frozenset({"call"})),
-                "COPY": ("copies", frozenset({"copy"})),
+                "XCTL": ("transfers", frozenset({RefKind.XCTL})),
+                "LINK": ("transfers", frozenset({RefKind.LINK})),
+                "CALL": ("calls", frozenset({RefKind.CALL})),
+                "COPY": ("copies", frozenset({RefKind.COPY})),
             }[verb.split()[-1]]
             obj = next((loc for loc in named if loc.ref.kind == "identifier" and loc.ref.value.upper() == target), None)
             if obj is None:
                 continue
-            actors = [loc for loc in named if loc.pos < loc.pos and self._is_actor(loc) and not in_code_fragment(loc.ref)]
+            actors = [
+                a
+                for a in named
+                if a.pos < loc.pos and self._is_actor(a) and not in_code_fragment(a.ref) and a.ref.value.upper() != target
+            ]
             links.append((relation, kinds, actors[-1] if actors else None, obj))
         return links
 
@@ -1229,7 +1476,7 @@ class _ClaimChecker:
         about = set(self.scope)
         return [d for d in defs if d.path in about] or defs
 
-    def _check_relation(self, relation: str, kinds: frozenset[str], subject: _Located | None, obj: _Located) -> None:
+    def _check_relation(self, relation: str, kinds: frozenset[RefKind], subject: _Located | None, obj: _Located) -> None:
         name = obj.ref.value
         res = obj.res
         assert res is not None
@@ -1263,7 +1510,7 @@ class _ClaimChecker:
         reaching = [r for r in self._refs_of(None, spans) if _targets_match(self.lk, r, name, targets)]
         if io:
             # A READ/WRITE statement is better evidence than the OPEN before it.
-            found = sorted((r for r in reaching if r.kind in family), key=lambda r: r.kind == "file_open")
+            found = sorted((r for r in reaching if r.kind in family), key=lambda r: r.kind == RefKind.FILE_OPEN)
             exact = [r for r in found if relation in io_directions(r)]
         else:
             found = [r for r in reaching if r.kind in family]
@@ -1328,7 +1575,7 @@ class _ClaimChecker:
         """A file is named in claims by its SELECT name or its ASSIGN (DD or dataset) name."""
         up = name.upper()
         aliases: set[str] = set()
-        for sym in self.lk.definitions(None, "select", None):
+        for sym in self.lk.definitions(None, SymbolKind.SELECT, None):
             assign = sym.detail.get("assign", "").strip("'\"").upper()
             names = {assign, assign_dd(assign)} if assign else set()
             if sym.name.upper() == up:
@@ -1337,7 +1584,7 @@ class _ClaimChecker:
                 aliases.add(sym.name.upper())
         return aliases
 
-    def _refs_of(self, kinds: frozenset[str] | None, spans: list[tuple[str, int, int]] | None) -> list[Ref]:
+    def _refs_of(self, kinds: frozenset[RefKind] | None, spans: list[tuple[str, int, int]] | None) -> list[Ref]:
         """References of the given kinds (None: any) inside the spans (None: the whole snapshot)."""
         if spans is None:
             if kinds is None:
@@ -1360,13 +1607,29 @@ class _ClaimChecker:
         first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
         if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
             return
-        if not first.res.defs or any(d.kind not in ("paragraph", "section") for d in first.res.defs):
+        if not first.res.defs or any(d.kind not in SPAN_KINDS for d in first.res.defs):
             return
+        text = self.claim.text
+        clause_end = self._clause_of(first.pos)[1]
+        cobol = all(d.kind in PROCEDURE_KINDS for d in first.res.defs)
+        # what a fact with its own checker names ("raises `X`") is judged there, through the calls it follows
+        judged = {term.span[0] for f in self.claim.facts if f.predicate in CHECKERS for term in (f.object, f.by) if term}
         for loc in self.located:
             if loc is first or id(loc) in objects or loc.ref.kind != "identifier" or in_code_fragment(loc.ref):
                 continue
-            if loc.res is not None and loc.res.defs and all(d.kind in DATA_KINDS for d in loc.res.defs):
-                self._check_involvement("uses", first, loc, holds=False)
+            if loc.ref.start in judged:
+                continue
+            if loc.res is None or not loc.res.found or loc.pos >= clause_end or _AGENT_BEFORE.search(text, 0, loc.pos):
+                continue
+            if _PASSIVE_CLAUSE.search(text, first.ref.end, loc.pos):
+                continue  # "`X` is called by `Y`": Y is the caller, not in X's span
+            if cobol and not (loc.res.defs and all(d.kind in DATA_KINDS for d in loc.res.defs)):
+                continue
+            if loc.ref.value.upper() in special_names():
+                continue  # `str`, `ValueError`: the language's, named or not
+            if _last(loc.ref.value) in {_last(first.ref.value), *first.ref.value.split(".")[:-1]}:
+                continue  # `Store` in a claim about `Store.load`
+            self._check_involvement("uses", first, loc, holds=False)
 
     def _data_subject(self, pos: int) -> _Located | None:
         """The data item a clause ending at pos is about: the nearest name before it that cannot act."""
@@ -1418,6 +1681,42 @@ class _ClaimChecker:
         d = defs[0]
         self._add("contradicted", f"{name} is declared at {_where(d)} and no code uses it", [_def_evidence(self.lk, d)], True)
 
+    def _check_receives(self) -> None:
+        """ "The loan amount ends up in `A`, the term in `B`": each data item the claim says receives a value
+        (named after "in"/"into" once a verb such as "ends up in", "goes into", "is stored in" has said so)
+        must be set by the subject's code, else the context's. A statement setting it holds; an item that
+        code never names outside its own definition contradicts; one it names in a form the index does not
+        read as a setting (READ INTO a group, a CICS RECEIVE) is left to the other checks."""
+        text = self.claim.text
+        verb = _RECEIVES.search(text)
+        if verb is None:
+            return
+        actors = [loc for loc in self.located if loc.ref.kind == "identifier" and loc.pos < verb.start() and self._is_actor(loc)]
+        who, spans = self._subject_scope(actors[-1] if actors else None)
+        if spans is None:
+            return
+        for loc in self.located:
+            if loc.pos < verb.start() or loc.ref.kind != "identifier" or not _INTO_BEFORE.search(text, 0, loc.pos):
+                continue
+            if loc.res is None or not loc.res.defs or any(d.kind not in DATA_KINDS for d in loc.res.defs):
+                continue
+            name = loc.ref.value
+            found = assignments(self.lk, name, spans)
+            if found:
+                p, n, _ = found[0]
+                self._add("ok", f"{who} sets {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=True)
+                continue
+            own = {(d.path, n) for d in loc.res.defs for n in range(d.start_line, d.end_line + 1)}
+            if any((p, n) not in own for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b)):
+                continue
+            where = _spans_text(spans)
+            self._add(
+                "contradicted",
+                f"{who} never sets {name} ({where} does not name it)",
+                [_def_evidence(self.lk, loc.res.defs[0])],
+                True,
+            )
+
     def _check_divisions(self) -> None:
         """ "`P` divides `X` by 10": the divisions of X in the actor's own span (COMPUTE ... X / 12, DIVIDE 12
         INTO X, DIVIDE X BY 12, x / 12) must use that divisor; others contradict it."""
@@ -1466,7 +1765,12 @@ class _ClaimChecker:
             source, target = data.get(m.group("a").upper()), data.get(m.group("b").upper())
             if source is None or target is None:
                 continue
-            actors = [loc for loc in self.located if loc.pos < m.start() and loc.ref.kind == "identifier" and self._is_actor(loc)]
+            # "performs `P`; on PF3 it moves `A` to `B`": what an earlier verb acted on does not move
+            actors = [
+                loc
+                for loc in self.located
+                if loc.pos < m.start() and loc.ref.kind == "identifier" and self._is_actor(loc) and id(loc) not in self.acted_on
+            ]
             who, spans = self._subject_scope(actors[-1] if actors else None)
             if spans is None:
                 continue
@@ -1619,7 +1923,7 @@ class _ClaimChecker:
             owner, used, verb = m.group("c"), m.group("d"), m.group("verb").lower()
             stems = {w for w in (verb, verb[:-1], verb[:-2]) if len(w) >= 3}
             attrs: list[tuple[str, int, str, str]] = []
-            for d in self.lk.definitions(_last(owner), "class"):
+            for d in self.lk.definitions(_last(owner), SymbolKind.CLASS):
                 lines = self.lk.file_lines(d.path)
                 body: int | None = None
                 for n in range(d.start_line + 1, min(d.end_line, len(lines)) + 1):
@@ -1737,6 +2041,11 @@ _NEGATED = {
 }
 
 
+def _spans_text(spans: list[tuple[str, int, int]]) -> str:
+    """The first spans of a subject for a reason: `path:start-end`, or the path for a whole file."""
+    return ", ".join(f"{p}:{a}-{b}" if b < 10**9 else p for p, a, b in spans[:3])
+
+
 def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
     """Does an index reference point at the claimed object? A dotted object (Ledger.post, os.replace)
     needs its qualifier to agree too: from the reference's target when it has one, else from the source
@@ -1759,7 +2068,7 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
         return True
     # self.post(...) inside class Ledger is Ledger.post
     owner = _last(qualifier)
-    return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, "class", ref.path))
+    return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, SymbolKind.CLASS, ref.path))
 
 
 # A dotted chain (value.timestamp.signature) often describes a format in prose; _unnamed_presence judges it.
@@ -1774,6 +2083,11 @@ _FLOWS = re.compile(
     r"|ends\s+up\s+in|is\s+used\s+(?:to|for|as|in|by))(?![\w-])",
     re.I,
 )
+_PIC_CLAUSE = re.compile(r"\bPIC(?:TURE)?\s+(?:IS\s+)?(\S+?)\.?(?=\s|$)", re.I)
+_RECEIVES = re.compile(
+    r"(?<![\w-])(?:ends?\s+up|goes|go|lands?|(?:is|are)\s+(?:stored|placed|put|saved|kept))\s+(?:in|into)\s+`", re.I
+)
+_INTO_BEFORE = re.compile(r"(?<![\w-])(?:in|into)\s+`?$", re.I)
 _DIVIDES = re.compile(r"(?<![\w-])divides?\s+`(?P<name>[^`]+)`\s+by\s+(?P<n>\d+(?:\.\d+)?)(?![\w-])", re.I)
 _IDENTICAL = re.compile(
     r"(?<![\w-])(?:(?:are|is)\s+(?P<not>not\s+)?(?:byte[- ]for[- ]byte\s+)?identical|identical\s+(?:copies|files)"
@@ -1782,6 +2096,20 @@ _IDENTICAL = re.compile(
 )
 _COPY_COLUMN = re.compile(
     r"(?<= \| )(?:COPY\s+)?(?:copy\s*books?|copies|copied|copy\s+members|members|includes)(?:\s+\w+)?\s*:", re.I
+)
+# Where one clause of a sentence ends and the next, with its own subject, begins: a semicolon, a comma
+# before a conjunction, "while"/"whereas", and "and" before a new subject ("and its procedure division").
+_CLAUSE_BREAK = re.compile(
+    r";|,\s*(?:and|but|while|whereas|then|so)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
+    re.I,
+)
+_BACKTICKED = re.compile(r"`[^`]*`")
+# A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
+_CITE_CELL = re.compile(r"\|?\s*(?:[\w ]+:\s*)?`[^`]*:\d+(?:\s*[-–]\s*\d+)?`\s*\|?\s*")
+# A clause that says where a name is, rather than what the code does with it.
+_PLACES = re.compile(
+    r"(?<![\w-])(?:defin(?:es|ed|e|ing)|declar(?:es|ed|e|ing)|(?:is|are)\s+(?:at|in|on)|lives?|sits?|spans?|located)(?![\w-])",
+    re.I,
 )
 _ROW_RANGE = re.compile(r"^\s*`(?P<name>[^`]+)`\s*\|\s*lines?\s+\d+(?:\s*[-–]\s*\d+)?\s*(?:\||$)")
 _MOVED_INTO = re.compile(
@@ -1847,6 +2175,32 @@ _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")
 _REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
+_TO_REACH = re.compile(r"`?\s+to\s+(?:reach|call|invoke|run|start|get\s+to|go\s+to|transfer\s+to|pass\s+control\s+to)\s+`?", re.I)
+# The top directories of a Unix file system (FHS): `/etc/passwd` is a file outside the snapshot, `/owners/` a route
+_SYSTEM_DIRS = frozenset(
+    [
+        "bin",
+        "boot",
+        "dev",
+        "etc",
+        "home",
+        "lib",
+        "lib64",
+        "media",
+        "mnt",
+        "opt",
+        "proc",
+        "root",
+        "run",
+        "sbin",
+        "srv",
+        "sys",
+        "tmp",
+        "usr",
+        "var",
+    ]
+)
+_BARE_TRANSFER = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK)", re.I)
 _STATEMENT_RELATION = re.compile(r"(?:EXEC\s+CICS\s+)?(XCTL|LINK|CALL|COPY)\s+(?:PROGRAM\s*\(\s*)?['\"]?([A-Z0-9$#@-]+)", re.I)
 
 

@@ -53,7 +53,7 @@ class RunManifest(VersionedModel):
     config_sha256: list[str] = []  # of each config file, in the order of config_files (prices, retry policy, defaults)
     run_json_sha256: str | None = None  # RUN_DIR/run.json, the answers' provenance, when present
     llm_claims: JudgeRecord | None = None  # the LLM claim extractor grounding used, if any
-    llm_verify: JudgeRecord | None = None  # the LLM verifier for UNABLE_TO_VERIFY claims, if any
+    llm_verify: JudgeRecord | None = None  # the LLM verifier of the facts the checks leave unchecked, if any
 
 
 # Where the question set lives is not what it is (questions_sha256 says that): a run scored again from

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from groundjudge import __version__
 from groundjudge.errors import UserError
 from groundjudge.grounding.ground import read_answer
-from groundjudge.grounding.models import AnswerRef, GroundingReport, Verdict, VerifierKind
+from groundjudge.grounding.models import AnswerRef, GroundingReport
 from groundjudge.hashing import sha256_file, sha256_json
 from groundjudge.judging.cache import ResponseCache
 from groundjudge.judging.config import JudgeConfig, JudgingConfig, load_config, select_judges
@@ -64,7 +64,7 @@ class ScoreOptions:
     progress: bool = True
     seed: int = 0  # backoff jitter
     llm_claims: str | None = None  # judge spec of an LLM claim extractor
-    llm_verify: str | None = None  # judge spec of an LLM verifier for UNABLE_TO_VERIFY claims
+    llm_verify: str | None = None  # judge spec of an LLM verifier for the facts the checks leave unchecked
 
 
 @dataclass
@@ -173,13 +173,10 @@ def _summary(path: Path, run_dir: Path, report: GroundingReport) -> GroundingSum
     )
 
 
-def _matches_grounders(report: GroundingReport, extractor_name: str, llm_verify: bool) -> bool:
-    """Was this report made the way this run would make it: same extractor, LLM verifier or not."""
-    if report.extractor != extractor_name:
-        return False
-    left_to_llm = any(c.verdict is Verdict.UNABLE_TO_VERIFY and c.verifier_kind is not VerifierKind.LLM for c in report.claims)
-    used_llm = any(c.verifier_kind is not VerifierKind.DETERMINISTIC for c in report.claims)
-    return not left_to_llm if llm_verify else not used_llm
+def _matches_grounders(report: GroundingReport, extractor_name: str) -> bool:
+    """Was this report made the way this run would make it: same extractor, and no LLM verifier call failed
+    (a failed one is asked again). Whether an LLM verifier was used at all is in the grounder fingerprint."""
+    return report.extractor == extractor_name and not any(c.llm_failed() for c in report.claims)
 
 
 def grounding_path(run_dir: Path, cell: str, qid: str) -> Path:
@@ -227,7 +224,8 @@ def ground_all(
                 earlier is not None
                 and earlier.answer.sha256 == item.sha256
                 and earlier.corpus.tree_hash == snapshot.tree_hash
-                and _matches_grounders(earlier, extractor_name, verifier is not None)
+                and earlier.subject == item.question.subject
+                and _matches_grounders(earlier, extractor_name)
             )
             fresh = same_inputs and earlier is not None and earlier.grounder == grounder
             regrounded += bool(same_inputs and not fresh)
@@ -236,7 +234,7 @@ def ground_all(
             else:
                 # Recorded relative to the run directory, so reports do not depend on where it lives.
                 ref = AnswerRef(path=item.path.relative_to(run_dir).as_posix(), sha256=item.sha256)
-                report = ground_text(snapshot, index, item.text, ref, extractor, verifier)
+                report = ground_text(snapshot, index, item.text, ref, extractor, verifier, item.question.subject)
                 if write:
                     write_model(path, report)
             llm = [c.take_tally() for c in callers]
@@ -365,7 +363,6 @@ class Runner:
         o = self.o
         if not (o.llm_claims or o.llm_verify):
             return None, None, None, []
-        from groundjudge.grounding.verify import DeterministicVerifier, FallbackVerifier
         from groundjudge.judging.llm_grounding import GroundingCaller, LLMClaimExtractor, LLMVerifier
 
         cache = ResponseCache(o.cache)
@@ -400,7 +397,7 @@ class Runner:
             )
             callers.append(GroundingCaller(client, role))
         extractor = LLMClaimExtractor(callers[0]) if callers[0] else None
-        verifier = FallbackVerifier(DeterministicVerifier(), LLMVerifier(callers[1])) if callers[1] else None
+        verifier = LLMVerifier(callers[1]) if callers[1] else None
         return extractor, verifier, cache, [c for c in callers if c is not None]
 
     def _warnings(self, summary: RunSummary) -> None:

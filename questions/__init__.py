@@ -6,7 +6,7 @@ kept (renaming passes them through untouched).
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -24,6 +24,12 @@ class Question(BaseModel):
     category: str
     difficulty: str
     must_touch: list[str] = []
+
+    @property
+    def subject(self) -> str | None:
+        """The first file a complete answer must mention: what "the program" or "it" means in an answer
+        whose headings name nothing (the grounder's fallback subject)."""
+        return next((m for m in self.must_touch if "/" in m or PurePosixPath(m).suffix), None)
 
 
 def load_questions(path: str | Path) -> list[Question]:

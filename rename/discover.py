@@ -2,7 +2,7 @@
 
 COBOL, JCL and BMS names come from the grounding index, as Python/Java/... names do (those for opt-in
 classes only), so the renamer and the verifier read these statements one way. The CICS CSD and DB2 plans
-are still read by lexical rules. Only names the repository itself defines are candidates: ``CALL 'CEEDAYS'``
+are still read by lexical rules, and so is what the installation kit defines (rename/toolnames.py). Only names the repository itself defines are candidates: ``CALL 'CEEDAYS'``
 or ``COPY DFHAID`` name nothing here.
 """
 
@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING
 
 from groundjudge.grounding.index.cobol_lexical import CICS_FILE_REFS
 from groundjudge.grounding.index.cobol_source import is_free_format
+from groundjudge.grounding.index.model import DATA_KINDS, PROCEDURE_KINDS, RefKind, SymbolKind
 from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
+from groundjudge.rename.leak import is_document
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
 from groundjudge.rename.pyowned import code_words, own_packages
 from groundjudge.rename.pyscope import borrowed_names
+from groundjudge.rename.toolnames import is_script, tool_names
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
 
 if TYPE_CHECKING:
@@ -40,10 +43,12 @@ NOT_PROGRAM_SOURCE = (".md", ".txt", ".rst", ".adoc", ".html", ".htm", ".json", 
 NOT_DEFINED = "{} but not defined in the corpus ({})"
 
 
-JCL_CLASS = {"job": "jcl_job", "step": "jcl_step", "dd": "jcl_dd"}  # index kind -> class
-PROGRAM_REFS = frozenset({"call", "link", "xctl", "cics_program"})  # a literal target of one names a program
+JCL_CLASS = {SymbolKind.JOB: "jcl_job", SymbolKind.STEP: "jcl_step", SymbolKind.DD: "jcl_dd"}  # index kind -> class
+PROGRAM_REFS = frozenset(
+    {RefKind.CALL, RefKind.LINK, RefKind.XCTL, RefKind.CICS_PROGRAM}
+)  # a literal target of one names a program
 DATA_LEVELS = frozenset([f"{n:02d}" for n in range(1, 50)] + ["66", "77", "88"])
-BMS_CLASS = {"mapset": "bms_mapset", "map": "bms_map", "field": "bms_field"}  # index kind -> class
+BMS_CLASS = {SymbolKind.MAPSET: "bms_mapset", SymbolKind.MAP: "bms_map", SymbolKind.FIELD: "bms_field"}  # index kind -> class
 PLAN_RE = re.compile(r"\bPLAN\s*[(=]\s*'?([A-Za-z0-9$#@]+)", _I)  # DSN RUN / BIND / CSD TRANSACTION
 CSD_RE = re.compile(rf"\bDEFINE\s+(TRANSACTION|TRANS|FILE|PROGRAM|MAPSET)\s*\(\s*({_NAME})\s*\)", _I)
 
@@ -86,11 +91,11 @@ def code_area(text: str) -> list[str]:
 def _cobol_class(s: Symbol) -> str | None:
     """A data item of a level that names one, an FD or a SELECT is a data name; the index records paragraphs
     and sections only in a procedure division or a copybook."""
-    if s.kind in ("data_item", "condition"):
+    if s.kind in DATA_KINDS:
         return "data_name" if s.detail.get("level") in DATA_LEVELS else None
-    if s.kind in ("fd", "select"):
+    if s.kind in (SymbolKind.FD, SymbolKind.SELECT):
         return "data_name"
-    if s.kind in ("paragraph", "section"):
+    if s.kind in PROCEDURE_KINDS:
         return "paragraph"
     return None
 
@@ -113,6 +118,8 @@ def _dataset_qualifiers(dsn: str) -> Iterable[str]:
         return
     for q in dsn.split("."):
         q = q.split("(", 1)[0]
+        if q.startswith("&&"):  # a temporary data set: the job names it
+            q = q[2:]
         if q and not q.startswith(("&", "<")) and re.search("[A-Za-z]", q) and not re.fullmatch(r"G\d{4}V\d{2}", q, _I):
             yield q
 
@@ -163,7 +170,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     # Procedure-division copybooks have no PROCEDURE DIVISION header: area-A words there are paragraphs.
     copybook_paths: set[str] = set()
     for path in cobol:
-        ids = [written(path, s.start_line, s.name) for s in idx.definitions(kind="program", path=path)]
+        ids = [written(path, s.start_line, s.name) for s in idx.definitions(kind=SymbolKind.PROGRAM, path=path)]
         for name in ids:
             programs.setdefault(name.upper(), name)
         if ids:
@@ -187,7 +194,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     procs: dict[str, str] = {}
     for path, (lang, _text) in texts.items():
         if lang == "jcl":
-            for s in idx.definitions(kind="proc", path=path):
+            for s in idx.definitions(kind=SymbolKind.PROC, path=path):
                 procs.setdefault(s.name, written(path, s.start_line, s.name))
             if path.lower().endswith((".proc", ".prc")):
                 procs.setdefault(_stem(path).upper(), _stem(path))
@@ -199,7 +206,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
     tagged: list[tuple[str, str, str]] = []  # (copybook, tag, operand) of ==(TAG)== BY ==X==
 
     for path in cobol:
-        copies = idx.references(kind="copy", path=path)
+        copies = idx.references(kind=RefKind.COPY, path=path)
         for r in copies:
             if "via" in r.detail:
                 continue
@@ -212,15 +219,18 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             for lt in LEADING_TRAILING_RE.finditer(replacing):
                 partial_word.append((r.target, lt.group(1).upper(), lt.group(2).upper()))
             for pair in PSEUDO_PAIR_RE.finditer(replacing):
-                if TAG_RE.fullmatch(pair.group(1)) and re.fullmatch(_NAME, pair.group(2)):
-                    tagged.append((r.target, pair.group(1), pair.group(2)))
+                if TAG_RE.fullmatch(pair.group(1)):
+                    # the tag is the program's and the copybook's own placeholder, a whole token in both
+                    candidates.append((pair.group(1).strip("():"), "variable"))
+                    if re.fullmatch(_NAME, pair.group(2)):
+                        tagged.append((r.target, pair.group(1), pair.group(2)))
         for r in copies:  # EXEC SQL INCLUDE
             if "via" in r.detail and r.target in stems and r.target not in ("SQLCA", "SQLDA"):
                 candidates.append((written(path, r.line, r.target), "copybook"))
         candidates += [(name, "dataset") for name in _cics_files(idx, path, written)]
         symbols = idx.definitions(path=path)
         for s in symbols:
-            if s.kind == "select" and "assign" in s.detail:
+            if s.kind == SymbolKind.SELECT and "assign" in s.detail:
                 candidates.append((assign_dd(s.detail["assign"]), "jcl_dd"))
         for s in symbols:
             cls = _cobol_class(s)
@@ -248,6 +258,15 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 candidates.append((name, "transaction"))
             elif kind == "FILE":
                 candidates.append((name, "dataset"))
+
+    called_only = {n.upper() for n in d.kept}  # a utility the corpus runs is not its own, whatever names it
+    for path, (lang, text) in texts.items():
+        code = "\n".join(cobol[path]) if lang == "cobol" else text
+        found = tool_names(path, lang, code, is_document(path))
+        if lang in ("cobol", "jcl", "bms") or (lang == "text" and is_script(path, text)):
+            # a member of the kit (an exec, a script, a job): other members call it by this name
+            found.append((_stem(path).lstrip("#@$"), "member"))
+        candidates += [(n, c) for n, c in found if n.upper() not in called_only]
 
     if wanted and any(language_of(e.path) == "code" for e in snapshot.files):
         borrowed = borrowed_names(snapshot)
@@ -336,7 +355,7 @@ def _call_targets(
                 yield written(path, r.line, r.target)
     for path, (lang, _text) in texts.items():
         if lang == "jcl":
-            for r in idx.references(kind="exec_pgm", path=path):
+            for r in idx.references(kind=RefKind.EXEC_PGM, path=path):
                 if r.context and "via" not in r.detail:
                     yield written(path, r.line, r.target)
 
@@ -368,12 +387,12 @@ def _jcl_names(
         if cls and "override" not in s.detail:  # //STEP.DD names the DD of a PROC's step, read where it is defined
             rows.append((s.start_line, 0, [(written(path, s.start_line, s.name), cls)]))
     for r in idx.references(path=path):
-        if r.kind in ("exec_pgm", "exec_proc") and r.context and "via" not in r.detail:
+        if r.kind in (RefKind.EXEC_PGM, RefKind.EXEC_PROC) and r.context and "via" not in r.detail:
             target = written(path, r.line, r.target)
             cls = "program" if r.target in programs else "jcl_proc" if r.target in procs else None
             if cls:
                 rows.append((r.line, 1, [(target, cls)]))
-        elif r.kind in ("dsn", "control_dsn"):
+        elif r.kind in (RefKind.DSN, RefKind.CONTROL_DSN):
             rows.append((r.line, 2, [(q, "dataset") for q in _dataset_qualifiers(written(path, r.line, r.target))]))
     return [c for *_, names in sorted(rows, key=lambda row: row[:2]) for c in names]
 
@@ -392,9 +411,11 @@ def _from_index(idx: Index, wanted: set[str]) -> list[tuple[str, str]]:
     """Python/Java/JS/Go/C names the repository defines, from the grounding index. Dunder names are
     protocol, not repository vocabulary, and are never candidates."""
     found: list[tuple[str, str]] = []
-    for kind in ("class", "function", "method"):
-        if kind in wanted:
-            found += [(s.name, kind) for s in idx.definitions(kind=kind) if s.language not in ("cobol", "jcl", "bms", "text")]
+    for kind in (SymbolKind.CLASS, SymbolKind.FUNCTION, SymbolKind.METHOD):
+        if kind in wanted:  # the identifier class is spelled as the index kind
+            found += [
+                (s.name, kind.value) for s in idx.definitions(kind=kind) if s.language not in ("cobol", "jcl", "bms", "text")
+            ]
     if "module" in wanted:
         for info in idx.files():
             if info.language not in ("cobol", "jcl", "bms", "text") and language_of(info.path) == "code":

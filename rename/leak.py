@@ -23,7 +23,7 @@ from pathlib import Path
 
 from groundjudge.grounding.index.registry import reserved_words
 from groundjudge.grounding.snapshot import Snapshot
-from groundjudge.rename.lexer import sniff
+from groundjudge.rename.lexer import sniff, tokens
 from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, english_words, parse_word_list
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.txt"
@@ -33,6 +33,8 @@ MIN_LENGTH = 4  # 3-character tokens are mostly abbreviations and codes (MSG, HX
 PLACES = 5  # places listed per token
 LISTED = 50  # tokens listed in the report
 
+# a number, not a name: a hex constant of whole bytes (X'0D25', 'FFFF'x) or a size (REGION=900M, 4K)
+NUMBER_RE = re.compile(r"(?=[0-9A-F]*[0-9])(?:[0-9A-F]{2}){1,4}|[0-9]+[KMG]B?")
 # the leak report counts words, not identifiers: WS-CUST-NAME holds WS, CUST and NAME
 WORD_RE = re.compile(r"[A-Za-z0-9]+")
 
@@ -50,7 +52,7 @@ def is_general(word: str) -> bool:
     """``word`` (upper case) is in the general vocabulary, or splits into pieces that all are (digits
     count as general): POLICYNUMBER, DB2DBID is not (DBID is nobody's word)."""
     vocab = general_words()
-    if word in vocab or word.isdigit() or word.startswith(SYSTEM_PREFIXES):
+    if word in vocab or word.isdigit() or word.startswith(SYSTEM_PREFIXES) or NUMBER_RE.fullmatch(word):
         return True
     n = len(word)
     ok = [True] + [False] * n  # ok[i]: word[:i] splits into general pieces
@@ -117,60 +119,157 @@ COPYRIGHT_RE = re.compile(r"(?:copyright|\(c\)|©|property\s+of)((?:[\s,.-]*(?:\
 URL_COMMON = frozenset(
     {"HTTP", "HTTPS", "FTP", "WWW", "COM", "ORG", "NET", "IO", "HTML", "HTM", "BLOB", "TREE", "MAIN", "MASTER"}
 )
+# Hosts of standards bodies: http://www.w3.org/2001/XMLSchema and http://schemas.xmlsoap.org/soap/envelope/ are
+# namespace names that SOAP, XML and JSON processing compare byte for byte, and identify no corpus.
+STANDARD_URL_RE = re.compile(
+    r"^(?:[a-z]+://)?(?:[\w-]+\.)*(?:w3\.org|xmlsoap\.org|oasis-open\.org|ietf\.org|iana\.org|json-schema\.org|"
+    r"purl\.org|schema\.org|openapis\.org|xml\.org)(?:[/:]|$)",
+    re.I,
+)
 DOCUMENT_EXT = (".md", ".markdown", ".rst", ".adoc", ".txt", ".html", ".htm")
 DOCUMENT_NAMES = ("README", "LICENSE", "NOTICE", "CHANGES", "CHANGELOG", "AUTHORS", "CONTRIBUTING", "MAINTAINERS")
 # a comment line of a script or data-like text file (REXX /* */, shell #, assembler and WSim *)
 COMMENT_LINE_RE = re.compile(r"^\s*(?:\*|#|/\*|;|--)")
+# a string literal on one line: COBOL, JCL, SQL, REXX, WSim and BMS quote alike
+LITERAL_RE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+# a Markdown or reStructuredText title: "# Title", or a line underlined with = or -
+TITLE_RE = re.compile(r"^#+\s+(.+)$|^(.+)\n[=-]{3,}\s*$", re.M)
+COMMENT_ENTRY_RE = re.compile(r"\s*(?:AUTHOR|INSTALLATION|DATE-WRITTEN|DATE-COMPILED|SECURITY|REMARKS)\s*\.", re.I)
+# a scheduler's or a job's owner: a person or a user id (Control-M CREATED_BY="XUEMINGH" RUN_AS="xuemingh")
+# a CSD listing's CHANGEUSRID(AWSUSER)
+OWNER_RE = re.compile(
+    r"\b(?:OWNER|CREATED_BY|RUN_AS|AUTHOR|USERID)\s*=\s*\"([A-Za-z0-9_.@-]+)\"|\b(?:CHANGEUSRID|USERID)\(([A-Za-z0-9_@#$]+)\)",
+    re.I,
+)
+# the JOB statement's positional fields: accounting information and the programmer's name
+JOB_CARD_RE = re.compile(r"^//\S+\s+JOB\s+((?:\([^)]*\)|'[^']*'|[^\s,])*)(?:,((?:'[^']*'|[^\s,])*))?", re.I | re.M)
+DATA_MIN_LINES = 3
 
 
-def prose(snapshot: Snapshot) -> list[str]:
-    """The comments and documents of the corpus: text files whole, COBOL comment lines and inline
-    ``*>`` comments, JCL ``//*`` lines. Code files' comments are left to their own languages."""
-    out = []
+def is_document(path: str) -> bool:
+    """README, LICENSE, ``.md``, ``.rst``, ...: written for people, whole."""
+    base = path.rsplit("/", 1)[-1]
+    return base.lower().endswith(DOCUMENT_EXT[:-3]) or base.upper().startswith(DOCUMENT_NAMES)
+
+
+def is_data(text: str) -> bool:
+    """Fixed-length records (every line as long as the first, a few lines at least): sample data
+    written for a load job, not a program or a script."""
+    lines = text.splitlines()
+    return len(lines) >= DATA_MIN_LINES and len(lines[0]) > 1 and all(len(ln) == len(lines[0]) for ln in lines)
+
+
+def prose(snapshot: Snapshot) -> tuple[list[str], list[str]]:
+    """The comments, documents, sample data and string literals of the corpus, and apart from them its
+    code's tokens. Prose: documents and data files whole, comment lines (COBOL ``*``, ``*>``, JCL ``//*``,
+    scripts), and the literals of COBOL and BMS code, of JCL's in-stream data (the rows of an SQL
+    INSERT) and of WSim scripts (the messages they print and send). Code: the statements of COBOL,
+    BMS, JCL (``//`` lines) and REXX, whose words are keywords or names discovery reads; a REXX
+    exec's strings are host commands (``'ISPEXEC LMINIT ...'``), a JCL statement's are parameters
+    (``PARM='XREF'``). In-stream data and other scripts mix keywords with data, so they are neither.
+    Code files of the tag languages are left to their own rules."""
+    from groundjudge.rename.toolnames import is_rexx, is_wsim
+
+    out: list[str] = []
+    code: list[str] = []
     for entry in snapshot.files:
         if entry.kind != "text":
             continue
         text = snapshot.read_text(entry.path)
         lang = sniff(entry.path, text)
-        base = entry.path.rsplit("/", 1)[-1]
-        if lang == "text" and (base.lower().endswith(DOCUMENT_EXT[:-3]) or base.upper().startswith(DOCUMENT_NAMES)):
+        lines = text.splitlines()
+        words_of = lang  # the code's whole tokens: VIRGINIA-CLIENTS is a data name, not the word VIRGINIA
+        if lang == "text" and (is_document(entry.path) or is_data(text)):
             out.append(text)
-        elif lang == "text":
-            out += [ln for ln in text.splitlines() if COMMENT_LINE_RE.match(ln)]
+            continue
+        quoted = [lang in ("cobol", "bms") or (lang == "text" and is_wsim(text))] * len(lines)
+        statements = [lang in ("cobol", "bms") or (lang == "text" and is_rexx(entry.path, text))] * len(lines)
+        if lang == "text":
+            comment = [bool(COMMENT_LINE_RE.match(ln)) for ln in lines]
         elif lang == "cobol":
-            out += [ln[7:] for ln in text.splitlines() if len(ln) > 6 and ln[6] in "*/"]
-            out += [ln.split("*>", 1)[1] for ln in text.splitlines() if "*>" in ln]
+            # a comment line, or a comment-entry of the identification division (AUTHOR. Otto B. Boolean.)
+            comment = [len(ln) > 6 and (ln[6] in "*/" or COMMENT_ENTRY_RE.match(ln[7:]) is not None) for ln in lines]
+            out += [ln.split("*>", 1)[1] for ln in lines if "*>" in ln]
+            lines = [ln.split("*>", 1)[0] for ln in lines]
         elif lang == "jcl":
-            out += [ln for ln in text.splitlines() if ln.startswith("//*")]
-    return out
+            comment = [ln.startswith("//*") for ln in lines]
+            quoted = [not ln.startswith("//") for ln in lines]  # in-stream data
+            statements = [ln.startswith("//") for ln in lines]
+        elif lang == "bms":
+            comment = [ln.startswith("*") for ln in lines]
+        else:
+            continue
+        for ln, c, q, st in zip(lines, comment, quoted, statements):
+            if c:
+                out.append(ln)
+                continue
+            if q:
+                out += LITERAL_RE.findall(ln)
+            if st:
+                code += tokens(LITERAL_RE.sub(" ", ln) if q else ln, words_of)
+    return out, code
 
 
-def prose_names(snapshot: Snapshot) -> set[str]:
-    """What ``--scrub-prose`` renames: in comments and documents, the distinctive words (as the leak
-    report counts them), capitalised words of 4+ characters outside the general vocabulary whatever
-    their count (product and place names: SupportPac, Hursley), the words of URLs that are not
-    English (cicsdev in github.com/cicsdev/cics-genapp) and the owners named by copyright notices
-    (IBM, Corp). Upper-cased."""
+def job_owners(snapshot: Snapshot) -> set[str]:
+    """Words of the JOB statements' accounting and programmer-name fields and of a scheduler's owner
+    attributes: a person or a site."""
+    words: set[str] = set()
+    for entry in snapshot.files:
+        if entry.kind != "text":
+            continue
+        text = snapshot.read_text(entry.path)
+        fields = [m.group(1) or m.group(2) for m in OWNER_RE.finditer(text)]
+        if sniff(entry.path, text) == "jcl":
+            fields += [f for m in JOB_CARD_RE.finditer(text) for f in m.groups() if f and "=" not in f]
+        words.update(w.upper() for f in fields for w in WORD_RE.findall(f) if re.search("[A-Za-z]", w))
+    return words
+
+
+def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozenset()) -> set[str]:
+    """What ``--scrub-prose`` renames: in comments, documents, sample data and literals (``prose``),
+    the distinctive words (as the leak report counts them) and capitalised words of 4+ characters
+    outside the general vocabulary whatever their count (product and place names: SupportPac,
+    Hursley), unless the code uses them (below); and, wherever they occur, what names the product,
+    its owners and its people: the words of URLs that are not English (cicsdev in
+    github.com/cicsdev/cics-genapp), of a README's title, the owners named by copyright notices (IBM,
+    Corp) and the people and sites of JOB statements and schedulers (``job_owners``). Upper-cased."""
     marks = distinctive(word_counts(snapshot))
     names: set[str] = set()
+    owners: set[str] = set()
     english = english_words()
-    for text in prose(snapshot):
+    texts, code = prose(snapshot)
+    for text in texts:
         for w in WORD_RE.findall(text):
             up = w.upper()
             if up in marks or (len(w) >= MIN_LENGTH and re.fullmatch("[A-Z][A-Za-z]*[0-9]*", w) and not is_general(up)):
                 names.add(up)
         for url in URL_RE.findall(text):
-            names.update(
-                w.upper()
-                for w in WORD_RE.findall(url)
-                if w.upper() not in URL_COMMON and w.upper() not in english and not w.isdigit()
-            )
+            if STANDARD_URL_RE.search(url):
+                continue  # an XML namespace or a standard's address names the standard, and code depends on it verbatim
+            owners.update(w.upper() for w in WORD_RE.findall(url) if w.upper() not in URL_COMMON and not w.isdigit())
         for m in COPYRIGHT_RE.finditer(text):
-            names.update(
-                w.upper()
-                for w in WORD_RE.findall(m.group(1))
-                if re.search("[A-Za-z]", w) and w.upper() not in english and w.upper() != "C"
-            )
+            owners.update(w.upper() for w in WORD_RE.findall(m.group(1)) if re.search("[A-Za-z]", w) and w.upper() != "C")
+    owners |= readme_title_words(snapshot) | job_owners(snapshot)
+    # a word the code uses as a whole token is the language's or a tool's (CCSID in DDL, LMINIT in a
+    # REXX command, the step LKED of IBM's compile procedure), unless the corpus defines it
+    # (``defined``: every name discovery found, upper-cased, whatever its class); the product's and
+    # its owners' names are scrubbed wherever the code spells them
+    names -= {t.upper() for t in code} - defined
+    names |= {w for w in owners if w not in english}
     vocab = general_words()
     # a placeholder (XXXXXXX) is no name, as discovery has it
     return {n for n in names if len(n) >= 3 and n not in vocab and not n.isdigit() and len(set(n)) > 1}
+
+
+def readme_title_words(snapshot: Snapshot) -> set[str]:
+    """The product's name: the first word of each README's first heading that is no English and no
+    general word (GenApp in "General insurance application (GenApp) for IBM CICS TS"; the platform
+    named after it is not the product)."""
+    words: set[str] = set()
+    english = english_words()
+    for entry in snapshot.files:
+        readme = entry.kind == "text" and entry.path.rsplit("/", 1)[-1].upper().startswith("README")
+        if readme and (m := TITLE_RE.search(snapshot.read_text(entry.path))):
+            title = [w.upper() for w in WORD_RE.findall(m.group(1) or m.group(2))]
+            words.update([w for w in title if w not in english and not is_general(w)][:1])
+    return words

@@ -262,9 +262,16 @@ def pinned_reason(token: str, kept: dict[str, str]) -> str | None:
         return kept[up]
     if up in reserved_words():
         return "reserved word"
-    if up.startswith(SYSTEM_PREFIXES):
+    if up.startswith(SYSTEM_PREFIXES) and "_" not in up:
         return "system prefix"
     return None
+
+
+def system_part_end(token: str) -> int:
+    """Where the application's part of an IBM-prefixed token starts: after the first ``_`` of a name
+    such as DFHNCLS_GENA (a CICS named-counter server of the pool GENA, which the application names),
+    else 0 (``DFHCOMMAREA`` is IBM's whole, and ``pinned_reason`` pins it)."""
+    return token.index("_") + 1 if token.startswith(SYSTEM_PREFIXES) and "_" in token else 0
 
 
 class Lookup:
@@ -330,7 +337,8 @@ class Lookup:
             return self._cache[key]
         hits: list[tuple[int, int, str, str]] = []
         if not (pinned and pinned_reason(token, self.kept)):
-            up, n, i = token.upper(), len(token), 0
+            up, n = token.upper(), len(token)
+            i = system_part_end(up)
             while i < n - 2:
                 hit = None
                 if up[i : i + 3] in self._heads:
@@ -357,8 +365,11 @@ class Lookup:
             return True
         if not (left or right) or j - i < GLUE_MIN or any(c in PART_SEPARATORS for c in token[i:j]):
             return False  # a hyphenated name glued on (ST-NAME in FIRST-NAME) is a cut through a word
-        # CARDDEMOPRODJCL, carddemousr, GENAPPs; but the lower-case rest of a capitalised word is not
-        # a name glued to its initial (Constant holds no 'onstant')
+        # CARDDEMOPRODJCL, carddemousr, GENAPPs; but an English or reserved word is no name glued to
+        # letters (COMMER, a screen's abbreviation, in COMMERCIAL; YSPRINT in SYSPRINT), nor is the lower-case rest of a capitalised word
+        # glued to its initial (Constant holds no 'onstant')
+        if token.upper() in english_words() or token.upper() in reserved_words():
+            return False
         return left or not (token[i - 1].isupper() and token[i].islower())
 
     def __call__(self, token: str) -> str | None:

@@ -22,6 +22,11 @@ CLASS_ORDER = (
     "paragraph",
     "bms_field",
     "data_name",
+    "resource",
+    "sql_name",
+    "abend_code",
+    "variable",
+    "member",
     "jcl_step",
     "jcl_dd",
     "module",
@@ -36,7 +41,9 @@ CLASS_ORDER = (
 # Transactions, paragraphs, data names and BMS fields are the application's own vocabulary
 # (CA-CUSTOMER-NUM, GET-CUSTOMER-INFO, SSC1): left in place they alone give GenApp a leak score of 30
 # per 1,000 words, and renaming them still verifies. DD and step names stay opt-in: they are mostly
-# the shop's conventions (SYSIN, STEP01), not the application's.
+# the shop's conventions (SYSIN, STEP01), not the application's. The names the application's scripts and
+# tool inputs define (REXX/WSim variables, JCL symbols, CSD groups and lists, DB2 tables and columns,
+# abend codes; rename/toolnames.py) are its own as much as its program names.
 DEFAULT_CLASSES = (
     "program",
     "copybook",
@@ -50,6 +57,11 @@ DEFAULT_CLASSES = (
     "transaction",
     "paragraph",
     "data_name",
+    "resource",
+    "sql_name",
+    "abend_code",
+    "variable",
+    "member",
 )
 # Names from Python/Java/... are matched with their exact case; COBOL, JCL and BMS names ignore case.
 CASE_SENSITIVE_CLASSES = frozenset({"module", "class", "function", "method"})

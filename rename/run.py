@@ -46,7 +46,7 @@ def rename_corpus(
         ensure_parent(tree_out)
         ensure_parent(m_out)
     found = discover(snapshot, index_classes=[c for c in classes if c in CASE_SENSITIVE_CLASSES])
-    prose = prose_names(snapshot) if scrub_prose else set()
+    prose = prose_names(snapshot, {k.upper() for k in found.found}) if scrub_prose else set()
     results = []
     for seed in seeds:
         plan = plan_map(found, seed, classes, words["keep"], words["include"], words["exclude"], prose)

@@ -126,6 +126,19 @@ PROGRAM = """\
            ADD 1 TO WS-COUNT.
 """
 
+
+@pytest.fixture
+def indexed(tmp_path):
+    """The one-program corpus, snapshotted and indexed: (snapshot, index)."""
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    (tmp_path / "corpus" / "cbl").mkdir(parents=True)
+    (tmp_path / "corpus" / "cbl" / "BKX01C.cbl").write_text(PROGRAM)
+    snap = snapshot_directory(tmp_path / "corpus")
+    return snap, load_index(snap)
+
+
 QUESTIONS = [
     {"id": "q01", "text": "What does BKX01C do?", "category": "architecture", "difficulty": "easy"},
     {"id": "q02", "text": "Where is WS-COUNT defined?", "category": "data-flow", "difficulty": "easy"},

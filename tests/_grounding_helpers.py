@@ -26,13 +26,13 @@ class Grounder:
         self.index = load_index(self.snapshot)
         self.verifier = DeterministicVerifier()
 
-    def report(self, md: str) -> GroundingReport:
+    def report(self, md: str, subject: str | None = None) -> GroundingReport:
         answer = AnswerRef(path="answer.md", sha256="0" * 64)
-        return ground_text(self.snapshot, self.index, md, answer, MarkdownClaimExtractor(), self.verifier)
+        return ground_text(self.snapshot, self.index, md, answer, MarkdownClaimExtractor(), self.verifier, subject)
 
-    def claims(self, md: str) -> list[VerifiedClaim]:
-        return self.report(md).claims
+    def claims(self, md: str, subject: str | None = None) -> list[VerifiedClaim]:
+        return self.report(md, subject).claims
 
-    def one(self, md: str) -> VerifiedClaim:
-        """The last claim of md (earlier units only set context)."""
-        return self.claims(md)[-1]
+    def one(self, md: str, subject: str | None = None) -> VerifiedClaim:
+        """The last claim of md (earlier units only set context); subject: the question's."""
+        return self.claims(md, subject)[-1]

@@ -81,6 +81,10 @@ def test_paths_with_lines_and_ranges():
     assert refs("at line 12 of ./cpy/BKACCT.cpy") == [("path", "cpy/BKACCT.cpy", 12, 12, None, True)]
     assert refs("[the copybook](cpy/BKACCT.cpy#L3-L9)") == [("path", "cpy/BKACCT.cpy", 3, 9, None, True)]
     assert refs("lines 10 to 40 of a.py") == [("path", "a.py", 10, 40, None, True)]
+    # in backticks a directory may hold spaces and '#'; a sentence in backticks is no path
+    spaced = "Course #2 - Learning COBOL/Labs/cbl/CBL0006.cobol"
+    assert refs(f"see `{spaced}:14-15`") == [("path", spaced, 14, 15, None, True)]
+    assert [r[0] for r in refs("`a sentence with a / slash in it`")] != ["path"]
 
 
 def test_malformed_line_refs_are_kept_as_written():
@@ -169,6 +173,13 @@ def test_relation_cues_positions_and_passive():
     # cue words inside names or hyphenated words are not cues
     assert relation_cues("`1000-READ-NEXT` is a well-written paragraph") == []
     assert relation_cues("1000-READ-NEXT is at line 9") == []
+    # a noun after a determiner, a negated verb and an alias are no relations; the statement's name and an
+    # adverb before the verb keep theirs
+    assert relation_cues("`send` times the call with `preferred_clock`") == []
+    assert relation_cues("`SRCHBIN` writes no print file, and `P` does not call `Q`") == []
+    assert relation_cues("urllib3's `HTTPError`, imported as `BaseHTTPError`") == []
+    assert [c.relation for c in relation_cues("The COPY of `BKDATEWS` in BKACT01C")] == ["copies"]
+    assert [c.relation for c in relation_cues("`A` first performs `B`")] == ["calls"]
 
 
 def test_normalize_pic():

@@ -31,3 +31,22 @@ def test_report_of_another_grounder_is_regrounded_and_rejudged(project, fake, ap
     # the others are kept.
     assert (summary.judgements_planned, summary.cache_hits, summary.judgements_kept) == (2, 2, 4)
     assert score(project, "cell-a", "q01").grounding.grounder == grounder_fingerprint()
+
+
+def test_a_changed_question_subject_regrounds_that_answer(project, fake, api_keys):
+    import json
+
+    run(project, fake)
+    path = project / "run" / "cell-a" / "grounding" / "q01.json"
+    assert read_model(path, GroundingReport).subject is None
+    questions = project / "questions.jsonl"
+    rows = [json.loads(line) for line in questions.read_text().splitlines()]
+    rows[0]["must_touch"] = ["cbl/BKX01C.cbl"]
+    questions.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    before = {p.name: p.read_bytes() for p in (project / "run" / "cell-b" / "grounding").glob("*.json")}
+    fake.clear()
+    run(project, fake, force=True)
+    assert read_model(path, GroundingReport).subject == "cbl/BKX01C.cbl"
+    # the other questions' reports are kept as they were
+    after = {p.name: p.read_bytes() for p in (project / "run" / "cell-b" / "grounding").glob("*.json") if p.name != "q01.json"}
+    assert after == {k: v for k, v in before.items() if k != "q01.json"}

@@ -36,7 +36,7 @@ def test_python():
     result, defs, refs = run("langs", "ledger.py")
     assert result.status == "ok"
     assert defs == [
-        ("class", "Ledger", 10, 17, ()),
+        ("class", "Ledger", 10, 17, (("bases", ""),)),
         ("function", "parse_amount", 6, 7, ()),
         ("method", "__init__", 11, 12, (("parent", "Ledger"),)),
         ("method", "post", 14, 17, (("parent", "Ledger"),)),
@@ -54,7 +54,7 @@ def test_python():
 def test_java():
     _, defs, refs = run("langs", "Account.java")
     assert defs == [
-        ("class", "Account", 5, 20, ()),
+        ("class", "Account", 5, 20, (("bases", ""),)),
         ("method", "Account", 8, 10, (("parent", "Account"),)),  # the constructor
         ("method", "deposit", 12, 15, (("parent", "Account"),)),
         ("method", "validate", 17, 19, (("parent", "Account"),)),
@@ -65,7 +65,7 @@ def test_java():
 def test_javascript():
     _, defs, refs = run("langs", "report.js")
     assert defs == [
-        ("class", "Report", 10, 14, ()),
+        ("class", "Report", 10, 14, (("bases", ""),)),
         ("function", "render", 4, 6, ()),
         ("function", "total", 8, 8, ()),  # an arrow function bound to a name
         ("method", "print", 11, 13, (("parent", "Report"),)),
@@ -77,8 +77,8 @@ def test_javascript():
 def test_typescript():
     _, defs, refs = run("langs", "service.ts")
     assert defs == [
-        ("class", "Service", 7, 13, ()),
-        ("class", "Store", 3, 5, ()),  # an interface
+        ("class", "Service", 7, 13, (("bases", ""),)),
+        ("class", "Store", 3, 5, (("bases", ""),)),  # an interface
         ("function", "makeService", 15, 17, ()),
         ("method", "balance", 10, 12, (("parent", "Service"),)),
         ("method", "constructor", 8, 8, (("parent", "Service"),)),
@@ -89,7 +89,7 @@ def test_typescript():
 def test_go():
     _, defs, refs = run("langs", "server.go")
     assert defs == [
-        ("class", "Server", 8, 10, ()),
+        ("class", "Server", 8, 10, (("bases", ""),)),
         ("function", "main", 16, 19, ()),
         ("method", "Start", 12, 14, (("parent", "Server"),)),  # from the pointer receiver
     ]
@@ -121,7 +121,7 @@ def test_c():
 def test_cpp():
     _, defs, refs = run("langs", "shape.cpp")
     assert defs == [
-        ("class", "Shape", 3, 6, ()),
+        ("class", "Shape", 3, 6, (("bases", ""),)),
         ("function", "total", 8, 13, ()),
         ("method", "area", 5, 5, (("parent", "Shape"),)),
         ("method", "perimeter", 15, 18, (("parent", "Shape2"),)),  # defined out of line as Shape2::perimeter

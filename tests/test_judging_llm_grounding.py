@@ -6,10 +6,11 @@ import asyncio
 import json
 
 import pytest
-from _fake_provider_helpers import CONFIG, FAST_RETRY, PROGRAM, QUESTIONS, api_keys, fake, fake_server, judge_config
+from _fake_provider_helpers import CONFIG, FAST_RETRY, PROGRAM, QUESTIONS, api_keys, fake, fake_server, indexed, judge_config
 
+from groundjudge.grounding.claims import MarkdownClaimExtractor
 from groundjudge.grounding.index import load_index
-from groundjudge.grounding.models import Claim, ClaimRef, GroundingReport, Verdict, VerifierKind
+from groundjudge.grounding.models import GroundingReport, Verdict, VerifierKind
 from groundjudge.grounding.snapshot import snapshot_directory
 from groundjudge.judging.cache import ResponseCache
 from groundjudge.judging.config import Price
@@ -28,14 +29,6 @@ ANSWER = "BKX01C starts in `0000-MAIN`.\nThen it adds one to a counter for every
 def caller(fake, tmp_path):
     config = judge_config(fake, "openai-compatible", model="fake-small")
     return GroundingCaller(StructuredClient(config=config, policy=FAST_RETRY, cache=ResponseCache(tmp_path / "cache.sqlite")))
-
-
-@pytest.fixture
-def indexed(tmp_path):
-    (tmp_path / "corpus" / "cbl").mkdir(parents=True)
-    (tmp_path / "corpus" / "cbl" / "BKX01C.cbl").write_text(PROGRAM)
-    snap = snapshot_directory(tmp_path / "corpus")
-    return snap, load_index(snap)
 
 
 def test_extractor_builds_claims_with_refs(fake, caller):
@@ -72,65 +65,23 @@ def test_extractor_falls_back_when_the_call_fails(fake, caller):
     assert [c.id for c in claims] == ["c1", "c2"]  # the Markdown extractor's two sentences
 
 
-def test_verifier_shows_code_and_maps_the_reply(fake, caller, indexed):
-    snap, index = indexed
-    fake.add(
-        Fault(arguments={"verdict": "UNSUPPORTED", "reason": "It performs 1000-COUNT-RECORDS only once.", "evidence": 1}),
-        times=None,
-    )
-    claim = Claim(
-        id="c1",
-        text="0000-MAIN performs 1000-COUNT-RECORDS in a loop.",
-        answer_line=1,
-        refs=[ClaimRef(kind="identifier", text="1000-COUNT-RECORDS", value="1000-COUNT-RECORDS")],
-    )
-    result = LLMVerifier(caller).verify(claim, index, snap)
-    assert result.verdict == Verdict.UNSUPPORTED and result.verifier == "llm:fake-small"
-    assert result.evidence and result.evidence[0].path == "cbl/BKX01C.cbl"
-    assert "1000-COUNT-RECORDS" in result.evidence[0].snippet
-    shown = fake.requests[0]["messages"][1]["content"]
-    assert "Excerpt 1 (cbl/BKX01C.cbl:" in shown and "ADD 1 TO WS-COUNT" in shown
-
-
-def test_verifier_without_excerpts_makes_no_call(fake, caller, indexed):
-    snap, index = indexed
-    claim = Claim(
-        id="c1", text="Zzz qqq.", answer_line=1, refs=[ClaimRef(kind="identifier", text="NOWHERE-X", value="NOWHERE-X")]
-    )
-    result = LLMVerifier(caller).verify(claim, index, snap)
-    assert result.verdict == Verdict.UNABLE_TO_VERIFY and fake.total_requests == 0
-
-
-def test_verifier_failure_stays_unable_to_verify(fake, caller, indexed):
-    snap, index = indexed
-    fake.add(Fault("status", status=500), times=None)
-    claim = Claim(
-        id="c1",
-        text="WS-COUNT counts records.",
-        answer_line=1,
-        refs=[ClaimRef(kind="identifier", text="WS-COUNT", value="WS-COUNT")],
-    )
-    result = LLMVerifier(caller).verify(claim, index, snap)
-    assert result.verdict == Verdict.UNABLE_TO_VERIFY and result.reason.startswith("LLM verifier failed: HTTP 500")
-    assert result.verifier == "llm:fake-small (failed)"  # so the runner asks again next run
+def _held(reason: str = "ADD 1 TO WS-COUNT.") -> Fault:
+    return Fault(arguments={"answers": [{"fact": 1, "answer": "held", "reason": reason, "cites": []}]})
 
 
 def test_runner_llm_verify_is_off_by_default_and_cached(fake, api_keys, tmp_path):
     run = _one_answer_project(tmp_path, fake)
-    fake.add(
-        Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}),
-        model="fake-small",
-        times=None,
-    )
+    fake.add(_held(), model="fake-small", times=None)
     plain = run()[1]
     assert all(c.verifier == "deterministic" for c in plain.claims)
     assert any(c.verdict == Verdict.UNABLE_TO_VERIFY for c in plain.claims)  # the counter sentence names nothing checkable
     small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
     with_llm = run(llm_verify=small)[1]
-    assert any(c.verifier == "llm:fake-small" and c.verdict == Verdict.SUPPORTED for c in with_llm.claims), [
-        (c.text, c.verdict, c.verifier, c.reason) for c in with_llm.claims
-    ]
-    assert not any(c.verdict == Verdict.UNABLE_TO_VERIFY and c.verifier == "deterministic" for c in with_llm.claims)
+    # The counter sentence names nothing checkable: the model is asked about it as a whole.
+    counter = with_llm.claims[-1]
+    assert (counter.verdict, counter.verifier, counter.verifier_kind) == (Verdict.SUPPORTED, "llm:fake-small", VerifierKind.LLM)
+    assert counter.reason.startswith("the claim as a whole held: ADD 1 TO WS-COUNT. (decided by the LLM verifier")
+    assert with_llm.claims[0].verifier == "deterministic"  # nothing left unchecked: not asked
     fake.clear()
     run(llm_verify=small)  # same answer, same grounders: the report is reused and nothing is called
     assert fake.total_requests == 0
@@ -152,14 +103,14 @@ def test_runner_llm_claims_failure_is_regrounded_next_run(fake, api_keys, tmp_pa
 SMALL_PRICE = "[prices.fake-small]\ninput_per_mtok = 5.0\noutput_per_mtok = 50.0\n"
 
 
-def _one_answer_project(tmp_path, fake, config: str = CONFIG):
+def _one_answer_project(tmp_path, fake, config: str = CONFIG, answer: str = ANSWER):
     """One answer (c/q01) about the one-program corpus, and a function that scores it with judge ``j`` and
     returns (summary, grounding report)."""
     (tmp_path / "corpus" / "cbl").mkdir(parents=True)
     (tmp_path / "corpus" / "cbl" / "BKX01C.cbl").write_text(PROGRAM)
     (tmp_path / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
     (tmp_path / "run" / "c" / "answers").mkdir(parents=True)
-    (tmp_path / "run" / "c" / "answers" / "q01.md").write_text(ANSWER)
+    (tmp_path / "run" / "c" / "answers" / "q01.md").write_text(answer)
     (tmp_path / "groundjudge.toml").write_text(config)
 
     def run(**kw):
@@ -184,11 +135,7 @@ def test_llm_grounding_usage_is_recorded_and_counts_toward_budget(fake, api_keys
 
     run = _one_answer_project(tmp_path, fake, CONFIG + SMALL_PRICE)
     small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
-    fake.add(
-        Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}),
-        model="fake-small",
-        times=None,
-    )
+    fake.add(_held(), model="fake-small", times=None)
     # Any spend reaches a budget of $1e-9: the first verifier call goes out, nothing after it does.
     summary, _ = run(llm_verify=small, budget_usd=1e-9)
     sf = read_model(tmp_path / "run" / "c" / "scores" / "q01.json", ScoreFile)
@@ -223,13 +170,15 @@ def test_runner_llm_verify_failure_is_asked_again_next_run(fake, api_keys, tmp_p
     small = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
     fake.add(Fault("refusal"), model="fake-small", times=None)
     report = run(llm_verify=small)[1]
-    assert any(c.verifier == "llm:fake-small (failed)" for c in report.claims)
-    fake.clear()
-    fake.add(
-        Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": None}),
-        model="fake-small",
-        times=None,
+    failed = report.claims[-1]
+    assert (failed.verifier, failed.verifier_kind, failed.verdict) == (
+        "llm:fake-small (failed)",
+        VerifierKind.LLM_FAILED,
+        Verdict.UNABLE_TO_VERIFY,
     )
+    assert "the LLM verifier failed: refusal" in failed.reason
+    fake.clear()
+    fake.add(_held(), model="fake-small", times=None)
     report = run(llm_verify=small)[1]
     assert fake.counts["/v1/chat/completions"] >= 1 and not any(c.verifier.endswith("(failed)") for c in report.claims)
     assert any(c.verifier == "llm:fake-small" and c.verdict == Verdict.SUPPORTED for c in report.claims)
@@ -256,13 +205,8 @@ def test_helper_calls_share_the_judges_client_path(fake, tmp_path, indexed):
         endpoint=Endpoint(asyncio.Semaphore(1), limiter),
     )
     caller = GroundingCaller(client, "verify")
-    claim = Claim(
-        id="c1",
-        text="WS-COUNT counts records.",
-        answer_line=1,
-        refs=[ClaimRef(kind="identifier", text="WS-COUNT", value="WS-COUNT")],
-    )
-    fake.add(Fault(arguments={"verdict": "SUPPORTED", "reason": "ADD 1 TO WS-COUNT.", "evidence": 1}), times=1)
+    claim = MarkdownClaimExtractor().extract(ANSWER)[1]  # "Then it adds one ...": nothing checkable, BKX01C its context
+    fake.add(_held(), times=1)
     first = LLMVerifier(caller).verify(claim, index, snap)
     provider_client = client._client
     fake.add(Fault("refusal"), times=1)
@@ -298,3 +242,22 @@ def test_helper_stops_at_the_budget_and_tallies_failures_by_kind(fake, tmp_path)
         caller.close()
     assert fake.total_requests == 1 and budget.refused == 1
     assert caller.tally.failures == {FailureKind.REFUSAL: 1, FailureKind.BUDGET: 1}
+
+
+def test_runner_asks_per_claim_and_counts_the_calls(fake, api_keys, tmp_path):
+    """Only the claims with an unchecked fact are asked, one call each, and the summary counts the calls."""
+    answer = (
+        "`0000-MAIN` performs `1000-COUNT-RECORDS`, presumably to count the records.\n\n"
+        "`0000-MAIN` performs `1000-COUNT-RECORDS`.\n\n`1000-COUNT-RECORDS` returns `WS-COUNT`.\n"
+    )
+    run = _one_answer_project(tmp_path, fake, answer=answer)
+    fake.add(_held(), model="fake-small", times=None)
+    summary, report = run(llm_verify=f"v=openai-compatible:fake-small@{fake.openai_base_url}")
+    assert [(c.verdict, c.verifier_kind) for c in report.claims] == [
+        (Verdict.SUPPORTED, VerifierKind.LLM),
+        (Verdict.SUPPORTED, VerifierKind.DETERMINISTIC),  # nothing unchecked: not asked
+        (Verdict.SUPPORTED, VerifierKind.LLM),  # a fact no checker reached, settled by the model
+    ]
+    asked = [r for r in fake.requests if r["model"] == "fake-small"]
+    assert len(asked) == 2 and summary.llm_grounding_calls == 2
+    assert ['unknown "presumably"' in r["messages"][1]["content"] for r in asked] == [True, False]

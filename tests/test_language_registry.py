@@ -77,7 +77,8 @@ def test_an_answer_may_cite_a_file_of_every_known_extension():
 
 
 def test_parsers_and_grammars():
-    assert needs_parser("cobol") and needs_parser("python") and not needs_parser("jcl") and not needs_parser("rust")
+    assert needs_parser("cobol") and needs_parser("python") and not needs_parser("jcl") and not needs_parser("text")
+    assert all(needs_parser(k) for k in ("csharp", "kotlin", "rust"))  # tag queries of their own
     assert grammar_for("ui/App.tsx", "typescript") == "tsx" and grammar_for("a.ts", "typescript") == "typescript"
     assert grammar_for("a.cbl", "cobol") is None and grammar_for("m.bms", "bms") is None
 

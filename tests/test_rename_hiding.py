@@ -51,10 +51,13 @@ def test_dataset_names_are_read_through_placeholders(tmp_path):
     out, m = _rename(root, tmp_path)
     assert {m["classes"][q] for q in ("GENAPP", "KSDSCUST", "ZAPPO", "POLY", "HIST", "CUSTX")} == {"dataset"}
     new = m["identifiers"]
-    assert "USRHLQ" not in new and "SYSUID" not in new and "HLQ" not in new
-    assert f"DSN=<USRHLQ>.{new['GENAPP']}.{new['KSDSCUST']}" in (out / "job1.jcl").read_text()
-    job2 = (out / "job2.jcl").read_text()
-    assert f"DSN=&SYSUID..{new['ZAPPO']}.{new['POLY']}" in job2 and f"NAME(<USRHLQ>.{new['ZAPPO']}.{new['CUSTX']})" in job2
+    # the system symbol and a symbol no SET/PROC defines stay; the <USRHLQ> placeholder is the kit's own
+    assert "SYSUID" not in new and "HLQ" not in new and m["classes"]["USRHLQ"] == "variable"
+    assert m["classes"]["job1"] == "member"  # a JCL member's name is the kit's too
+    assert f"DSN=<{new['USRHLQ']}>.{new['GENAPP']}.{new['KSDSCUST']}" in (out / f"{new['job1']}.jcl").read_text()
+    job2 = (out / f"{new['job2']}.jcl").read_text()
+    assert f"DSN=&SYSUID..{new['ZAPPO']}.{new['POLY']}" in job2
+    assert f"NAME(<{new['USRHLQ']}>.{new['ZAPPO']}.{new['CUSTX']})" in job2
     assert "ZAPPO" not in job2.upper()
     _verify(root, out, tmp_path)
 

@@ -1,5 +1,5 @@
-"""The Verifier protocol: a second verifier takes over the claims the deterministic one cannot judge,
-and arbitrary Markdown never makes extraction or verification crash."""
+"""The Verifier protocol and the checks it records per fact, and arbitrary Markdown never makes extraction or
+verification crash."""
 
 from __future__ import annotations
 
@@ -9,23 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from groundjudge.grounding.claims import MarkdownClaimExtractor
-from groundjudge.grounding.models import Claim, Verdict, VerifiedClaim
-from groundjudge.grounding.verify import DeterministicVerifier, FallbackVerifier, Verifier
-
-
-class AbsoluteWordsVerifier:
-    """A second opinion of the simplest kind: sweeping claims ('always', 'never') are unsupported."""
-
-    @property
-    def name(self) -> str:
-        return "absolute-words"
-
-    def verify(self, claim: Claim, index, snapshot) -> VerifiedClaim:
-        sweeping = any(w in claim.text.lower().split() for w in ("always", "never"))
-        verdict = Verdict.UNSUPPORTED if sweeping else Verdict.UNABLE_TO_VERIFY
-        return VerifiedClaim(
-            **claim.model_dump(), verdict=verdict, reason="sweeping claim" if sweeping else "no opinion", verifier=self.name
-        )
+from groundjudge.grounding.models import CheckOutcome, Verdict
+from groundjudge.grounding.verify import DeterministicVerifier, Verifier
 
 
 @pytest.fixture(scope="module")
@@ -33,20 +18,18 @@ def g() -> Grounder:
     return Grounder("cobol-bank")
 
 
-def test_fallback_only_sees_what_the_first_could_not_judge(g):
-    verifier = FallbackVerifier(DeterministicVerifier(), AbsoluteWordsVerifier())
-    assert isinstance(verifier, Verifier)
-    assert verifier.name == "deterministic+absolute-words"
-    claims = MarkdownClaimExtractor().extract(
-        "`9999-NOPE` always runs. The batch never fails. The code is tidy. BKUPD02C copies `BKAUDR`.\n"
-    )
-    out = [verifier.verify(c, g.index, g.snapshot) for c in claims]
-    assert [(v.verdict, v.verifier) for v in out] == [
-        (Verdict.UNSUPPORTED, "deterministic"),  # the deterministic verdict stands, "always" or not
-        (Verdict.UNSUPPORTED, "absolute-words"),
-        (Verdict.UNABLE_TO_VERIFY, "absolute-words"),
-        (Verdict.SUPPORTED, "deterministic"),
-    ]
+def test_checks_are_recorded_per_fact(g):
+    """Every check is recorded with the fact or reference it answered, and every fact no check reached
+    as unchecked and outside the rule, so a later stage never re-derives them."""
+    assert isinstance(DeterministicVerifier(), Verifier)
+    [claim] = MarkdownClaimExtractor().extract("`0000-MAIN` in BKUPD02C performs `1000-READ-ACCOUNT`, probably.\n")
+    verified = DeterministicVerifier().verify(claim, g.index, g.snapshot)
+    checks = verified.checks or []
+    facts = {c.fact: (c.outcome, c.relation, c.ruled) for c in checks if c.fact is not None}
+    assert [f.predicate.value for f in claim.facts] == ["calls", "unknown"]
+    assert facts == {0: (CheckOutcome.HELD, True, True), 1: (CheckOutcome.UNCHECKED, False, True)}
+    assert {claim.refs[c.ref].value for c in checks if c.ref is not None} == {"0000-MAIN", "BKUPD02C", "1000-READ-ACCOUNT"}
+    assert verified.verdict is Verdict.UNABLE_TO_VERIFY
 
 
 TOKENS = [

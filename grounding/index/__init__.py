@@ -2,17 +2,17 @@
 
 from groundjudge.grounding.index import load_index
 idx = load_index(snapshot)        # builds once per tree hash, then reopens the cached SQLite file
-idx.definitions(name="2000-PROCESS", kind="paragraph")
+idx.definitions(name="2000-PROCESS", kind=SymbolKind.PARAGRAPH)
 """
 
 from __future__ import annotations
 
 from groundjudge.grounding.index.build import build_index, open_cached
-from groundjudge.grounding.index.model import FileInfo, Ref, Symbol
+from groundjudge.grounding.index.model import FileInfo, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.store import Index
 from groundjudge.grounding.snapshot import Snapshot
 
-__all__ = ["FileInfo", "Index", "Ref", "Symbol", "load_index"]
+__all__ = ["FileInfo", "Index", "Ref", "RefKind", "Symbol", "SymbolKind", "load_index"]
 
 
 def load_index(snapshot: Snapshot, progress: bool = False, workers: int | None = None, verify: bool = False) -> Index:

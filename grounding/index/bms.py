@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from groundjudge.grounding.index.model import SymbolKind
 from groundjudge.grounding.index.registry import Kind
 from groundjudge.grounding.index.store import RefRow, SymbolRow, symbol_row
 
@@ -48,13 +49,13 @@ def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
         detail: dict[str, str] = {}
         if macro == "DFHMSD" and name:
             mapset = name
-            symbols.append(symbol_row("mapset", name, path, start, min(final, n_lines), LANG, "lexical"))
+            symbols.append(symbol_row(SymbolKind.MAPSET, name, path, start, min(final, n_lines), LANG, "lexical"))
         elif macro == "DFHMDI" and name:
             current_map = name
             nxt = next((s[0] for s in stmts[k + 1 :] if s[3] in ("DFHMDI", "DFHMSD")), n_lines + 1)
             if mapset:
                 detail["mapset"] = mapset
-            symbols.append(symbol_row("map", name, path, start, nxt - 1, LANG, "lexical", detail))
+            symbols.append(symbol_row(SymbolKind.MAP, name, path, start, nxt - 1, LANG, "lexical", detail))
         elif macro == "DFHMDF" and name:
             if current_map:
                 detail["map"] = current_map
@@ -62,5 +63,5 @@ def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
                 val = _operand(operands, key)
                 if val:
                     detail[key.lower()] = val
-            symbols.append(symbol_row("field", name, path, start, end, LANG, "lexical", detail))
+            symbols.append(symbol_row(SymbolKind.FIELD, name, path, start, end, LANG, "lexical", detail))
     return symbols, []

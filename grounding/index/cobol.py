@@ -6,6 +6,7 @@ import re
 
 from groundjudge.grounding.index.cobol_lexical import LANG, LEVEL_START, CobolFacts, extract
 from groundjudge.grounding.index.cobol_source import CobolSource
+from groundjudge.grounding.index.model import PROCEDURE_KINDS, SymbolKind
 from groundjudge.grounding.index.registry import copybook_extensions
 from groundjudge.grounding.index.store import KIND, LINE, NAME, SymbolRow, ref_row, symbol_row
 
@@ -31,17 +32,17 @@ def index_cobol(path: str, text: str | CobolSource, ts: dict | None) -> CobolFac
     """Merge, deduping on (kind, name, line): found by both -> "both"; by tree-sitter only -> "tree-sitter"."""
     copybook = is_copybook(path, text)
     ts_symbols = [s for s in (ts or {}).get("symbols", []) if s[1] and s[1] != "FILLER"]
-    headers = [(k, n, line) for k, n, line, _ in ts_symbols if k in ("paragraph", "section")]
+    headers = [(k, n, line) for k, n, line, _ in ts_symbols if k in PROCEDURE_KINDS]
     ts_keys = {(k, n, line) for k, n, line, _ in ts_symbols}
     # a program spans from line 1, the grammar reports its PROGRAM-ID line: programs match on the name
-    ts_programs = {n for k, n, _, _ in ts_symbols if k == "program"}
+    ts_programs = {n for k, n, _, _ in ts_symbols if k == SymbolKind.PROGRAM}
     facts = extract(path, text, copybook, headers, ts_keys, ts_programs)
     out: list[SymbolRow] = list(facts.symbols)
     have = {(s[KIND], s[NAME], s[LINE]) for s in out}
-    programs = {s[NAME] for s in out if s[KIND] == "program"}
-    book = {"copybook": out[0][NAME]} if copybook and out and out[0][KIND] == "copybook" else {}
+    programs = {s[NAME] for s in out if s[KIND] == SymbolKind.PROGRAM}
+    book = {"copybook": out[0][NAME]} if copybook and out and out[0][KIND] == SymbolKind.COPYBOOK else {}
     for kind, name, line, detail in ts_symbols:
-        if (kind, name, line) not in have and not (kind == "program" and name in programs):
+        if (kind, name, line) not in have and not (kind == SymbolKind.PROGRAM and name in programs):
             have.add((kind, name, line))
             out.append(symbol_row(kind, name, path, line, line, LANG, "tree-sitter", {**detail, **book}))
     refs = list(facts.refs)

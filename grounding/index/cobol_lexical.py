@@ -23,7 +23,7 @@ from groundjudge.grounding.index.cobol_source import (
     token_kind,
     unquote,
 )
-from groundjudge.grounding.index.model import Source
+from groundjudge.grounding.index.model import PROCEDURE_KINDS, RefKind, Source, SymbolKind
 from groundjudge.grounding.index.registry import Kind, language
 from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
@@ -150,7 +150,7 @@ class _Layout:
     programs: list[tuple[str, int]] = field(default_factory=list)  # (name, PROGRAM-ID line)
     program_ends: list[tuple[str, int]] = field(default_factory=list)
     division_marks: list[tuple[int, str]] = field(default_factory=list)  # (line, division)
-    headers: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, name, line)
+    headers: list[tuple[SymbolKind, str, int]] = field(default_factory=list)  # (kind, name, line)
     entries: list[_Entry] = field(default_factory=list)
     fds: list[tuple[str, str, int, int, int]] = field(default_factory=list)  # (kind FD/SD, name, start, end, block)
     selects: list[tuple[str, str | None, int, int]] = field(default_factory=list)
@@ -236,14 +236,14 @@ def _scan_layout(source: CobolSource) -> _Layout:
             continue
         if division in (None, "PROCEDURE") and seg.column < AREA_B:
             if sec:
-                lay.headers.append(("section", sec.group(1).upper(), seg.line))
+                lay.headers.append((SymbolKind.SECTION, sec.group(1).upper(), seg.line))
                 i += 1
                 continue
             m = _PARAGRAPH.match(text)
             if not m and i + 1 < len(segs) and segs[i + 1].text.lstrip().startswith("."):
                 m = _LONE_NAME.match(text)  # the header's period on the next line
             if m and m.group(1).upper() not in RESERVED and not (division is None and _LEVEL.match(text)):
-                lay.headers.append(("paragraph", m.group(1).upper(), seg.line))
+                lay.headers.append((SymbolKind.PARAGRAPH, m.group(1).upper(), seg.line))
                 i += 1
                 continue
         if division in (None, "DATA"):
@@ -361,14 +361,14 @@ def _program_spans(lay: _Layout) -> list[tuple[str, int, int]]:
     return spans
 
 
-def _header_spans(lay: _Layout) -> list[tuple[str, str, int, int]]:
+def _header_spans(lay: _Layout) -> list[tuple[SymbolKind, str, int, int]]:
     """A paragraph runs to the line before the next header, section or END PROGRAM; a section to the next section."""
     stops = sorted(end_line for _, end_line in lay.program_ends)
     ordered = sorted(lay.headers, key=lambda h: h[2])
-    section_lines = [line for kind, _, line in ordered if kind == "section"]
+    section_lines = [line for kind, _, line in ordered if kind == SymbolKind.SECTION]
     out = []
     for k, (kind, name, line) in enumerate(ordered):
-        if kind == "paragraph":
+        if kind == SymbolKind.PARAGRAPH:
             following = ordered[k + 1][2] if k + 1 < len(ordered) else None
         else:
             j = bisect.bisect_right(section_lines, line)
@@ -390,8 +390,8 @@ def extract(
     path: str,
     text: str | CobolSource,
     copybook: bool,
-    extra_headers: Sequence[tuple[str, str, int]] = (),
-    ts_keys: frozenset[tuple[str, str, int]] | set = frozenset(),
+    extra_headers: Sequence[tuple[SymbolKind, str, int]] = (),
+    ts_keys: frozenset[tuple[SymbolKind, str, int]] | set = frozenset(),
     ts_programs: frozenset[str] | set = frozenset(),
 ) -> CobolFacts:
     """Every symbol and ref the rules find; extra_headers (from tree-sitter) join the paragraph/section list.
@@ -403,16 +403,16 @@ def extract(
     n_lines = source.n_lines
     lay = _scan_layout(source)
     known = set(lay.headers)
-    lay.headers.extend(h for h in extra_headers if h not in known and h[0] in ("paragraph", "section"))
+    lay.headers.extend(h for h in extra_headers if h not in known and h[0] in PROCEDURE_KINDS)
     _link_entries(lay.entries)
     book = {"copybook": path.rsplit("/", 1)[-1].rsplit(".", 1)[0].upper()} if copybook else {}
     symbols: list[SymbolRow] = []
 
-    def source_of(kind: str, name: str, start: int) -> Source:
-        return "both" if (kind, name, start) in ts_keys or (kind == "program" and name in ts_programs) else "lexical"
+    def source_of(kind: SymbolKind, name: str, start: int) -> Source:
+        return "both" if (kind, name, start) in ts_keys or (kind == SymbolKind.PROGRAM and name in ts_programs) else "lexical"
 
     def add(
-        kind: str, name: str, start: int, end: int, detail: dict[str, str] | None = None, source: Source | None = None
+        kind: SymbolKind, name: str, start: int, end: int, detail: dict[str, str] | None = None, source: Source | None = None
     ) -> None:
         symbols.append(
             symbol_row(
@@ -422,11 +422,19 @@ def extract(
 
     if copybook:
         symbols.append(
-            symbol_row("copybook", book["copybook"], path, 1, max(n_lines, 1), LANG, source_of("copybook", book["copybook"], 1))
+            symbol_row(
+                SymbolKind.COPYBOOK,
+                book["copybook"],
+                path,
+                1,
+                max(n_lines, 1),
+                LANG,
+                source_of(SymbolKind.COPYBOOK, book["copybook"], 1),
+            )
         )
     programs = _program_spans(lay)
     for name, start, end in programs:
-        add("program", name, start, end)
+        add(SymbolKind.PROGRAM, name, start, end)
     spans = _header_spans(lay)
     for kind, name, start, end in spans:
         add(kind, name, start, end, source=None if (kind, name, start) in known else "tree-sitter")
@@ -434,10 +442,10 @@ def extract(
     for e in lay.entries:
         if e.fd:
             fd_ends[e.fd] = max(fd_ends.get(e.fd, 0), e.end)
-    for kind, name, start, end, _ in lay.fds:
-        add("fd", name, start, max(end, fd_ends.get(name, end)), {"type": kind})
+    for fd_type, name, start, end, _ in lay.fds:
+        add(SymbolKind.FD, name, start, max(end, fd_ends.get(name, end)), {"type": fd_type})
     for name, assign, start, end in lay.selects:
-        add("select", name, start, end, {"assign": assign} if assign else {})
+        add(SymbolKind.SELECT, name, start, end, {"assign": assign} if assign else {})
     values: dict[str, str] = {}
     for e in lay.entries:
         if e.name == "FILLER":
@@ -445,7 +453,7 @@ def extract(
         detail = dict(e.detail)
         if e.fd:
             detail["fd"] = e.fd
-        add("condition" if e.level == 88 else "data_item", e.name, e.start, e.end, detail)
+        add(SymbolKind.CONDITION if e.level == 88 else SymbolKind.DATA_ITEM, e.name, e.start, e.end, detail)
         if "value" in detail and _LITERAL.fullmatch(detail["value"]):
             values.setdefault(e.name, unquote(detail["value"]))
     record_files = {e.name: e.fd for e in lay.entries if e.fd}
@@ -456,10 +464,10 @@ def extract(
 class _Contexts:
     """The enclosing paragraph (or section) name of a line."""
 
-    def __init__(self, spans: list[tuple[str, str, int, int]]):
+    def __init__(self, spans: list[tuple[SymbolKind, str, int, int]]):
         # paragraphs, then sections: each (start, end, name) sorted, beside its start lines to bisect on
         self._tables = []
-        for kind in ("paragraph", "section"):
+        for kind in (SymbolKind.PARAGRAPH, SymbolKind.SECTION):
             table = sorted((s, e, n) for k, n, s, e in spans if k == kind)
             self._tables.append(([s for s, _, _ in table], table))
 
@@ -620,7 +628,7 @@ def _refs(
     texts, lines, words = toks.texts, toks.lines, toks.words
     names = _Names(values, source, procedural)
 
-    def add(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
+    def add(kind: RefKind, target: str, line: int, detail: dict[str, str] | None = None) -> None:
         if target:
             out.append(ref_row(kind, target, path, line, ctx.at(line), LANG, detail))
 
@@ -654,7 +662,7 @@ def _refs(
             rest = texts[i + 2 : j]
             upper = [t.upper() for t in rest]
             detail = {"replacing": " ".join(rest[upper.index("REPLACING") + 1 :])} if "REPLACING" in upper else {}
-            add("copy", unquote(texts[i + 1]).upper(), lines[i + 1], detail)
+            add(RefKind.COPY, unquote(texts[i + 1]).upper(), lines[i + 1], detail)
             i = j
             continue
         if u not in _VERBS or not procedural(lines[i]):
@@ -662,16 +670,16 @@ def _refs(
         if u == "PERFORM":
             target = name_at(i + 1)
             if target and word(i + 2) != "TIMES":
-                add("perform", target, lines[i + 1])
+                add(RefKind.PERFORM, target, lines[i + 1])
                 if word(i + 2) in ("THRU", "THROUGH") and (thru := name_at(i + 3)):
-                    add("perform", thru, lines[i + 3], {"thru_from": target})
+                    add(RefKind.PERFORM, thru, lines[i + 3], {"thru_from": target})
         elif u == "CALL" and i + 1 < n:
             for target, detail in names.targets(toks.span(i + 1, i + 2)):
-                add("call", target, lines[i + 1], detail)
+                add(RefKind.CALL, target, lines[i + 1], detail)
         elif u == "GO":
             k = i + 2 if word(i + 1) == "TO" else i + 1
             while goto := name_at(k):
-                add("goto", goto, lines[k])
+                add(RefKind.GOTO, goto, lines[k])
                 k += 1
         elif u == "OPEN":
             k, mode = i + 1, None
@@ -680,30 +688,30 @@ def _refs(
                 if w in _FILE_MODES:
                     mode = w
                 elif w and mode and w not in RESERVED:
-                    add("file_open", w, lines[k], {"mode": mode})
+                    add(RefKind.FILE_OPEN, w, lines[k], {"mode": mode})
                 elif texts[k] != ",":
                     break
                 k += 1
         elif u == "READ" and (read := name_at(i + 1)):
-            add("file_read", read, lines[i + 1])
+            add(RefKind.FILE_READ, read, lines[i + 1])
         elif u in ("WRITE", "REWRITE") and (rec := name_at(i + 1)):
             detail = {"verb": u}
             if rec in record_files:
                 detail["file"] = record_files[rec]
-            add("file_write", rec, lines[i + 1], detail)
+            add(RefKind.FILE_WRITE, rec, lines[i + 1], detail)
     return out
 
 
 _CICS_DATASET = {
-    "READ": "cics_read",
-    "WRITE": "cics_write",
-    "REWRITE": "cics_rewrite",
-    "DELETE": "cics_delete",
-    "STARTBR": "cics_startbr",
-    "READNEXT": "cics_readnext",
-    "READPREV": "cics_readprev",
+    "READ": RefKind.CICS_READ,
+    "WRITE": RefKind.CICS_WRITE,
+    "REWRITE": RefKind.CICS_REWRITE,
+    "DELETE": RefKind.CICS_DELETE,
+    "STARTBR": RefKind.CICS_STARTBR,
+    "READNEXT": RefKind.CICS_READNEXT,
+    "READPREV": RefKind.CICS_READPREV,
 }
-CICS_FILE_REFS = frozenset([*_CICS_DATASET.values(), "cics_file"])  # every ref naming a CICS file
+CICS_FILE_REFS = frozenset([*_CICS_DATASET.values(), RefKind.CICS_FILE])  # every ref naming a CICS file
 _SQL_STOP = frozenset(
     [
         "WHERE",
@@ -767,7 +775,7 @@ def _cics(body: list[Token], add, names: _Names) -> None:
     command = body[0].text.upper()
     opts = _cics_options(body[1:])
 
-    def each(option: str, kind: str, extra: dict[str, str] | None = None) -> None:
+    def each(option: str, kind: RefKind, extra: dict[str, str] | None = None) -> None:
         tok, arg = opts[option]
         for target, detail in names.targets(arg):
             add(kind, target, tok.line, {**(extra or {}), **detail})
@@ -777,27 +785,27 @@ def _cics(body: list[Token], add, names: _Names) -> None:
         for option in files:
             each(option, _CICS_DATASET[command])
     elif command in ("XCTL", "LINK") and "PROGRAM" in opts:
-        each("PROGRAM", command.lower())
+        each("PROGRAM", RefKind(command.lower()))
     elif command in ("RETURN", "START") and "TRANSID" in opts:
-        each("TRANSID", "cics_transid", {"command": command})
+        each("TRANSID", RefKind.CICS_TRANSID, {"command": command})
     elif command in ("SEND", "RECEIVE") and "MAP" in opts:
         mapsets = names.targets(opts["MAPSET"][1]) if "MAPSET" in opts else []
-        each("MAP", f"cics_{command.lower()}_map", {"mapset": mapsets[0][0]} if mapsets else {})
+        each("MAP", RefKind(f"cics_{command.lower()}_map"), {"mapset": mapsets[0][0]} if mapsets else {})
     elif "PROGRAM" in opts:  # LOAD, RELEASE, INQUIRE, HANDLE ABEND name a program without passing control to it
-        each("PROGRAM", "cics_program", {"command": command})
+        each("PROGRAM", RefKind.CICS_PROGRAM, {"command": command})
     else:  # ENDBR, UNLOCK, RESETBR, INQUIRE name a file without reading or writing it
         for option in files:
-            each(option, "cics_file", {"command": command})
+            each(option, RefKind.CICS_FILE, {"command": command})
 
 
 def _sql(body: list[Token], add) -> None:
     words = [(t.text.upper(), t) for t in body]
     op = words[0][0]
     if op == "INCLUDE" and len(words) > 1:
-        add("copy", unquote(words[1][1].text).upper(), words[1][1].line, {"via": "EXEC SQL INCLUDE"})
+        add(RefKind.COPY, unquote(words[1][1].text).upper(), words[1][1].line, {"via": "EXEC SQL INCLUDE"})
         return
     if op == "DECLARE" and len(words) > 2 and words[2][0] == "TABLE":
-        add("sql_table", words[1][0], words[1][1].line, {"op": "DECLARE"})
+        add(RefKind.SQL_TABLE, words[1][0], words[1][1].line, {"op": "DECLARE"})
         return
     k = 0
     while k < len(words):
@@ -809,7 +817,7 @@ def _sql(body: list[Token], add) -> None:
                 name, nt = words[k]
                 if nt.kind != "word" or name.startswith(":") or name in _SQL_STOP or name == "(":
                     break
-                add("sql_table", name, nt.line, {"op": op})
+                add(RefKind.SQL_TABLE, name, nt.line, {"op": op})
                 k += 1
                 if k < len(words) and words[k][1].kind == "word" and words[k][0] not in _SQL_STOP:
                     k += 1  # a correlation name

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from groundjudge.grounding.index.cobol_source import SKIPPED, CobolSource, search_word, unquote
+from groundjudge.grounding.index.model import RefKind, SymbolKind
 
 PAD = "\n        \n"
 _COPYBOOK_DATA_HEADER = (
@@ -145,8 +146,8 @@ def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
     tree = parser.parse(data)
     # row r of the parsed source is line r + 1 - header of the file; a line before 1 is the copybook header
     header = HEADER_LINES if copybook_kind else 0
-    symbols: list[tuple[str, str, int, dict[str, str]]] = []
-    refs: list[tuple[str, str, int]] = []
+    symbols: list[tuple[SymbolKind, str, int, dict[str, str]]] = []
+    refs: list[tuple[RefKind, str, int]] = []
     # one loop, the most frequent patterns first and no helper calls: it runs for every match in the corpus
     for pattern, caps in QueryCursor(query).matches(tree.root_node):
         node = caps[_NODE_CAPTURE[pattern]][0]
@@ -165,20 +166,20 @@ def facts(text: str | CobolSource, copybook_kind: str | None) -> dict:
                 clause = data[pic.start_byte : pic.end_byte].decode("utf-8", "replace").strip()
                 keyword = _PIC_KEYWORD.match(clause)
                 detail["pic"] = (clause[keyword.end() :] if keyword else clause).upper()
-            symbols.append(("condition" if int(level) == 88 else "data_item", name, line, detail))
+            symbols.append((SymbolKind.CONDITION if int(level) == 88 else SymbolKind.DATA_ITEM, name, line, detail))
             continue
         text = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
         if pattern == _PERFORM:
-            refs.append(("perform", text.strip().upper(), line))
+            refs.append((RefKind.PERFORM, text.strip().upper(), line))
         elif pattern == _PARAGRAPH:
-            symbols.append(("paragraph", text.rstrip(". \n").upper(), line, {}))
+            symbols.append((SymbolKind.PARAGRAPH, text.rstrip(". \n").upper(), line, {}))
         elif pattern == _PROGRAM:
             if not copybook_kind:
-                symbols.append(("program", unquote(text).upper(), line, {}))
+                symbols.append((SymbolKind.PROGRAM, unquote(text).upper(), line, {}))
         elif pattern == _SECTION:
-            symbols.append(("section", re.sub(r"\s+SECTION.*$", "", text, flags=re.I | re.S).strip().upper(), line, {}))
+            symbols.append((SymbolKind.SECTION, re.sub(r"\s+SECTION.*$", "", text, flags=re.I | re.S).strip().upper(), line, {}))
         elif pattern == _COPY:
-            refs.append(("copy", unquote(text).upper(), line))
+            refs.append((RefKind.COPY, unquote(text).upper(), line))
         elif node.type in ("string", "alphanumeric_literal") or text[:1] in "'\"":
-            refs.append(("call", unquote(text).upper(), line))
+            refs.append((RefKind.CALL, unquote(text).upper(), line))
     return {"symbols": symbols, "refs": refs, "errors": tree.root_node.has_error}

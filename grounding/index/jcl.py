@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from groundjudge.grounding.index.model import RefKind, SymbolKind
 from groundjudge.grounding.index.registry import Kind, language
 from groundjudge.grounding.index.store import RefRow, SymbolRow, ref_row, symbol_row
 
@@ -75,10 +76,10 @@ def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
     step: str | None = None
     last_dd = ""
 
-    def sym(kind: str, name: str, start: int, end: int, detail: dict[str, str]) -> None:
+    def sym(kind: SymbolKind, name: str, start: int, end: int, detail: dict[str, str]) -> None:
         symbols.append(symbol_row(kind, name, path, start, end, LANG, "lexical", detail))
 
-    def ref(kind: str, target: str, line: int, detail: dict[str, str] | None = None) -> None:
+    def ref(kind: RefKind, target: str, line: int, detail: dict[str, str] | None = None) -> None:
         refs.append(ref_row(kind, target.upper(), path, line, step, LANG, detail))
 
     def end_before(k: int, ops: tuple[str, ...]) -> int:
@@ -87,12 +88,12 @@ def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
 
     for k, (start, end, name, op, operands) in enumerate(stmts):
         if op == "JOB" and name:
-            sym("job", name, start, end_before(k, ("JOB",)), {})
+            sym(SymbolKind.JOB, name, start, end_before(k, ("JOB",)), {})
             step = None
         elif op == "PROC" and name:
             nxt = next((s for s in stmts[k + 1 :] if s[3] in ("PEND", "JOB", "PROC")), None)
             end = n_lines if nxt is None else nxt[0] if nxt[3] == "PEND" else nxt[0] - 1
-            sym("proc", name, start, end, {})
+            sym(SymbolKind.PROC, name, start, end, {})
             step = None
         elif op == "EXEC":
             step = name
@@ -100,16 +101,16 @@ def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
             detail: dict[str, str]
             if pgm:
                 detail = {"pgm": pgm.group(1).upper()}
-                ref("exec_pgm", pgm.group(1), start)
+                ref(RefKind.EXEC_PGM, pgm.group(1), start)
             else:
                 proc = _PROC.match(operands)
                 detail = {"proc": proc.group(1).upper()} if proc else {}
                 if proc:
-                    ref("exec_proc", proc.group(1), start)
+                    ref(RefKind.EXEC_PROC, proc.group(1), start)
             if name:
                 last = end_before(k, ("EXEC", "JOB", "PROC", "PEND"))
                 steps.append((start, last, name))
-                sym("step", name, start, last, detail)
+                sym(SymbolKind.STEP, name, start, last, detail)
         elif op == "DD":
             dsn = _DSN.search(operands)
             detail = {}
@@ -124,18 +125,18 @@ def extract(path: str, text: str) -> tuple[list[SymbolRow], list[RefRow]]:
                 if member:
                     # DSN=LIB(MEM) names a member; DSN=GDG(+1) a generation
                     qualifier = {"generation" if re.match(r"^[+-]?\d+$", member.group(1)) else "member": member.group(1)}
-                ref("dsn", dataset, start, {"dd": name or last_dd, **qualifier})
+                ref(RefKind.DSN, dataset, start, {"dd": name or last_dd, **qualifier})
             if name:
                 dd_name = name.split(".")[-1]
                 if "." in name:  # //STEP.DD overrides or adds a DD of a step in the PROC the job runs
                     detail["step"] = name.split(".")[0]
                     detail["override"] = "yes"
-                sym("dd", dd_name, start, end, detail)
+                sym(SymbolKind.DD, dd_name, start, end, detail)
                 last_dd = dd_name
     for line, program in _instream_runs(text):
         step = next((name for start, end, name in steps if start <= line <= end), None)
-        ref("exec_pgm", program, line, {"via": "DSN RUN"})
+        ref(RefKind.EXEC_PGM, program, line, {"via": "DSN RUN"})
     for line, dataset in _control_datasets(text):
         step = next((name for start, end, name in steps if start <= line <= end), None)
-        ref("control_dsn", dataset, line)
+        ref(RefKind.CONTROL_DSN, dataset, line)
     return symbols, refs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel
@@ -10,10 +11,81 @@ Source = Literal["tree-sitter", "lexical", "both"]
 ParseStatus = Literal["ok", "errors", "timeout", "lexical", "skipped"]
 
 
+class SymbolKind(StrEnum):
+    """What a definition is. A StrEnum: the index stores and the JSON shows the plain value."""
+
+    # COBOL
+    PROGRAM = "program"
+    COPYBOOK = "copybook"  # a copybook file as a whole
+    SECTION = "section"
+    PARAGRAPH = "paragraph"
+    DATA_ITEM = "data_item"
+    CONDITION = "condition"  # a level-88 condition name
+    FD = "fd"
+    SELECT = "select"
+    # JCL
+    JOB = "job"
+    STEP = "step"
+    PROC = "proc"
+    DD = "dd"
+    # BMS
+    MAPSET = "mapset"
+    MAP = "map"
+    FIELD = "field"
+    # tag languages (tags.py: a query's `@definition.<kind>` capture)
+    FUNCTION = "function"
+    METHOD = "method"
+    CLASS = "class"
+    CONSTANT = "constant"
+
+
+class RefKind(StrEnum):
+    """What a use of a name does. A StrEnum: the index stores and the JSON shows the plain value."""
+
+    # COBOL statements
+    PERFORM = "perform"
+    CALL = "call"  # also a call in a tag language (`@reference.call`)
+    COPY = "copy"
+    GOTO = "goto"
+    FILE_OPEN = "file_open"
+    FILE_READ = "file_read"
+    FILE_WRITE = "file_write"
+    SQL_TABLE = "sql_table"
+    # EXEC CICS commands
+    CICS_READ = "cics_read"
+    CICS_WRITE = "cics_write"
+    CICS_REWRITE = "cics_rewrite"
+    CICS_DELETE = "cics_delete"
+    CICS_STARTBR = "cics_startbr"
+    CICS_READNEXT = "cics_readnext"
+    CICS_READPREV = "cics_readprev"
+    CICS_FILE = "cics_file"  # ENDBR, UNLOCK, RESETBR, INQUIRE: a file named without reading or writing it
+    XCTL = "xctl"
+    LINK = "link"
+    CICS_PROGRAM = "cics_program"  # LOAD, RELEASE, INQUIRE, HANDLE ABEND: a program named without passing control
+    CICS_TRANSID = "cics_transid"
+    CICS_SEND_MAP = "cics_send_map"
+    CICS_RECEIVE_MAP = "cics_receive_map"
+    # JCL
+    EXEC_PGM = "exec_pgm"
+    EXEC_PROC = "exec_proc"
+    DSN = "dsn"
+    CONTROL_DSN = "control_dsn"  # a dataset named in a utility's in-stream control statements
+    # tag languages (tags.py: a query's `@reference.<kind>` capture)
+    IMPORT = "import"
+    RAISE = "raise"
+    EXCEPT = "except"
+
+
+DATA_KINDS = frozenset({SymbolKind.DATA_ITEM, SymbolKind.CONDITION})  # COBOL data names
+PROCEDURE_KINDS = frozenset({SymbolKind.PARAGRAPH, SymbolKind.SECTION})  # the named parts of a COBOL procedure division
+FUNCTION_KINDS = frozenset({SymbolKind.FUNCTION, SymbolKind.METHOD})  # code with a body of its own in a tag language
+
+
 class Symbol(BaseModel):
     """A definition: a program, section, paragraph, data item, function, class, JCL job ..."""
 
-    kind: str  # program, section, paragraph, data_item, condition, fd, select, function, class, method, job, step, proc, dd, map, mapset, ...
+    kind: SymbolKind
     name: str
     path: str
     start_line: int  # 1-based, inclusive
@@ -24,10 +96,9 @@ class Symbol(BaseModel):
 
 
 class Ref(BaseModel):
-    """A use of a name: perform, call, copy, cics_read/write/rewrite/delete, cics_file (ENDBR, UNLOCK ...), xctl, link,
-    cics_program (LOAD, RELEASE ...), sql_table, import, file_read/file_write, dsn, control_dsn, exec_pgm ..."""
+    """A use of a name: a PERFORM, a CALL, a COPY, a CICS command, a JCL EXEC or DSN, an import, a raise ..."""
 
-    kind: str
+    kind: RefKind
     target: str
     path: str
     line: int

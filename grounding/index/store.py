@@ -8,7 +8,7 @@ import sqlite3
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from groundjudge.grounding.index.model import FileInfo, Ref, Source, Symbol
+from groundjudge.grounding.index.model import FileInfo, Ref, RefKind, Source, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import case_insensitive
 from groundjudge.grounding.snapshot import normalize_relpath
 
@@ -68,7 +68,7 @@ KIND, NAME, LINE, LANGUAGE = 0, 1, 2, 5  # positions that mean the same in both 
 
 
 def symbol_row(
-    kind: str,
+    kind: SymbolKind,
     name: str,
     path: str,
     start_line: int,
@@ -82,7 +82,7 @@ def symbol_row(
 
 
 def ref_row(
-    kind: str, target: str, path: str, line: int, context: str | None, language: str, detail: dict[str, str] | None = None
+    kind: RefKind, target: str, path: str, line: int, context: str | None, language: str, detail: dict[str, str] | None = None
 ) -> RefRow:
     """A use of a name (see Ref), as a row."""
     return (kind, target, line, path, context, language, _detail_json(detail), match_key(target, language))
@@ -225,7 +225,7 @@ class Index:
 
     # symbols and refs ----------------------------------------------------------------------------
     def _select(
-        self, table: str, columns: str, order: str, key: str | None, kind: str | None, path: str | None
+        self, table: str, columns: str, order: str, key: str | None, kind: SymbolKind | RefKind | None, path: str | None
     ) -> sqlite3.Cursor:
         """Rows of symbols or refs filtered on name key, kind and path; the key's case rule is the row language's."""
         where, args = [], []
@@ -242,17 +242,27 @@ class Index:
         sql = f"SELECT {columns} FROM {table}" + (" WHERE " + " AND ".join(where) if where else "") + f" ORDER BY {order}"
         return self.conn.execute(sql, args)
 
-    def definitions(self, name: str | None = None, kind: str | None = None, path: str | None = None) -> list[Symbol]:
+    def definitions(self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None) -> list[Symbol]:
         rows = self._select("symbols", _SYMBOL_SELECT, "path, start_line, kind, name, end_line, detail", name, kind, path)
         # a row whose name_key matched the other case rule is no match
         return [symbol_of(r) for r in rows if name is None or match_key(name, r[LANGUAGE]) == match_key(r[NAME], r[LANGUAGE])]
 
-    def references(self, target: str | None = None, kind: str | None = None, path: str | None = None) -> list[Ref]:
+    def references(self, target: str | None = None, kind: RefKind | None = None, path: str | None = None) -> list[Ref]:
         rows = self._select("refs", _REF_SELECT, "path, line, kind, target, context, detail", target, kind, path)
         return [ref_of(r) for r in rows if target is None or match_key(target, r[LANGUAGE]) == match_key(r[NAME], r[LANGUAGE])]
 
     def enclosing(
-        self, path: str, line: int, kinds=("paragraph", "section", "function", "method", "class", "program")
+        self,
+        path: str,
+        line: int,
+        kinds=(
+            SymbolKind.PARAGRAPH,
+            SymbolKind.SECTION,
+            SymbolKind.FUNCTION,
+            SymbolKind.METHOD,
+            SymbolKind.CLASS,
+            SymbolKind.PROGRAM,
+        ),
     ) -> Symbol | None:
         """The innermost symbol of one of kinds whose range holds line."""
         kinds = tuple(kinds)

@@ -1,0 +1,199 @@
+"""The LLM verifier asked about each unchecked fact, against the strict loopback provider: its answers take
+the facts' place and the deterministic rule (verify.decide) makes the verdict again."""
+
+from __future__ import annotations
+
+import json
+from typing import get_args
+
+import pytest
+from _fake_provider_helpers import FAST_RETRY, fake, fake_server, indexed, judge_config
+from _grounding_helpers import Grounder
+
+from groundjudge.grounding.checks import Outcome
+from groundjudge.grounding.claims import MarkdownClaimExtractor
+from groundjudge.grounding.fingerprint import grounder_fingerprint
+from groundjudge.grounding.models import CheckOutcome, GroundingReport, Verdict, VerifiedClaim, VerifierKind
+from groundjudge.grounding.verify import DeterministicVerifier, Verifier
+from groundjudge.judging.cache import ResponseCache
+from groundjudge.judging.fakeprovider import Fault
+from groundjudge.judging.judge import StructuredClient
+from groundjudge.judging.llm_grounding import GroundingCaller, LLMVerifier
+from groundjudge.storage import read_model
+
+HELD_AND_OPINION = "`0000-MAIN` performs `1000-COUNT-RECORDS`, presumably to count the records."
+OPINION_ONLY = "`1000-COUNT-RECORDS` is probably slow."
+RETURNS = "`1000-COUNT-RECORDS` returns `WS-COUNT`."  # a fact no checker reaches (returns: Python only)
+
+
+@pytest.fixture
+def verifier(fake, tmp_path):
+    config = judge_config(fake, "openai-compatible", model="fake-small")
+    client = StructuredClient(config=config, policy=FAST_RETRY, cache=ResponseCache(tmp_path / "cache.sqlite"))
+    caller = GroundingCaller(client, "verify")
+    yield LLMVerifier(caller)
+    caller.close()
+
+
+def _reply(*answers: tuple[int, str, str], cites: list[dict] | None = None) -> Fault:
+    return Fault(arguments={"answers": [{"fact": n, "answer": a, "reason": r, "cites": cites or []} for n, a, r in answers]})
+
+
+def _verify(verifier: LLMVerifier, indexed, text: str) -> VerifiedClaim:
+    snap, index = indexed
+    [claim] = MarkdownClaimExtractor().extract(text + "\n")
+    return verifier.verify(claim, index, snap)
+
+
+def test_held_answer_makes_a_claim_with_a_judgement_supported(fake, verifier, indexed):
+    plain = _verify(DeterministicVerifier(), indexed, HELD_AND_OPINION)  # type: ignore[arg-type]
+    assert plain.verdict is Verdict.UNABLE_TO_VERIFY
+    opinion = next(c for c in plain.checks or [] if c.outcome is CheckOutcome.UNCHECKED)
+    assert (opinion.fact, opinion.ruled, opinion.verifier_kind) == (1, True, VerifierKind.DETERMINISTIC)
+
+    fake.add(_reply((1, "held", "It PERFORMs it once, to ADD 1 TO WS-COUNT."), cites=[{"excerpt": 2, "line": 11}]))
+    out = _verify(verifier, indexed, HELD_AND_OPINION)
+    assert (out.verdict, out.verifier, out.verifier_kind) == (Verdict.SUPPORTED, "llm:fake-small", VerifierKind.LLM)
+    assert out.reason.startswith("0000-MAIN calls/performs 1000-COUNT-RECORDS (perform at cbl/BKX01C.cbl:8); ")
+    assert (
+        'unknown "presumably" held: It PERFORMs it once, to ADD 1 TO WS-COUNT. (decided by the LLM verifier, llm:fake-small)'
+        in (out.reason)
+    )
+    answered = out.checks[3]  # type: ignore[index]
+    assert (answered.fact, answered.outcome, answered.relation, answered.verifier_kind) == (
+        1,
+        CheckOutcome.HELD,
+        True,
+        VerifierKind.LLM,
+    )
+    # The cited line is the evidence, taken from the excerpt the model was shown.
+    assert [(e.path, e.start_line, e.snippet.strip()) for e in answered.evidence] == [
+        ("cbl/BKX01C.cbl", 11, "ADD 1 TO WS-COUNT.")
+    ]
+    # One call, showing the fact and the code the checks found (the fact has no subject of its own: all of it).
+    [request] = fake.requests
+    shown = request["messages"][1]["content"]
+    assert 'Facts:\n1. unknown "presumably"\n' in shown
+    assert "Excerpt 1 (cbl/BKX01C.cbl:7-9):\n    7 |        0000-MAIN." in shown
+    assert "Excerpt 3 (cbl/BKX01C.cbl:8-8)" in shown
+
+
+def test_contradicted_answer_decides_by_the_same_rule(fake, verifier, indexed):
+    fake.add(_reply((1, "contradicted", "Nothing says why.")), match="presumably")
+    fake.add(_reply((1, "contradicted", "It is two lines long.")), match="probably")
+    partly = _verify(verifier, indexed, HELD_AND_OPINION)
+    assert partly.verdict is Verdict.PARTIALLY_SUPPORTED  # another fact of the claim held
+    assert partly.reason.startswith('unknown "presumably" is contradicted: Nothing says why. (decided by the LLM verifier')
+    alone = _verify(verifier, indexed, OPINION_ONLY)
+    assert (alone.verdict, alone.verifier_kind) == (Verdict.UNSUPPORTED, VerifierKind.LLM)  # nothing else held
+    assert fake.total_requests == 2
+
+
+def test_facts_no_checker_reached_are_asked_too(fake, verifier, indexed):
+    plain = _verify(DeterministicVerifier(), indexed, RETURNS)  # type: ignore[arg-type]
+    assert plain.verdict is Verdict.SUPPORTED  # as applied, the unreached fact stays out of the rule
+    unreached = plain.checks[-1]  # type: ignore[index]
+    assert (unreached.outcome, unreached.ruled) == (CheckOutcome.UNCHECKED, False)
+    assert unreached.message == 'no check settled returns(1000-COUNT-RECORDS, WS-COUNT) "returns"'
+
+    fake.add(_reply((1, "contradicted", "It only adds 1 to WS-COUNT; a paragraph returns nothing.")), times=1)
+    out = _verify(verifier, indexed, RETURNS)
+    assert (out.verdict, out.verifier_kind) == (Verdict.UNSUPPORTED, VerifierKind.LLM)
+    assert out.reason.startswith('returns(1000-COUNT-RECORDS, WS-COUNT) "returns" is contradicted: It only adds 1')
+    # Its own excerpts: the code of its subject and object, as the name checks found them.
+    shown = fake.requests[0]["messages"][1]["content"]
+    assert '1. returns(1000-COUNT-RECORDS, WS-COUNT) "returns" (its code: excerpts 1, 2)' in shown
+    # No line cited: the evidence is what the fact was shown of its own names, the paragraph and the item.
+    assert [(e.start_line, e.end_line) for e in out.evidence[:2]] == [(10, 11), (5, 5)]
+
+
+def test_cannot_tell_stays_unchecked(fake, verifier, indexed):
+    fake.add(_reply((1, "cannot_tell", "Speed is not in the code.")), match="probably")
+    fake.add(_reply((1, "cannot_tell", "A paragraph has no return value.")), match="returns")
+    opinion = _verify(verifier, indexed, OPINION_ONLY)
+    assert (opinion.verdict, opinion.verifier_kind) == (Verdict.UNABLE_TO_VERIFY, VerifierKind.DETERMINISTIC)
+    assert opinion.reason.startswith('unknown "probably": the LLM verifier could not tell: Speed is not in the code.')
+    unreached = _verify(verifier, indexed, RETURNS)
+    assert (unreached.verdict, unreached.verifier) == (Verdict.SUPPORTED, "deterministic")  # precision first: no guess
+    record = unreached.checks[-1]  # type: ignore[index]
+    assert (record.outcome, record.ruled, record.verifier_kind) == (CheckOutcome.UNCHECKED, False, VerifierKind.LLM)
+
+
+def test_one_call_per_claim_answers_each_fact_by_number(fake, verifier, indexed):
+    """Two unchecked facts, one call; a fact the reply leaves out is a "cannot tell"."""
+    fake.add(_reply((1, "contradicted", "Paragraphs return nothing."), (7, "held", "No such fact.")))
+    out = _verify(verifier, indexed, "`1000-COUNT-RECORDS` returns `WS-COUNT`, presumably.")
+    shown = fake.requests[0]["messages"][1]["content"]
+    assert '1. returns(1000-COUNT-RECORDS, WS-COUNT) "returns"' in shown and '\n2. unknown "presumably"' in shown
+    assert fake.total_requests == 1
+    assert out.verdict is Verdict.UNSUPPORTED
+    asked = sorted((c for c in out.checks or [] if c.verifier_kind is VerifierKind.LLM), key=lambda c: c.fact or 0)
+    assert [(c.fact, c.outcome) for c in asked] == [(0, CheckOutcome.CONTRADICTED), (1, CheckOutcome.UNCHECKED)]
+    assert asked[1].message == 'unknown "presumably": the LLM verifier gave no answer for it'
+
+
+def test_failed_call_leaves_the_verdict_and_is_asked_again(fake, verifier, indexed):
+    plain = _verify(DeterministicVerifier(), indexed, HELD_AND_OPINION)  # type: ignore[arg-type]
+    fake.add(Fault("status", status=500), times=None)
+    failed = _verify(verifier, indexed, HELD_AND_OPINION)
+    assert failed.verdict is plain.verdict is Verdict.UNABLE_TO_VERIFY
+    assert (failed.verifier, failed.verifier_kind) == ("llm:fake-small (failed)", VerifierKind.LLM_FAILED) and failed.llm_failed()
+    assert failed.reason.startswith('unknown "presumably": unchecked, the LLM verifier failed: HTTP 500')
+    assert failed.checks[3].outcome is CheckOutcome.UNCHECKED  # type: ignore[index]
+    # Errors are never cached: the next run asks again.
+    fake.clear()
+    fake.add(_reply((1, "held", "ADD 1 TO WS-COUNT.")))
+    again = _verify(verifier, indexed, HELD_AND_OPINION)
+    assert again.verdict is Verdict.SUPPORTED and fake.total_requests == 1
+
+
+def test_no_call_without_an_unchecked_fact_or_beside_a_made_up_name(fake, verifier, indexed):
+    held = _verify(verifier, indexed, "`0000-MAIN` performs `1000-COUNT-RECORDS`.")
+    assert (held.verdict, held.verifier) == (Verdict.SUPPORTED, "deterministic")
+    # A made-up name decides UNSUPPORTED whatever the model would say about the judgement beside it.
+    made_up = _verify(verifier, indexed, "`0000-MAIN` performs `9999-NOPE`, presumably.")
+    assert made_up.verdict is Verdict.UNSUPPORTED
+    assert fake.total_requests == 0
+
+
+def test_the_worked_example_of_the_docs(fake, verifier):
+    """docs/grounding.md, "The LLM verifier": a runtime claim the model contradicts from the method's code."""
+    g = Grounder("pyledger")
+    [claim] = MarkdownClaimExtractor().extract("`Ledger.transfer` silently swaps debit and credit when the amount is negative.\n")
+    reason = "An amount <= 0 raises LedgerError; nothing swaps the accounts."
+    fake.add(_reply((1, "contradicted", reason), cites=[{"excerpt": 1, "line": 62}, {"excerpt": 1, "line": 63}]))
+    out = verifier.verify(claim, g.index, g.snapshot)
+    shown = fake.requests[0]["messages"][1]["content"]
+    assert 'Facts:\n1. unknown "silently"\n\nExcerpt 1 (pyledger/ledger.py:60-66):' in shown
+    assert (out.verdict, out.verifier_kind) == (Verdict.UNSUPPORTED, VerifierKind.LLM)
+    assert out.reason == (
+        f'unknown "silently" is contradicted: {reason} (decided by the LLM verifier, llm:fake-small); '
+        "Ledger.transfer is a method at pyledger/ledger.py:60-66"
+    )
+    assert [(e.path, e.start_line) for e in out.evidence[:2]] == [("pyledger/ledger.py", 62), ("pyledger/ledger.py", 63)]
+
+
+def test_verifier_protocol_and_fingerprint(verifier):
+    assert isinstance(verifier, Verifier) and verifier.name == "deterministic+llm:fake-small"
+    # The prompt, reply schema, code, model and parameters make the fingerprint: another model, another grounder.
+    config = verifier.caller.client.config.model_copy(update={"model": "m2"})
+    other = LLMVerifier(GroundingCaller(StructuredClient(config=config, policy=FAST_RETRY)))
+    assert len({grounder_fingerprint(), grounder_fingerprint(None, verifier), grounder_fingerprint(None, other)}) == 3
+
+
+def test_recorded_outcomes_are_the_checkers_own_words():
+    assert {o.value for o in CheckOutcome} == set(get_args(Outcome))
+
+
+def test_a_report_from_before_checks_were_recorded_still_loads(tmp_path):
+    old = {
+        "schema_version": 1,
+        "tool_version": "0",
+        "corpus": {"name": "c", "tree_hash": "t"},
+        "answer": {"path": "a.md", "sha256": "s"},
+        "extractor": "markdown-v1",
+        "claims": [{"id": "c1", "text": "x", "answer_line": 1, "verdict": "SUPPORTED", "reason": "r"}],
+    }
+    (tmp_path / "r.json").write_text(json.dumps(old))
+    report = read_model(tmp_path / "r.json", GroundingReport)
+    assert report.claims[0].checks is None and report.grounder is None  # so a run regrounds it
