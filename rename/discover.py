@@ -17,7 +17,7 @@ from groundjudge.grounding.index.cobol_lexical import CICS_FILE_REFS
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
-from groundjudge.rename.leak import is_document
+from groundjudge.rename.leak import is_document, tool_words
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
 from groundjudge.rename.pyscope import borrowed_names
@@ -41,6 +41,9 @@ NOT_DEFINED = "{} but not defined in the corpus ({})"
 
 
 JCL_CLASS = {"job": "jcl_job", "step": "jcl_step", "dd": "jcl_dd"}  # index kind -> class
+# names defined in JCL and the tools' inputs, where the tools' own keywords (tool_words.txt) sit beside
+# them; COBOL and BMS names meet only COBOL's and CICS's keywords, which are reserved words
+TOOL_INPUT_CLASSES = frozenset({"dataset", "resource", "sql_name", "variable", "jcl_step", "jcl_dd"})
 PROGRAM_REFS = frozenset({"call", "link", "xctl", "cics_program"})  # a literal target of one names a program
 DATA_LEVELS = frozenset([f"{n:02d}" for n in range(1, 50)] + ["66", "77", "88"])
 BMS_CLASS = {"mapset": "bms_mapset", "map": "bms_map", "field": "bms_field"}  # index kind -> class
@@ -270,10 +273,15 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 candidates.append((name, kind))
 
     reserved = reserved_words()
+    keywords = tool_words()
     for name, cls in candidates:
         upper = name.upper()
         if upper in reserved:
             d.kept.setdefault(name, ("reserved word", cls))
+        elif upper in keywords and cls in TOOL_INPUT_CLASSES:
+            # a JCL symbol AMODE or a library ADATA spells a binder's or compiler's option: renaming the
+            # name would rename the option wherever the tool reads it (PARM='AMODE(31)')
+            d.kept.setdefault(name, ("tool keyword (rename/tool_words.txt)", cls))
         elif len(name) < MIN_LENGTH:
             d.kept.setdefault(name, (f"shorter than {MIN_LENGTH} characters", cls))
         elif not re.search("[A-Za-z]", name):

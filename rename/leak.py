@@ -42,11 +42,16 @@ WORD_RE = re.compile(r"[A-Za-z0-9]+")
 
 
 @cache
+def tool_words() -> frozenset[str]:
+    """Mainframe tools' keywords beside the languages' reserved words (tool_words.txt), upper-cased."""
+    return frozenset(parse_word_list(TOOL_WORDS_FILE.read_text(encoding="utf-8")))
+
+
+@cache
 def general_words() -> frozenset[str]:
     python = set(keyword.kwlist) | set(dir(builtins)) | set(sys.stdlib_module_names)
-    lists = (ABBREVIATIONS_FILE, TOOL_WORDS_FILE)
-    listed = {w for f in lists for w in parse_word_list(f.read_text(encoding="utf-8"))}
-    return reserved_words() | english_words() | {w.upper() for w in python} | frozenset(listed)
+    abbreviations = parse_word_list(ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
+    return reserved_words() | english_words() | {w.upper() for w in python} | tool_words() | frozenset(abbreviations)
 
 
 @cache

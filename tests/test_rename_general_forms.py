@@ -2,7 +2,8 @@
 general for the leak report and never scrubbed as prose. The BMS names of a field kept as a general word
 (MESSAGEO of MESSAGE), IBM-prefixed names and libraries (DSNTEP2, SDFHAUTH), tool keywords and release
 levels (UCTRAN, V3R0), and the common abbreviation etc (a directory too). A word inside an IBM name
-(FSVSAMP in a commented-out DD beside IMS's DFSVSAMP) is not scrubbed: it would be left inside it."""
+(FSVSAMP in a commented-out DD beside IMS's DFSVSAMP) is not scrubbed: it would be left inside it. A
+name the kit defines that spells a tool's keyword (the JCL symbol AMODE) is kept, like a reserved word."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ BANK = {
     "MESSAGE  DFHMDF POS=(23,1),LENGTH=60\n"
     "ACTION   DFHMDF POS=(3,1),LENGTH=1\n"
     "ZQCUSTNO DFHMDF POS=(4,1),LENGTH=10\n"
+    "PGMNAME  DFHMDF POS=(5,1),LENGTH=8\n"
     "         DFHMSD TYPE=FINAL\n"
     "         END\n",
     "src/ZQPGM01.cbl": "\n".join(
@@ -34,6 +36,7 @@ BANK = {
             _cob("PROCEDURE DIVISION."),
             *[_cob("    MOVE SPACES TO MESSAGEO")] * 3,
             *[_cob("    MOVE ACTIONI TO ZQCUSTNOO")] * 3,
+            _cob("    MOVE SPACES TO PGMNAMEO"),
             _cob("    EXEC CICS LINK PROGRAM('ZQPGM01') SYNCONRETURN END-EXEC"),
             _cob("    GOBACK."),
             "",
@@ -43,6 +46,9 @@ BANK = {
     "//RUN EXEC PGM=IKJEFT01\n"
     "//STEPLIB DD DISP=SHR,DSN=&CICSHLQ..SDFHAUTH\n"
     "//DFSVSAMP DD DUMMY\n" + "//*FSVSAMP DD DUMMY\n" * 3 + "//SYSTSIN DD *\n" + " RUN PROGRAM(DSNTEP2) PLAN(DSNTEP12)\n" * 3,
+    "etc/install/zqmapg.jcl": "//ZQMAPG PROC AMODE=31,ZQHLQ=ZQ\n"
+    "//ASM EXEC PGM=ASMA90,PARM='AMODE(&AMODE)'\n"
+    "//SYSADATA DD DSN=&ZQHLQ..ADATA,DISP=SHR\n",
     "README.md": "# Zqbank sample\n\n"
     "Zqbank runs on z/OS. Get it from https://github.com/zqorg/zqbank/tree/main/etc/install, docs etc.\n"
     "Bind the plan of DSNTEP2: ask which DSNTEP plan; the DSNTEP plan is DSNTEP12.\n"
@@ -73,8 +79,13 @@ def test_what_a_tool_or_ibm_fixes_is_general_and_never_scrubbed(tmp_path):
     # the application's own: the product, its field and the field's derived name
     assert m["classes"]["ZQBANK"] == "prose" and "ZQCUSTNO" in new and new["ZQCUSTNOO"] == new["ZQCUSTNO"] + "O"
     assert (out / "etc" / "install").is_dir()
+    # a JCL symbol and a library named as a tool's option keep the name: the tool reads the option
+    assert m["kept"]["AMODE"] == m["kept"]["ADATA"] == "tool keyword (rename/tool_words.txt)"
+    # a BMS field meets no tool's keyword where it is used: renamed, with its derived names
+    assert new["PGMNAMEO"] == new["PGMNAME"] + "O"
     text = "\n".join(p.read_text() for p in out.rglob("*") if p.is_file())
     assert "DSN=&CICSHLQ..SDFHAUTH" in text and "PROGRAM(DSNTEP2) PLAN(DSNTEP12)" in text and "z/OS" in text
+    assert "PARM='AMODE(&AMODE)'" in text and "..ADATA," in text
     assert "ZQBANK" not in text.upper() and "ZQCUSTNO" not in text
     rep = _verify(root, out, tmp_path)
     assert rep["ok"] and rep["leftover_count"] == 0
