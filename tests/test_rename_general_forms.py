@@ -107,6 +107,9 @@ def test_ibm_prefixes_libraries_tool_keywords_and_release_levels_are_general():
         assert ibm_supplied(word) and is_general(word), word
     for word in ("ZQSDFH", "SDATA", "DSTEP", "SCSI"):
         assert not ibm_supplied(word), word
-    for word in ("UCTRAN", "NOUCTRAN", "UCTRANST", "SYNCONRETURN", "NSYMBOL", "ASIS", "CARDINALITY", "ETC", "CEMT"):
+    # tool keywords, CICS-supplied transactions, a contraction's stem (doesn't), computing words
+    for word in ("UCTRAN", "NOUCTRAN", "UCTRANST", "SYNCONRETURN", "NSYMBOL", "ASIS", "CARDINALITY", "ETC", "CEMT", "CSMI"):
+        assert is_general(word), word
+    for word in ("DOESN", "WASN", "SETUP", "LOGON", "ENQUEUE"):
         assert is_general(word), word
     assert is_general("V3R0") and is_general("V5R4M0") and not is_general("V3RX") and not is_general("ZQV3R0")
