@@ -18,13 +18,13 @@ from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, PROCEDURE_KINDS, RefKind, SymbolKind
 from groundjudge.grounding.index.registry import assign_dd, reserved_words
 from groundjudge.grounding.snapshot import Snapshot
-from groundjudge.rename.leak import is_document
+from groundjudge.rename.leak import is_document, tool_words
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
 from groundjudge.rename.pyowned import code_words, own_packages
 from groundjudge.rename.pyscope import borrowed_names
 from groundjudge.rename.toolnames import is_script, tool_names
-from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, SYSTEM_QUALIFIERS
+from groundjudge.rename.vocabulary import BMS_FIELD_SUFFIXES, SYSTEM_QUALIFIERS, ibm_supplied
 
 if TYPE_CHECKING:
     from groundjudge.grounding.index.model import Symbol
@@ -37,13 +37,15 @@ _I = re.IGNORECASE
 LEADING_TRAILING_RE = re.compile(r"\b(LEADING|TRAILING)\s+==\s*([^=]+?)\s*==", _I)
 PSEUDO_PAIR_RE = re.compile(r"==\s*([^=]*?)\s*==\s*BY\s*==\s*([^=]*?)\s*==", _I)
 TAG_RE = re.compile(r"\(\s*[A-Za-z0-9_-]+\s*\)|:[A-Za-z0-9_-]+:")  # (TESTVAR1), :TAG:
-BMS_SUFFIXES = frozenset("LFACPHVUMTIO")
 NOT_PROGRAM_SOURCE = (".md", ".txt", ".rst", ".adoc", ".html", ".htm", ".json", ".yaml", ".yml", ".xml", ".csv", ".log")
 # what the corpus only uses is kept, and listed in the map so a reader sees why it still reads IEFBR14
 NOT_DEFINED = "{} but not defined in the corpus ({})"
 
 
 JCL_CLASS = {SymbolKind.JOB: "jcl_job", SymbolKind.STEP: "jcl_step", SymbolKind.DD: "jcl_dd"}  # index kind -> class
+# names defined in JCL and the tools' inputs, where the tools' own keywords (tool_words.txt) sit beside
+# them; COBOL and BMS names meet only COBOL's and CICS's keywords, which are reserved words
+TOOL_INPUT_CLASSES = frozenset({"dataset", "resource", "sql_name", "variable", "jcl_step", "jcl_dd"})
 PROGRAM_REFS = frozenset(
     {RefKind.CALL, RefKind.LINK, RefKind.XCTL, RefKind.CICS_PROGRAM}
 )  # a literal target of one names a program
@@ -114,7 +116,7 @@ def _stem(path: str) -> str:
 
 def _dataset_qualifiers(dsn: str) -> Iterable[str]:
     parts = [q.split("(", 1)[0].upper() for q in dsn.split(".")]
-    if any(q in SYSTEM_QUALIFIERS or q.startswith("DFH") for q in parts):
+    if any(q in SYSTEM_QUALIFIERS or ibm_supplied(q) for q in parts):
         return
     for q in dsn.split("."):
         q = q.split("(", 1)[0]
@@ -278,10 +280,15 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 candidates.append((name, kind))
 
     reserved = reserved_words()
+    keywords = tool_words()
     for name, cls in candidates:
         upper = name.upper()
         if upper in reserved:
             d.kept.setdefault(name, ("reserved word", cls))
+        elif upper in keywords and cls in TOOL_INPUT_CLASSES:
+            # a JCL symbol AMODE or a library ADATA spells a binder's or compiler's option: renaming the
+            # name would rename the option wherever the tool reads it (PARM='AMODE(31)')
+            d.kept.setdefault(name, ("tool keyword (rename/tool_words.txt)", cls))
         elif len(name) < MIN_LENGTH:
             d.kept.setdefault(name, (f"shorter than {MIN_LENGTH} characters", cls))
         elif not re.search("[A-Za-z]", name):
@@ -291,7 +298,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
             d.kept.setdefault(name, ("placeholder (one repeated character)", cls))
         elif not re.fullmatch(r"[A-Za-z0-9_-]+", name):
             d.kept.setdefault(name, ("contains $, # or @: never a whole token under the text rules", cls))
-        elif upper.startswith(SYSTEM_PREFIXES):
+        elif ibm_supplied(upper):
             d.kept.setdefault(name, ("system prefix", cls))
         else:
             d.add(name, cls)
@@ -327,7 +334,7 @@ def _pin_tag_built_names(d: Discovery, tagged: list[tuple[str, str, str]], areas
             prefix, suffix = m.group(1), m.group(2)
             if not prefix and not suffix:
                 continue  # the tag is a whole word: the operand is an ordinary token there
-            if not prefix and suffix.upper() in BMS_SUFFIXES and op_cls in ("bms_map", "bms_field"):
+            if not prefix and suffix.upper() in BMS_FIELD_SUFFIXES and op_cls in ("bms_map", "bms_field"):
                 continue
             why = f"built by COPY {copybook} REPLACING =={tag}== BY =={operand}=="
             # the fixed parts beside the tag are tokens of their own (-ACCT-ID): renaming a name

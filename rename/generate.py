@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from groundjudge.errors import UserError
-from groundjudge.rename.vocabulary import SYSTEM_PREFIXES
+from groundjudge.rename.vocabulary import ibm_supplied
 
 MAX_ATTEMPTS = 5000
 DIGITS = string.digits
@@ -75,7 +75,7 @@ def refusal(candidate: str, rules: TokenRules, issued: set[str], fixed: int = 0)
         return "already a token of the corpus"
     if up in rules.reserved:
         return "reserved word"
-    if up.startswith(SYSTEM_PREFIXES):
+    if ibm_supplied(up):
         return "system prefix"
     n = len(up)
     hits = {up[i : i + size] for size in range(rules.min_sub, n + 1) for i in range(fixed, n - size + 1)} & rules.substrings

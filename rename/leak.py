@@ -22,9 +22,10 @@ from functools import cache
 from pathlib import Path
 
 from groundjudge.grounding.index.registry import reserved_words
+from groundjudge.grounding.index.store import KIND, NAME
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.rename.lexer import sniff, tokens
-from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, english_words, parse_word_list
+from groundjudge.rename.vocabulary import BMS_FIELD_SUFFIXES, BMS_MAP_SUFFIXES, english_words, ibm_supplied, parse_word_list
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.txt"
 TOOL_WORDS_FILE = Path(__file__).resolve().parent / "tool_words.txt"
@@ -33,18 +34,24 @@ MIN_LENGTH = 4  # 3-character tokens are mostly abbreviations and codes (MSG, HX
 PLACES = 5  # places listed per token
 LISTED = 50  # tokens listed in the report
 
-# a number, not a name: a hex constant of whole bytes (X'0D25', 'FFFF'x) or a size (REGION=900M, 4K)
-NUMBER_RE = re.compile(r"(?=[0-9A-F]*[0-9])(?:[0-9A-F]{2}){1,4}|[0-9]+[KMG]B?")
+# a number, not a name: a hex constant of whole bytes (X'0D25', 'FFFF'x), a size (REGION=900M, 4K), or an
+# IBM product's version and release level (V3R0, V5R4M0)
+NUMBER_RE = re.compile(r"(?=[0-9A-F]*[0-9])(?:[0-9A-F]{2}){1,4}|[0-9]+[KMG]B?|V[0-9]+R[0-9]+(?:M[0-9]+)?")
 # the leak report counts words, not identifiers: WS-CUST-NAME holds WS, CUST and NAME
 WORD_RE = re.compile(r"[A-Za-z0-9]+")
 
 
 @cache
+def tool_words() -> frozenset[str]:
+    """Mainframe tools' keywords beside the languages' reserved words (tool_words.txt), upper-cased."""
+    return frozenset(parse_word_list(TOOL_WORDS_FILE.read_text(encoding="utf-8")))
+
+
+@cache
 def general_words() -> frozenset[str]:
     python = set(keyword.kwlist) | set(dir(builtins)) | set(sys.stdlib_module_names)
-    lists = (ABBREVIATIONS_FILE, TOOL_WORDS_FILE)
-    listed = {w for f in lists for w in parse_word_list(f.read_text(encoding="utf-8"))}
-    return reserved_words() | english_words() | {w.upper() for w in python} | frozenset(listed)
+    abbreviations = parse_word_list(ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
+    return reserved_words() | english_words() | {w.upper() for w in python} | tool_words() | frozenset(abbreviations)
 
 
 @cache
@@ -52,7 +59,7 @@ def is_general(word: str) -> bool:
     """``word`` (upper case) is in the general vocabulary, or splits into pieces that all are (digits
     count as general): POLICYNUMBER, DB2DBID is not (DBID is nobody's word)."""
     vocab = general_words()
-    if word in vocab or word.isdigit() or word.startswith(SYSTEM_PREFIXES) or NUMBER_RE.fullmatch(word):
+    if word in vocab or word.isdigit() or ibm_supplied(word) or NUMBER_RE.fullmatch(word):
         return True
     n = len(word)
     ok = [True] + [False] * n  # ok[i]: word[:i] splits into general pieces
@@ -65,12 +72,52 @@ def is_general(word: str) -> bool:
     return ok[n]
 
 
-def distinctive(counts: Counter[str]) -> set[str]:
-    return {
+def distinctive(counts: Counter[str], general_forms: set[str]) -> set[str]:
+    candidates = {
         w
         for w, n in counts.items()
-        if n >= MIN_COUNT and len(w) >= MIN_LENGTH and re.search("[A-Z]", w) and len(set(w)) > 1 and not is_general(w)
+        if n >= MIN_COUNT
+        and len(w) >= MIN_LENGTH
+        and re.search("[A-Z]", w)
+        and len(set(w)) > 1
+        and not is_general(w)
+        and w not in general_forms
     }
+    return candidates - within_ibm_names(candidates, counts)
+
+
+def within_ibm_names(words: set[str], counts: Counter[str]) -> set[str]:
+    """Those of ``words`` that are an IBM-prefixed word of the corpus or part of one (FSVSAMP, a
+    commented-out ``//*FSVSAMP DD`` beside IMS's DD DFSVSAMP; DSNTEP beside DSNTEP2): IBM's name, which
+    the renamer pins, so renaming the word would leave it inside the pinned one."""
+    ibm = [w for w in counts if ibm_supplied(w)]
+    return {w for w in words if any(w in name for name in ibm)}
+
+
+def bms_general_forms(snapshot: Snapshot) -> set[str]:
+    """The symbolic-map names BMS derives from a map or field whose label is a general word (MESSAGEO,
+    ACTIONI of the fields MESSAGE, ACTION). The renamer keeps such a label, so its derived names stay
+    too (they must match the BMS source), and they say no more than the word and a suffix BMS fixes."""
+    from groundjudge.grounding.index import bms
+
+    vocab = general_words()
+    forms: set[str] = set()
+    for entry in snapshot.files:
+        if entry.kind != "text":
+            continue
+        text = snapshot.read_text(entry.path)
+        if sniff(entry.path, text) != "bms":
+            continue
+        symbols, _refs = bms.extract(entry.path, text)
+        for row in symbols:
+            kind, label = row[KIND], row[NAME].upper()
+            if kind in ("map", "field") and label in vocab:
+                forms.update(label + s for s in (BMS_MAP_SUFFIXES if kind == "map" else BMS_FIELD_SUFFIXES))
+    return forms
+
+
+def distinctive_words(snapshot: Snapshot) -> set[str]:
+    return distinctive(word_counts(snapshot), bms_general_forms(snapshot))
 
 
 def word_counts(snapshot: Snapshot) -> Counter[str]:
@@ -95,7 +142,7 @@ class Leak:
 
 def measure(original: Snapshot, renamed: Snapshot) -> tuple[set[str], Leak]:
     """The distinctive words of ``original`` and what ``renamed`` still holds of them."""
-    marks = distinctive(word_counts(original))
+    marks = distinctive_words(original)
     leak = Leak()
     for entry in renamed.files:
         texts = [(f"path {entry.path}", entry.path)]
@@ -233,7 +280,9 @@ def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozens
     its owners and its people: the words of URLs that are not English (cicsdev in
     github.com/cicsdev/cics-genapp), of a README's title, the owners named by copyright notices (IBM,
     Corp) and the people and sites of JOB statements and schedulers (``job_owners``). Upper-cased."""
-    marks = distinctive(word_counts(snapshot))
+    counts = word_counts(snapshot)
+    bms_forms = bms_general_forms(snapshot)
+    marks = distinctive(counts, bms_forms)
     names: set[str] = set()
     owners: set[str] = set()
     english = english_words()
@@ -241,7 +290,8 @@ def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozens
     for text in texts:
         for w in WORD_RE.findall(text):
             up = w.upper()
-            if up in marks or (len(w) >= MIN_LENGTH and re.fullmatch("[A-Z][A-Za-z]*[0-9]*", w) and not is_general(up)):
+            capitalised = len(w) >= MIN_LENGTH and re.fullmatch("[A-Z][A-Za-z]*[0-9]*", w) is not None
+            if up in marks or (capitalised and not is_general(up) and up not in bms_forms):
                 names.add(up)
         for url in URL_RE.findall(text):
             if STANDARD_URL_RE.search(url):
@@ -257,6 +307,7 @@ def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozens
     names -= {t.upper() for t in code} - defined
     names |= {w for w in owners if w not in english}
     vocab = general_words()
+    names -= within_ibm_names(names, counts)
     # a placeholder (XXXXXXX) is no name, as discovery has it
     return {n for n in names if len(n) >= 3 and n not in vocab and not n.isdigit() and len(set(n)) > 1}
 

@@ -16,7 +16,7 @@ from groundjudge.rename.generate import Rejection, TokenRules, generate, ordered
 from groundjudge.rename.leak import MIN_LENGTH, WORD_RE, is_general
 from groundjudge.rename.lexer import recase
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES, KEPT_IN_DATA
-from groundjudge.rename.vocabulary import SYSTEM_PREFIXES, english_words
+from groundjudge.rename.vocabulary import BMS_FIELD_SUFFIXES, BMS_MAP_SUFFIXES, english_words, ibm_supplied
 
 
 @dataclass
@@ -229,9 +229,9 @@ def _derived_patterns(name: str, cls: str, corpus_tokens: set[str], assign_prefi
     output) for a BMS field, ``S-+`` style ASSIGN prefixes for a DD name."""
     up = name.upper()
     if cls == "bms_map":
-        return [f"+{s}" for s in ("I", "O") if up + s in corpus_tokens]
+        return [f"+{s}" for s in BMS_MAP_SUFFIXES if up + s in corpus_tokens]
     if cls == "bms_field":
-        return [f"+{s}" for s in "LFACPHVUMTIO" if up + s in corpus_tokens]
+        return [f"+{s}" for s in BMS_FIELD_SUFFIXES if up + s in corpus_tokens]
     if cls == "jcl_dd":
         return [f"{prefix}+" for prefix in assign_prefixes.get(up, [])]
     return []
@@ -262,7 +262,7 @@ def pinned_reason(token: str, kept: dict[str, str]) -> str | None:
         return kept[up]
     if up in reserved_words():
         return "reserved word"
-    if up.startswith(SYSTEM_PREFIXES) and "_" not in up:
+    if ibm_supplied(up) and "_" not in up:
         return "system prefix"
     return None
 
@@ -271,7 +271,7 @@ def system_part_end(token: str) -> int:
     """Where the application's part of an IBM-prefixed token starts: after the first ``_`` of a name
     such as DFHNCLS_GENA (a CICS named-counter server of the pool GENA, which the application names),
     else 0 (``DFHCOMMAREA`` is IBM's whole, and ``pinned_reason`` pins it)."""
-    return token.index("_") + 1 if token.startswith(SYSTEM_PREFIXES) and "_" in token else 0
+    return token.index("_") + 1 if ibm_supplied(token.upper()) and "_" in token else 0
 
 
 class Lookup:

@@ -11,8 +11,22 @@ from groundjudge.storage import read_input_text
 
 ENGLISH_FILE = Path(__file__).resolve().parent / "english_words.txt"
 
-# A generated program name must not read as an IBM-supplied one.
-SYSTEM_PREFIXES = ("DFH", "EIB", "SQL")
+# Module prefixes IBM reserves for its products' names (CICS DFH and EIB, SQL, DB2 DSN, IMS DFS, MQ
+# CSQ, CICSPlex SM EYU, Language Environment CEE, Enterprise COBOL IGY): a name starting with one is
+# IBM-supplied (DSNTEP2, CEEDAYS), is never renamed or scrubbed, and a generated name must not read as one.
+SYSTEM_PREFIXES = ("DFH", "EIB", "SQL", "DSN", "DFS", "CSQ", "EYU", "CEE", "IGY")
+
+
+def ibm_supplied(word: str) -> bool:
+    """``word`` (upper case) carries an IBM product prefix, or is one of the product's target libraries,
+    which SMP/E names S + prefix (SDFHAUTH, SDSNLOAD, SCEERUN, SEYUAUTH, SCSQLOAD)."""
+    return word.startswith(SYSTEM_PREFIXES) or (word[:1] == "S" and word[1:].startswith(SYSTEM_PREFIXES))
+
+
+# The symbolic-map names BMS derives from a map's label (+I, +O) and from a field's (+L length, +F
+# flag, +A attribute, +C +P +H +V +U +M +T extended attributes, +I input, +O output).
+BMS_MAP_SUFFIXES = "IO"
+BMS_FIELD_SUFFIXES = "LFACPHVUMTIO"
 
 # A dataset name with one of these qualifiers belongs to the system (CICS, IMS, DB2, LE, compiler
 # libraries), not to the repository: none of its qualifiers is renamed.
