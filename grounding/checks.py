@@ -70,10 +70,27 @@ _FIGURATIVE = {
 }
 
 
+def _list_items(value: str) -> list[str] | None:
+    """The items of a list or tuple literal as written (`as const` and a trailing comma aside), or None."""
+    v = re.sub(r"\s+as\s+const\s*$", "", value.strip().rstrip(";"))
+    if not re.fullmatch(r"\[.*\]|\(.*,.*\)", v, re.S):
+        return None
+    return [i.strip() for i in v[1:-1].split(",") if i.strip()]
+
+
+def _literal_list(value: str) -> str | None:
+    """A list or tuple literal compared by its items: quotes, spaces, a trailing comma and `as const` aside."""
+    items = _list_items(value)
+    return None if items is None else ",".join(i.strip("\"'") for i in items)
+
+
 def normalize_value(value: str) -> str:
     """Values compare without quotes, a COBOL VALUE keyword, digit separators, a numeric type suffix or case:
     `VALUE 1` == 1, 10_000_000_00 == 1000000000, 100L == 100, 1'000 == 1000, 2.5f == 2.5, 'E' == "e",
     b"." == "."."""
+    listed = _literal_list(value)
+    if listed is not None:
+        return listed
     v = value.strip().rstrip(".")
     v = re.sub(r"^VALUE\s+(?:IS\s+)?", "", v, flags=re.I)
     v = re.sub(r"^[bBrRuU]{1,2}(?=[\"'])", "", v)
@@ -98,8 +115,11 @@ MAX_ALIAS = 3  # has-value: how many constants deep `A = B` is followed to B's v
 def literal_value(value: str) -> str | None:
     """The normalised value of code that states one: a number, a quoted string, true / false / null, or
     arithmetic on numbers (`10 * 60`, `(1 << 10)`, evaluated); None for anything computed otherwise
-    (a call, a name, a collection), whose value the source does not state."""
+    (a call, a name, a collection of anything but literals), whose value the source does not state."""
     v = value.strip()
+    items = _list_items(v)
+    if items is not None and all(literal_value(i) is not None for i in items):
+        return _literal_list(v)  # a list or tuple of literals states its value too
     if re.fullmatch(r"[bBrRuU]{0,2}(\"[^\"]*\"|'[^']*')", v) or normalize_value(v) in _LITERAL_WORDS:
         return normalize_value(v)
     if _NUMBER.fullmatch(v):

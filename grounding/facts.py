@@ -162,7 +162,8 @@ MEMBER = re.compile(
 HAS_VALUE = re.compile(
     r"\s*(?P<verb>is\s+(?:set\s+to\s+|initiali[sz]ed\s+to\s+)?|=\s*|==\s*|equals\s+|defaults?\s+to\s+|"
     r"has\s+(?:the\s+)?(?:value|default)\s+(?:of\s+)?|has\s+(?=`VALUE\b)|starts?\s+(?:at|as)\s+)"
-    r"(?P<value>`(?:VALUE\s+(?:IS\s+)?)?(?:[-+]?\d[\d_,]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False)`|"
+    r"(?P<value>`(?:VALUE\s+(?:IS\s+)?)?(?:[-+]?\d[\d_,]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False|"
+    r"\[[^`\]]*\]|\([^`)]*,[^`)]*\))`|"
     r"[-+]?\d[\d_,]*(?:\.\d+)?(?![\w-])|\"[^\"]*\"|'[^']*'|None|True|False)",
     re.I,
 )

@@ -978,6 +978,8 @@ class _ClaimChecker:
     def _check_identifier(self, loc: _Located, scope: list[str]) -> None:
         ref, res = loc.ref, loc.res
         assert res is not None
+        if not res.defs and not res.refs and not res.files and self._outside_member(ref.value):
+            return  # another library's name, which the snapshot neither holds nor denies
         if not res.defs and not res.refs and not res.files and ref.strict and self._only_described(ref.value, res):
             p, n = res.hits[0]
             self._add(
@@ -1037,10 +1039,16 @@ class _ClaimChecker:
         self._add("ok", *self._place(ref.value, res, scope))
 
     def _outside_member(self, name: str) -> bool:
-        """Is a dotted name an attribute of a local variable (`mac.hexdigest`), whose object comes from code
-        outside the snapshot? Its head is used in code but defined nowhere as a class, function or module."""
+        """Is a dotted name an attribute of a local variable (`mac.hexdigest`) or of a module the code imports
+        from outside the snapshot (`string.Formatter.format_field`)? Its head is used in code but defined
+        nowhere as a class, function or module of the snapshot."""
         head = name.split(".", 1)[0]
-        if "." not in name or head in ("self", "cls") or self.lk.definitions(head):
+        if "." not in name or head in ("self", "cls"):
+            return False
+        imported = any(r.target.split(".", 1)[0] == head for r in self.lk.references(head, RefKind.IMPORT))
+        if imported and not self.lk.paths_matching(head + ".py") and not self.lk.paths_matching(head + "/__init__.py"):
+            return True  # `import json` of a module the snapshot does not hold
+        if self.lk.definitions(head):
             return False
         return any(
             self.lk.code_mentions(p, head, n, n) and re.search(rf"(?<![\w.]){re.escape(head)}\s*=[^=]", line)
@@ -2110,7 +2118,7 @@ _COPY_COLUMN = re.compile(
 # Where one clause of a sentence ends and the next, with its own subject, begins: a semicolon, a comma
 # before a conjunction, "while"/"whereas", and "and" before a new subject ("and its procedure division").
 _CLAUSE_BREAK = re.compile(
-    r";|,\s*(?:and|but|while|whereas|then|so)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
+    r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
     re.I,
 )
 _BACKTICKED = re.compile(r"`[^`]*`")

@@ -137,6 +137,11 @@ class Child(Base):
 
 class ParseError(ValueError):
     pass
+
+
+METHODS = ["get", "post"]
+
+import json  # noqa: E402 (at the end, so the lines the cases cite stay put)
 """
 
 
@@ -239,6 +244,12 @@ CASES = [
     ("`Store.load` and `Store.json` hand their text to `loads`.", S),
     ("`Store.checked` is declared to return `bool` but returns a tuple for good text.", S),
     ("`Store.loads` is rarely called in practice.", N),
+    # a list of literals is a value, compared item by item
+    ("`METHODS` is `['get', 'post']`.", S),
+    ("`METHODS` is `['get', 'post', 'put']`.", U),
+    # a module the code imports from outside owns its dotted names; a relative clause has its own subject
+    ("`Store.unknown` parses with `json.decoder.JSONDecoder`.", S),
+    ("`Store.dumps` returns `str(obj)`, which is what lets `Store.helper` print it.", S),
     # a typed field declaration of a Java class is the class's attribute
     ("`Pet.visits` is a `LinkedHashSet`.", S),
     ("`Pet.owners` is a `LinkedHashSet`.", U),
