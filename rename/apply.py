@@ -14,6 +14,7 @@ from groundjudge.grounding.snapshot import FileEntry, Snapshot, classify, tree_h
 from groundjudge.hashing import sha256_bytes
 from groundjudge.rename.lexer import sniff, substitute
 from groundjudge.rename.mapping import Lookup
+from groundjudge.rename.phrase import PHRASE_CLASS, Phrases
 
 
 @dataclass
@@ -25,8 +26,16 @@ class RenamedTree:
     tree_hash: str
 
 
-def rename_path(path: str, lookup: Lookup) -> str:
-    return "/".join(substitute(part, "text", lookup) for part in path.split("/"))
+def rewrite(text: str, lang: str, lookup: Lookup, phrases: Phrases) -> str:
+    """``text`` renamed: its phrases word by word, then its tokens."""
+    text, n = phrases.apply(text, lang, lookup.replaced)
+    if n:
+        lookup.counts[PHRASE_CLASS] = lookup.counts.get(PHRASE_CLASS, 0) + n
+    return substitute(text, lang, lookup)
+
+
+def rename_path(path: str, lookup: Lookup, phrases: Phrases) -> str:
+    return "/".join(rewrite(part, "text", lookup, phrases) for part in path.split("/"))
 
 
 def check_map(identifiers: dict[str, str], corpus_tokens: set[str], source: str | Path | None = None) -> None:
@@ -45,17 +54,23 @@ def check_map(identifiers: dict[str, str], corpus_tokens: set[str], source: str 
 
 
 def build(
-    snapshot: Snapshot, identifiers: dict[str, str], classes: dict[str, str], corpus_tokens: set[str], kept: dict[str, str]
+    snapshot: Snapshot,
+    identifiers: dict[str, str],
+    classes: dict[str, str],
+    corpus_tokens: set[str],
+    kept: dict[str, str],
+    phrases: dict[str, str],
 ) -> RenamedTree:
     """Everything the output tree will hold, computed before a byte is written."""
     check_map(identifiers, corpus_tokens)
     lookup = Lookup(identifiers, classes, kept)
+    finder = Phrases(phrases)
     files: dict[str, bytes] = {}
     renamed: dict[str, str] = {}
     verbatim: list[str] = []
     folded: dict[str, str] = {}
     for entry in snapshot.files:
-        new_path = rename_path(entry.path, lookup)
+        new_path = rename_path(entry.path, lookup, finder)
         key = new_path.casefold()
         if new_path in files or (key in folded and folded[key] != entry.path.casefold()):
             raise UserError(f"path collision: {entry.path} would be written as {new_path}, which another file also becomes")
@@ -65,7 +80,7 @@ def build(
         data = snapshot.read_bytes(entry.path)
         if entry.kind == "text":
             text = data.decode("utf-8")
-            data = substitute(text, sniff(entry.path, text), lookup).encode("utf-8")
+            data = rewrite(text, sniff(entry.path, text), lookup, finder).encode("utf-8")
         else:
             verbatim.append(entry.path)
         files[new_path] = data

@@ -97,11 +97,12 @@ def rename_questions_cmd(
     """Apply a rename map to a question set: text and must_touch renamed; ids and labels unchanged."""
     from groundjudge.rename.mapping import Lookup
     from groundjudge.rename.models import RenameMap
+    from groundjudge.rename.phrase import Phrases
     from groundjudge.rename.questions import rename_questions
     from groundjudge.storage import read_model
 
     rmap = read_model(map_path, RenameMap)
-    n = rename_questions(questions, Lookup(rmap.identifiers, rmap.classes, rmap.kept), out)
+    n = rename_questions(questions, Lookup(rmap.identifiers, rmap.classes, rmap.kept), Phrases(rmap.phrases), out)
     typer.echo(f"{n} questions renamed -> {out}")
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from groundjudge.rename.lexer import token_spans
 from groundjudge.rename.mapping import Lookup, pinned_reason
 from groundjudge.rename.models import Check
+from groundjudge.rename.phrase import PHRASE_CLASS, Phrases
 
 MAX_FAILURES = 20
 
@@ -52,10 +53,17 @@ class Checks:
         return checks
 
 
-def compare_text(original: str, renamed: str, lang: str, lookup: Lookup, where: str, checks: Checks, tally: Tally) -> None:
-    """The renamed text must equal the original except at tokens the map names (whole or as parts),
-    and there hold exactly the mapped token in the occurrence's case. Every renamed name still found
-    in the renamed text is counted; one that no pin explains fails ``no_original_left``."""
+def compare_text(
+    original: str, renamed: str, lang: str, lookup: Lookup, phrases: Phrases, where: str, checks: Checks, tally: Tally
+) -> None:
+    """The renamed text must equal the original, its phrases replaced as the map says, except at tokens
+    the map names (whole or as parts), and there hold exactly the mapped token in the occurrence's
+    case. Every renamed name or phrase still found in the renamed text is counted; one that no pin
+    explains fails ``no_original_left``."""
+    original, n = phrases.apply(original, lang, lookup.replaced)
+    if n:
+        tally.occurrences[PHRASE_CLASS] = tally.occurrences.get(PHRASE_CLASS, 0) + n
+    _count_phrases_left(renamed, phrases, where, checks, tally)
     o_lines = original.splitlines(keepends=True)
     r_lines = renamed.splitlines(keepends=True)
     if len(o_lines) != len(r_lines):
@@ -114,3 +122,11 @@ def _count_left(token: str, lookup: Lookup, where: Callable[[], str], checks: Ch
         tally.leave(cls, f"{line}: {token!r} carries {token[i:j]!r} ({why or 'not renamed'})")
         if why is None:
             checks.fail("no_original_left", f"{line}: {token!r} still carries the renamed name {token[i:j]!r}")
+
+
+def _count_phrases_left(renamed: str, phrases: Phrases, where: str, checks: Checks, tally: Tally) -> None:
+    for m in phrases.find(renamed):
+        line = renamed.count("\n", 0, m.start()) + 1
+        message = f"{where}:{line}: the phrase {m.group(0)!r} is left"
+        tally.leave(PHRASE_CLASS, message)
+        checks.fail("no_original_left", message)

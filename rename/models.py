@@ -77,6 +77,9 @@ class RenameMap(VersionedModel):
     classes_selected: list[str]
     inputs_sha256: dict[str, str] = {}  # keep / include / exclude lists that shaped the map
     identifiers: dict[str, str]  # original (case as it first appears) -> new token
+    # the product's name spelled out (upper-case words, space-separated) -> its replacement, word for
+    # word (--scrub-prose, rename/phrase.py); absent from maps written before it existed
+    phrases: dict[str, str] = {}
     classes: dict[str, str]  # original -> class
     derived_from: dict[str, str] = {}  # derived original -> the base original it moves with
     kept: dict[str, str] = {}  # discovered but deliberately not renamed -> why

@@ -15,6 +15,7 @@ from groundjudge.rename.leak import LISTED, measure
 from groundjudge.rename.lexer import shape, sniff
 from groundjudge.rename.mapping import Lookup
 from groundjudge.rename.models import LeakToken, RenameMap, VerifyReport
+from groundjudge.rename.phrase import Phrases
 from groundjudge.rename.questions import compare_questions
 
 LEFTOVERS_LISTED = 200  # the report lists this many leftovers; the count is always exact
@@ -52,8 +53,12 @@ def verify_trees(
         if new.upper() in seen:
             checks.fail("map_shapes", f"{seen[new.upper()]!r} and {orig!r} share the token {new!r}")
         seen[new.upper()] = orig
+    for phrase, new in rmap.phrases.items():
+        if shape(phrase) != shape(new):
+            checks.fail("map_shapes", f"phrase {phrase!r} -> {new!r}: shape {shape(phrase)} became {shape(new)}")
 
     lookup = Lookup(rmap.identifiers, rmap.classes, rmap.kept)
+    phrases = Phrases(rmap.phrases)
     o_files, r_files = original.files, renamed.files
     o_dirs, r_dirs = _directories(o_files), _directories(r_files)
     o_lines = sum(e.lines for e in o_files)
@@ -71,9 +76,9 @@ def verify_trees(
     verbatim: list[str] = []
     expected_paths: set[str] = set()
     for entry in o_files:
-        new_path = rename_path(entry.path, lookup)
+        new_path = rename_path(entry.path, lookup, phrases)
         expected_paths.add(new_path)
-        compare_text(entry.path, new_path, "text", lookup, f"path {entry.path}", checks, tally)
+        compare_text(entry.path, new_path, "text", lookup, phrases, f"path {entry.path}", checks, tally)
         r_entry = renamed.entry(new_path)
         if r_entry is None:
             checks.fail("paths", f"{entry.path}: expected {new_path} in the renamed tree, missing")
@@ -84,7 +89,7 @@ def verify_trees(
                 checks.fail("verbatim_files", f"{entry.path}: {entry.kind} file is not byte-identical")
             continue
         text = original.read_text(entry.path)
-        compare_text(text, renamed.read_text(new_path), sniff(entry.path, text), lookup, entry.path, checks, tally)
+        compare_text(text, renamed.read_text(new_path), sniff(entry.path, text), lookup, phrases, entry.path, checks, tally)
     for extra in sorted({e.path for e in r_files} - expected_paths):
         checks.fail("paths", f"{extra}: in the renamed tree but not expected from the original")
     details["verbatim_files"] = f"{len(verbatim)} copied byte-identical"
@@ -94,7 +99,7 @@ def verify_trees(
     if questions:
         for name in ("question_ids", "question_labels", "question_text_lengths"):
             checks.declare(name)
-        compare_questions(questions[0], questions[1], lookup, checks, q_tally)
+        compare_questions(questions[0], questions[1], lookup, phrases, checks, q_tally)
         q_hashes = {str(p): sha256_file(p) for p in questions}
 
     per_class: dict[str, int] = {}
