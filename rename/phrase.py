@@ -13,6 +13,7 @@ expanded: a short name a README title defines, or the name ``readme_title_words`
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -102,7 +103,10 @@ def phrase_tokens(phrases: Iterable[tuple[str, ...]], renamed: dict[str, str], r
     phrases = sorted(set(phrases))
     words = sorted({w for p in phrases for w in p if len(w) >= MIN_WORD and w not in renamed})
     taken = replace(rules, corpus_tokens=rules.corpus_tokens | {t.upper() for t in renamed.values()})
-    tokens, _ = generate([(w, "prose", []) for w in words], taken, seed)
+    # a stream of its own: restarting the identifiers' stream would give the first phrase word the
+    # letters the first identifier drew, a pattern repeated across the tree
+    stream = int.from_bytes(hashlib.sha256(f"phrase {seed}".encode()).digest()[:8], "big")
+    tokens, _ = generate([(w, "prose", []) for w in words], taken, stream)
     table = {w: t.upper() for w, t in renamed.items()} | tokens
     return {" ".join(p): " ".join(table.get(w, w) for w in p) for p in phrases}
 

@@ -187,3 +187,13 @@ def test_a_map_written_before_phrases_still_loads():
         "classes": {"ACCTPGM": "program"},
     }
     assert RenameMap.model_validate(old).phrases == {}
+
+
+def test_questions_lose_the_phrase_too():
+    from groundjudge.rename.mapping import Lookup
+    from groundjudge.rename.questions import rename_question_lines
+
+    line = '{"id": "q1", "text": "What does the Zorbix Widget Toolkit print?"}\n'
+    lookup = Lookup({"ZORBIX": "QWERTY"}, {"ZORBIX": "prose"})
+    phrases = Phrases({"ZORBIX WIDGET TOOLKIT": "QWERTY XXXXXX YYYYYYY"})
+    assert rename_question_lines(line, lookup, phrases) == line.replace("Zorbix Widget Toolkit", "Qwerty Xxxxxx Yyyyyyy")
