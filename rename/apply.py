@@ -14,7 +14,8 @@ from groundjudge.grounding.snapshot import FileEntry, Snapshot, classify, tree_h
 from groundjudge.hashing import sha256_bytes
 from groundjudge.rename.lexer import sniff, substitute
 from groundjudge.rename.mapping import Lookup
-from groundjudge.rename.phrase import PHRASE_CLASS, Phrases
+from groundjudge.rename.models import PHRASE_CLASS
+from groundjudge.rename.phrase import Phrases
 
 
 @dataclass

@@ -75,11 +75,8 @@ def rename_cmd(
         table.add_column("class")
         table.add_column("identifiers", justify="right")
         table.add_column("occurrences", justify="right")
-        per_class: dict[str, int] = {}
-        for cls in rmap.classes.values():
-            per_class[cls] = per_class.get(cls, 0) + 1
-        for cls in sorted(per_class):
-            table.add_row(cls, str(per_class[cls]), str(rmap.occurrences.get(cls, 0)))
+        for cls, n in rmap.per_class().items():
+            table.add_row(cls, str(n), str(rmap.occurrences.get(cls, 0)))
         console.print(table)
         words = sorted(n for n, why in rmap.kept.items() if why.startswith("English word"))
         shown = f": {', '.join(words[:8])}{', ...' if len(words) > 8 else ''}" if words else ""

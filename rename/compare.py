@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from groundjudge.rename.lexer import token_spans
 from groundjudge.rename.mapping import Lookup, pinned_reason
-from groundjudge.rename.models import Check
-from groundjudge.rename.phrase import PHRASE_CLASS, Phrases
+from groundjudge.rename.models import PHRASE_CLASS, Check
+from groundjudge.rename.phrase import Phrases
 
 MAX_FAILURES = 20
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Literal
 
 from pydantic import BaseModel
@@ -63,6 +64,8 @@ DEFAULT_CLASSES = (
     "variable",
     "member",
 )
+# The occurrences of the product's name spelled out (rename/phrase.py) are counted under this class.
+PHRASE_CLASS = "phrase"
 # Names from Python/Java/... are matched with their exact case; COBOL, JCL and BMS names ignore case.
 CASE_SENSITIVE_CLASSES = frozenset({"module", "class", "function", "method"})
 
@@ -87,6 +90,13 @@ class RenameMap(VersionedModel):
     copied_verbatim: list[str] = []  # binary and non-UTF-8 files, byte-identical
     occurrences: dict[str, int] = {}  # class -> replaced token occurrences in contents and paths
     rejected_candidates: int = 0  # generated tokens refused by the token rules
+
+    def per_class(self) -> dict[str, int]:
+        """How many identifiers of each class the map renames, and how many phrases (``phrase``)."""
+        counts = Counter(self.classes.values())
+        if self.phrases:
+            counts[PHRASE_CLASS] = len(self.phrases)
+        return dict(sorted(counts.items()))
 
 
 class Check(BaseModel):

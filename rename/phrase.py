@@ -23,7 +23,6 @@ from groundjudge.rename.generate import TokenRules, generate
 from groundjudge.rename.leak import WORD_RE, is_document, is_general, readme_title_words, readme_titles
 from groundjudge.rename.lexer import token_spans
 
-PHRASE_CLASS = "phrase"  # the class phrase occurrences are counted under
 MIN_SHORT = 3  # a two-letter name (MQ) abbreviates too many phrases to say which one is the product
 MIN_WORD = 3  # "of", "a" inside an expansion identify nothing, and a one-letter token has no room to vary
 PAREN_RE = re.compile(r"\(([^()\n]*)\)")

@@ -102,9 +102,6 @@ def verify_trees(
         compare_questions(questions[0], questions[1], lookup, phrases, checks, q_tally)
         q_hashes = {str(p): sha256_file(p) for p in questions}
 
-    per_class: dict[str, int] = {}
-    for cls in rmap.classes.values():
-        per_class[cls] = per_class.get(cls, 0) + 1
     result = checks.result(details)
     marks, leak = measure(original, renamed)
     _, before = measure(original, original)
@@ -121,7 +118,7 @@ def verify_trees(
         directories=len(o_dirs),
         lines=o_lines,
         copied_verbatim=sorted(verbatim),
-        identifiers_per_class=dict(sorted(per_class.items())),
+        identifiers_per_class=rmap.per_class(),
         occurrences_per_class=dict(sorted(tally.occurrences.items())),
         question_occurrences_per_class=dict(sorted(q_tally.occurrences.items())),
         leftover_count=sum(tally.leftover.values()),

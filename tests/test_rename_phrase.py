@@ -134,6 +134,7 @@ def test_the_spelled_out_name_is_replaced_word_by_word_everywhere(tmp_path):
     assert res.exit_code == 0, res.output
     report = json.loads(res.stdout)
     assert report["occurrences_per_class"]["phrase"] == PHRASE_OCCURRENCES and report["leftover_count"] == 0
+    assert report["identifiers_per_class"]["phrase"] == 1 and "phrase" in res.stderr
     assert m["occurrences"]["phrase"] == PHRASE_OCCURRENCES
 
     # deterministic per seed
