@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from groundjudge.rename.lexer import token_spans
+from groundjudge.rename.lexer import in_spans, token_spans
 from groundjudge.rename.mapping import Lookup, pinned_reason
 from groundjudge.rename.models import PHRASE_CLASS, Check
 from groundjudge.rename.phrase import Phrases
@@ -54,16 +54,27 @@ class Checks:
 
 
 def compare_text(
-    original: str, renamed: str, lang: str, lookup: Lookup, phrases: Phrases, where: str, checks: Checks, tally: Tally
+    original: str,
+    renamed: str,
+    lang: str,
+    lookup: Lookup,
+    phrases: Phrases,
+    where: str,
+    checks: Checks,
+    tally: Tally,
+    data: Sequence[tuple[int, int]] = (),
+    data_lookup: Lookup | None = None,
 ) -> None:
     """The renamed text must equal the original, its phrases replaced as the map says, except at tokens
     the map names (whole or as parts), and there hold exactly the mapped token in the occurrence's
     case. Every renamed name or phrase still found in the renamed text is counted; one that no pin
-    explains fails ``no_original_left``."""
-    original, n = phrases.apply(original, lang, lookup.replaced)
+    explains fails ``no_original_left``. Inside the ``data`` spans (Python string data, paths of files
+    that are no code) ``data_lookup`` applies."""
+    original, n = phrases.apply(original, lang, lookup, data, data_lookup)
     if n:
         tally.occurrences[PHRASE_CLASS] = tally.occurrences.get(PHRASE_CLASS, 0) + n
-    _count_phrases_left(renamed, phrases, where, checks, tally)
+    _count_phrases_left(renamed, phrases, where, checks, tally, data, data_lookup)
+    inside = in_spans(data)
     o_lines = original.splitlines(keepends=True)
     r_lines = renamed.splitlines(keepends=True)
     if len(o_lines) != len(r_lines):
@@ -87,18 +98,23 @@ def compare_text(
         def line(s: int = s) -> str:
             return f"{where}:{bisect_right(starts, s)}"
 
-        whole = lookup.original_class(tok)
-        expected = lookup(tok)
+        kept_as_data = inside(s)
+        here = data_lookup if kept_as_data and data_lookup else lookup
+        whole = here.original_class(tok)
+        expected = here(tok)
         if whole:
             tally.occurrences[whole] = tally.occurrences.get(whole, 0) + 1
         else:
-            for *_, cls in lookup.parts(tok):
+            for *_, cls in here.parts(tok):
                 tally.occurrences[cls] = tally.occurrences.get(cls, 0) + 1
         if expected is None and tok != new:
             checks.fail("only_mapped_tokens_differ", f"{line()}: unmapped token {tok!r} became {new!r}")
         elif expected is not None and new != expected:
             checks.fail("mapped_tokens_replaced", f"{line()}: {tok!r} became {new!r}, expected {expected!r}")
-        _count_left(new, lookup, line, checks, tally)
+        if kept_as_data and here.original_class(new) is None and (data_cls := lookup.original_class(new)):
+            tally.leave(data_cls, f"{line()}: {new!r} kept as data (a Python string that names no code, or a data file's path)")
+        else:
+            _count_left(new, here, line, checks, tally)
     if original[last:] != renamed[last:]:
         checks.fail("only_mapped_tokens_differ", f"{where}: text after the last token differs")
 
@@ -124,9 +140,22 @@ def _count_left(token: str, lookup: Lookup, where: Callable[[], str], checks: Ch
             checks.fail("no_original_left", f"{line}: {token!r} still carries the renamed name {token[i:j]!r}")
 
 
-def _count_phrases_left(renamed: str, phrases: Phrases, where: str, checks: Checks, tally: Tally) -> None:
+def _count_phrases_left(
+    renamed: str,
+    phrases: Phrases,
+    where: str,
+    checks: Checks,
+    tally: Tally,
+    data: Sequence[tuple[int, int]],
+    data_lookup: Lookup | None,
+) -> None:
     for m in phrases.find(renamed):
         line = renamed.count("\n", 0, m.start()) + 1
+        if phrases.kept(m.start(), data, data_lookup):
+            tally.leave(
+                PHRASE_CLASS, f"{where}:{line}: the phrase {m.group(0)!r} kept as data (a Python string that names no code)"
+            )
+            continue
         message = f"{where}:{line}: the phrase {m.group(0)!r} is left"
         tally.leave(PHRASE_CLASS, message)
         checks.fail("no_original_left", message)

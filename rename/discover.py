@@ -21,6 +21,7 @@ from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.rename.leak import is_document, tool_words
 from groundjudge.rename.lexer import language_of, sniff, tokens
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER
+from groundjudge.rename.pyowned import code_words, own_packages
 from groundjudge.rename.pyscope import borrowed_names
 from groundjudge.rename.toolnames import is_script, tool_names
 from groundjudge.rename.vocabulary import BMS_FIELD_SUFFIXES, SYSTEM_QUALIFIERS, ibm_supplied
@@ -63,6 +64,8 @@ class Discovery:
     corpus_tokens: set[str] = field(default_factory=set)  # every token, upper-cased
     program_names: set[str] = field(default_factory=set)  # upper-cased, renamed or not
     bms_labels: dict[str, str] = field(default_factory=dict)  # upper-cased map/field label -> bms_map/bms_field
+    own_names: frozenset[str] = frozenset()  # the Python package named as the distribution: renamed even if English
+    code_words: frozenset[str] = frozenset()  # identifiers of Python code: never prose words
 
     def add(self, name: str, cls: str) -> None:
         key = name if cls in CASE_SENSITIVE_CLASSES else name.upper()
@@ -269,6 +272,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
 
     if wanted and any(language_of(e.path) == "code" for e in snapshot.files):
         borrowed = borrowed_names(snapshot)
+        d.own_names = own_packages(snapshot)
         for name, kind in _from_index(idx, wanted):
             if name in borrowed:
                 d.kept.setdefault(name, (borrowed[name], kind))
@@ -309,6 +313,7 @@ def discover(snapshot: Snapshot, index_classes: Iterable[str] = ()) -> Discovery
                 d.kept[name] = (f"partial-word COPY {copybook} REPLACING {how} =={operand}==", cls)
     areas = {_stem(p).upper(): "\n".join(cobol[p]) for p in copybook_paths}
     _pin_tag_built_names(d, tagged, areas)
+    d.code_words = code_words(snapshot)
     return d
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from groundjudge.grounding.index.cobol_source import is_free_format  # one reading of the format directives, as the index has
 from groundjudge.grounding.index.registry import Kind, kind_of, kind_of_path, language
@@ -88,12 +88,20 @@ def tokens(text: str, lang: str) -> Iterator[str]:
         yield text[a:b]
 
 
-def substitute(text: str, lang: str, replace: Callable[[str], str | None]) -> str:
-    """text with every token for which ``replace`` returns a string swapped for it (same length)."""
+def substitute(
+    text: str,
+    lang: str,
+    replace: Callable[[str], str | None],
+    data: Sequence[tuple[int, int]] = (),
+    replace_data: Callable[[str], str | None] | None = None,
+) -> str:
+    """text with every token for which ``replace`` returns a string swapped for it (same length).
+    Tokens inside the sorted ``data`` spans go to ``replace_data`` instead (see ``in_spans``)."""
     out: list[str] = []
     last = 0
+    inside = in_spans(data)
     for a, b in token_spans(text, lang):
-        new = replace(text[a:b])
+        new = (replace_data or replace)(text[a:b]) if inside(a) else replace(text[a:b])
         if new is not None:
             out.append(text[last:a])
             out.append(new)
@@ -102,3 +110,17 @@ def substitute(text: str, lang: str, replace: Callable[[str], str | None]) -> st
         return text
     out.append(text[last:])
     return "".join(out)
+
+
+def in_spans(spans: Sequence[tuple[int, int]]) -> Callable[[int], bool]:
+    """A test for "offset lies in one of ``spans``" (sorted, disjoint), to be asked in increasing
+    offset order, as a walk over a text's tokens does."""
+    i = 0
+
+    def inside(offset: int) -> bool:
+        nonlocal i
+        while i < len(spans) and spans[i][1] <= offset:
+            i += 1
+        return i < len(spans) and spans[i][0] <= offset
+
+    return inside

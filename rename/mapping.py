@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from copy import copy
 from dataclasses import dataclass
+from functools import cached_property
 
 from groundjudge.errors import UserError
 from groundjudge.grounding.index.registry import reserved_words, split_assign
@@ -13,7 +15,7 @@ from groundjudge.rename.discover import Discovery
 from groundjudge.rename.generate import Rejection, TokenRules, generate, ordered
 from groundjudge.rename.leak import MIN_LENGTH, WORD_RE, is_general
 from groundjudge.rename.lexer import recase
-from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES
+from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES, KEPT_IN_DATA
 from groundjudge.rename.phrase import phrase_tokens
 from groundjudge.rename.vocabulary import BMS_FIELD_SUFFIXES, BMS_MAP_SUFFIXES, english_words, ibm_supplied
 
@@ -85,7 +87,7 @@ def plan_map(
         for t in sorted(d.corpus_tokens)
         if _by_prefix(t, p) and not is_general(t.upper())
     ]
-    wanted += [(w, "prose") for w in sorted(prose)]
+    wanted += [(w, "prose") for w in _not_in_code(prose, d.code_words)]
     include_set |= {w.upper() for w, _ in wanted}
     outside = {n.upper() for n in d.kept}
     for word, default_cls in wanted:
@@ -109,7 +111,7 @@ def plan_map(
         elif up in keep_set:
             kept[name] = "--keep"
             del chosen[key]
-        elif up in english and up not in include_set:
+        elif up in english and up not in include_set and name not in d.own_names:
             # the kind of system's vocabulary, not this repository's; renaming it would also garble
             # every comment, screen literal and question that uses the word in prose
             kept[name] = "English word (rename/english_words.txt; --include renames it)"
@@ -172,6 +174,18 @@ def plan_map(
 PREFIX_CLASSES = ("program", "copybook", "bms_mapset", "bms_map", "jcl_proc", "jcl_job", "dataset", "db2_plan", "transaction")
 PREFIX_LENGTH = 4
 PREFIX_MIN_NAMES = 10
+
+
+def _not_in_code(prose: Iterable[str], code_words: frozenset[str]) -> list[str]:
+    """The prose words no Python identifier spells, whole or as a part (``Mutable`` in
+    ``MutableMapping``): a prose word is renamed ignoring case wherever it occurs, and in code that
+    would rename what the corpus borrows (``import urllib3`` where the docs mention urllib3)."""
+    words = sorted(set(prose))
+    probe = Lookup({w: w for w in words}, {})
+    spelled = {w.upper() for w in code_words}
+    for token in code_words:
+        spelled.update(new.upper() for _i, _j, new, _cls in probe.parts(token))
+    return [w for w in words if w.upper() not in spelled]
 
 
 def shared_prefixes(d: Discovery, classes: list[str]) -> list[str]:
@@ -288,10 +302,35 @@ class Lookup:
                 self.ci[orig.upper()] = (new, cls)
         self.kept = {k.upper(): why for k, why in (kept or {}).items()}
         self.counts: dict[str, int] = {}
+        self.dropped: frozenset[str] = frozenset()  # classes a view leaves alone (``_without``)
+        self._index()
+
+    def _index(self) -> None:
         names = list(self.ci) + list(self.cs)
         self._lengths = sorted({len(n) for n in names}, reverse=True)
         self._heads = {n[:3].upper() for n in names}
         self._cache: dict[tuple[str, bool, bool], list[tuple[int, int, str, str]]] = {}
+
+    @cached_property
+    def data_view(self) -> Lookup:
+        """This map without the names data keeps (``KEPT_IN_DATA``), for a Python string literal
+        that names no code (``rename/pystrings.py``)."""
+        return self._without(KEPT_IN_DATA)
+
+    @cached_property
+    def path_view(self) -> Lookup:
+        """This map without its Python/Java names, for the path of a file that is no code: code opens
+        it by a literal path, which keeps them (a prose word is renamed there, as in the prose)."""
+        return self._without(CASE_SENSITIVE_CLASSES)
+
+    def _without(self, classes: frozenset[str]) -> Lookup:
+        """A view that leaves names of ``classes`` alone; its replacements are counted with this lookup's."""
+        view = copy(self)
+        view.dropped = self.dropped | classes
+        view.cs = {k: hit for k, hit in self.cs.items() if hit[1] not in classes}
+        view.ci = {k: hit for k, hit in self.ci.items() if hit[1] not in classes}
+        view._index()
+        return view
 
     def original_class(self, token: str) -> str | None:
         hit = self.cs.get(token) or self.ci.get(token.upper())

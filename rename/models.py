@@ -64,10 +64,13 @@ DEFAULT_CLASSES = (
     "variable",
     "member",
 )
-# The occurrences of the product's name spelled out (rename/phrase.py) are counted under this class.
-PHRASE_CLASS = "phrase"
 # Names from Python/Java/... are matched with their exact case; COBOL, JCL and BMS names ignore case.
 CASE_SENSITIVE_CLASSES = frozenset({"module", "class", "function", "method"})
+# The product's name spelled out (rename/phrase.py): its occurrences are counted under this class.
+PHRASE_CLASS = "phrase"
+# Names a Python data string keeps (rename/pystrings.py): the code's names, and the words and phrases
+# --scrub-prose renames, which there would change what the program reads or sends.
+KEPT_IN_DATA = CASE_SENSITIVE_CLASSES | {"prose", PHRASE_CLASS}
 
 
 class RenameMap(VersionedModel):

@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.rename.generate import TokenRules, generate
 from groundjudge.rename.leak import WORD_RE, is_document, is_general, readme_title_words, readme_titles
-from groundjudge.rename.lexer import token_spans
+from groundjudge.rename.lexer import in_spans, token_spans
+from groundjudge.rename.models import PHRASE_CLASS
+
+if TYPE_CHECKING:  # mapping plans the phrases' tokens with ``phrase_tokens``: a run-time import would be circular
+    from groundjudge.rename.mapping import Lookup
 
 MIN_SHORT = 3  # a two-letter name (MQ) abbreviates too many phrases to say which one is the product
 MIN_WORD = 3  # "of", "a" inside an expansion identify nothing, and a one-letter token has no room to vary
@@ -124,14 +129,16 @@ class Phrases:
     def find(self, text: str) -> list[re.Match[str]]:
         return list(self.regex.finditer(text)) if self.regex else []
 
-    def apply(self, text: str, lang: str, renamed: Callable[[str], list[tuple[int, int]]]) -> tuple[str, int]:
+    def apply(
+        self, text: str, lang: str, lookup: Lookup, data: Sequence[tuple[int, int]] = (), data_lookup: Lookup | None = None
+    ) -> tuple[str, int]:
         """``text`` with every phrase replaced, and how many were (a phrase inside a renamed name is the
-        name's). ``renamed(token)`` gives the (start, end) of what renaming replaces in a token of
-        ``lang``."""
+        name's). Inside the ``data`` spans ``data_lookup`` applies, and a view that leaves phrases
+        alone (a Python data string) keeps them."""
         matches = self.find(text)
         if not matches:
             return text, 0
-        left = _renamed_positions(text, lang, matches, renamed)
+        left = _renamed_positions(text, lang, matches, lookup, data, data_lookup)
         chars = list(text)
         replaced = 0
         for m in matches:
@@ -143,6 +150,10 @@ class Phrases:
             replaced += any(pos not in left for pos in mine)
         return "".join(chars), replaced
 
+    def kept(self, offset: int, data: Sequence[tuple[int, int]], data_lookup: Lookup | None) -> bool:
+        """A phrase at ``offset`` is data the map keeps as it is (a Python data string)."""
+        return data_lookup is not None and PHRASE_CLASS in data_lookup.dropped and in_spans(data)(offset)
+
 
 def _is_word_char(c: str) -> bool:
     return c.isascii() and c.isalnum()
@@ -153,11 +164,22 @@ def _letters(phrase: str) -> str:
 
 
 def _renamed_positions(
-    text: str, lang: str, matches: list[re.Match[str]], renamed: Callable[[str], list[tuple[int, int]]]
+    text: str,
+    lang: str,
+    matches: list[re.Match[str]],
+    lookup: Lookup,
+    data: Sequence[tuple[int, int]],
+    data_lookup: Lookup | None,
 ) -> set[int]:
-    """Offsets inside the matches that renaming replaces."""
+    """Offsets inside the matches that renaming replaces, or that data keeps."""
     out: set[int] = set()
+    inside = in_spans(data)
     for a, b in token_spans(text, lang):
-        if any(m.start() < b and a < m.end() for m in matches):
-            out.update(a + i for s, e in renamed(text[a:b]) for i in range(s, e))
+        if not any(m.start() < b and a < m.end() for m in matches):
+            continue
+        here = data_lookup if data_lookup is not None and inside(a) else lookup
+        if PHRASE_CLASS in here.dropped:
+            out.update(range(a, b))
+        else:
+            out.update(a + i for s, e in here.replaced(text[a:b]) for i in range(s, e))
     return out

@@ -15,11 +15,12 @@ import ast
 import builtins
 import importlib
 import inspect
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from functools import cache
 
 from groundjudge.grounding.snapshot import Snapshot
+from groundjudge.rename.pystrings import python_sources
 
 TOOL_MODULES = frozenset({"setup", "conftest", "noxfile", "tasks", "manage", "wsgi", "asgi", "fabfile"})
 _BUILTIN_TYPES = (dict, list, str, set, frozenset, bytes, int, float, tuple, object, BaseException)
@@ -38,16 +39,19 @@ def corpus_modules(paths: Iterable[str]) -> set[str]:
 
 def borrowed_names(snapshot: Snapshot) -> dict[str, str]:
     """Python names the corpus uses but does not own -> why. Only ``.py`` files are read."""
-    sources = {e.path: snapshot.read_text(e.path) for e in snapshot.files if e.kind == "text" and e.path.endswith(".py")}
+    sources = python_sources(snapshot)
     ours = corpus_modules(sources)
     kept: dict[str, str] = {n: "a module name tools look for" for n in TOOL_MODULES}
     kept.update({n: "a method of a builtin type, callable on plain values" for n in BUILTIN_METHODS if not n.startswith("__")})
     modules: set[str] = set()
+    wraps: dict[str, bool] = {}  # fixture name -> every corpus fixture of that name requests itself
     for text in sources.values():
         try:
             tree = ast.parse(text)
         except SyntaxError:
             continue
+        for name, requests_itself in _fixtures(tree):
+            wraps[name] = wraps.get(name, True) and requests_itself
         imported: dict[str, str] = {}  # local name -> module it came from, for outside imports
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -66,12 +70,28 @@ def borrowed_names(snapshot: Snapshot) -> dict[str, str]:
             if isinstance(node, ast.ClassDef):
                 _overrides(node, imported, kept)
         modules.update(imported.values())
+    # def httpbin(httpbin): a fixture requesting its own name receives the one of an outer scope; when
+    # no corpus fixture of that name is the outer one, a plugin (pytest-httpbin) defines it
+    for name, outside in wraps.items():
+        if outside:
+            kept[name] = "a pytest fixture wrapping the plugin's fixture of the same name, defined outside the corpus"
     # duck typing: http.cookiejar calls request.get_full_url() on requests' own MockRequest, and the
     # code reads err.doc off json's JSONDecodeError; a name an imported module's classes use is kept
     for module in sorted(modules):
         for name in _api_names(module):
             kept.setdefault(name, f"a name of {module}'s classes and functions, which may call or be called by it")
     return kept
+
+
+def _fixtures(tree: ast.Module) -> Iterator[tuple[str, bool]]:
+    """(name, requests its own name) of every function decorated ``@pytest.fixture`` / ``@fixture(...)``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for deco in node.decorator_list:
+                target = deco.func if isinstance(deco, ast.Call) else deco
+                if ast.unparse(target).split(".")[-1] == "fixture":
+                    params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+                    yield node.name, any(a.arg == node.name for a in params)
 
 
 @cache

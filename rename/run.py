@@ -87,7 +87,7 @@ def rename_corpus(
         results.append((tree, rmap))
     written = []
     for (tree_out, m_out), (tree, rmap) in zip(targets, results):
-        write_tree(tree.files, tree_out, force)
+        write_tree(tree.files, tree_out, force, tree.links)
         write_model(m_out, rmap)
         written.append((tree_out, m_out, rmap))
     return written

@@ -9,13 +9,14 @@ from pathlib import Path
 from groundjudge import __version__
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.hashing import sha256_file
-from groundjudge.rename.apply import rename_path
+from groundjudge.rename.apply import code_directories, path_data, rename_path
 from groundjudge.rename.compare import Checks, Tally, compare_text
 from groundjudge.rename.leak import LISTED, measure
 from groundjudge.rename.lexer import shape, sniff
 from groundjudge.rename.mapping import Lookup
 from groundjudge.rename.models import LeakToken, RenameMap, VerifyReport
 from groundjudge.rename.phrase import Phrases
+from groundjudge.rename.pystrings import StringData
 from groundjudge.rename.questions import compare_questions
 
 LEFTOVERS_LISTED = 200  # the report lists this many leftovers; the count is always exact
@@ -75,10 +76,13 @@ def verify_trees(
     tally = Tally()
     verbatim: list[str] = []
     expected_paths: set[str] = set()
+    code_dirs = code_directories(e.path for e in o_files)
+    strings = StringData(original)
     for entry in o_files:
-        new_path = rename_path(entry.path, lookup, phrases)
+        new_path = rename_path(entry.path, lookup, phrases, code_dirs)
         expected_paths.add(new_path)
-        compare_text(entry.path, new_path, "text", lookup, phrases, f"path {entry.path}", checks, tally)
+        data = path_data(entry.path, code_dirs)
+        compare_text(entry.path, new_path, "text", lookup, phrases, f"path {entry.path}", checks, tally, data, lookup.path_view)
         r_entry = renamed.entry(new_path)
         if r_entry is None:
             checks.fail("paths", f"{entry.path}: expected {new_path} in the renamed tree, missing")
@@ -89,7 +93,19 @@ def verify_trees(
                 checks.fail("verbatim_files", f"{entry.path}: {entry.kind} file is not byte-identical")
             continue
         text = original.read_text(entry.path)
-        compare_text(text, renamed.read_text(new_path), sniff(entry.path, text), lookup, phrases, entry.path, checks, tally)
+        data = strings.spans(entry.path, text)
+        compare_text(
+            text,
+            renamed.read_text(new_path),
+            sniff(entry.path, text),
+            lookup,
+            phrases,
+            entry.path,
+            checks,
+            tally,
+            data,
+            lookup.data_view,
+        )
     for extra in sorted({e.path for e in r_files} - expected_paths):
         checks.fail("paths", f"{extra}: in the renamed tree but not expected from the original")
     details["verbatim_files"] = f"{len(verbatim)} copied byte-identical"

@@ -194,12 +194,16 @@ def _pytest(root: Path):
 
 
 def test_a_renamed_python_package_still_imports_and_its_tests_pass_alike(tmp_path):
+    import os
     import shutil
     import subprocess
     import sys
 
     root = tmp_path / "pkg"
     shutil.copytree(PKG, root)
+    # links to directories of the corpus, which a snapshot skips: recreated, pointing at the renamed target
+    os.symlink("quoxcodec", root / "tests" / "samples")
+    os.symlink("../quoxlib", root / "tests" / "library")
     out, m = _rename(root, tmp_path, "--classes", "module,class,function,method")
     new, kept = m["identifiers"], m["kept"]
     # the package's own name and its definitions are renamed; test names keep what pytest collects by
@@ -210,11 +214,71 @@ def test_a_renamed_python_package_still_imports_and_its_tests_pass_alike(tmp_pat
     assert kept["decode"].startswith("overrides json.JSONDecoder.decode")
     assert kept["setup"].startswith("imported from setuptools") or kept["setup"] == "a module name tools look for"
     assert "JSONDecodeError" not in new and "json" not in new and "dataclass" not in new
+    assert kept["tmp_path"].startswith("a pytest fixture wrapping")  # def tmp_path(tmp_path) wraps pytest's
+    # strings: an environment variable named like a function is data; getattr, __attrs__ fed to
+    # getattr, mock.patch targets and parametrize names are names, renamed with the code
+    env = (out / new["quoxlib"] / f"{new['quoxenv']}.py").read_text()
+    assert (
+        f"def {new['quox_home']}():" in env and 'get("quox_home")' in env and f'f"{{{new["quox_home"]}()}}/quox_home.cfg"' in env
+    )
+    assert f'__attrs__ = ["{new["quoxenv"]}", "{new["quox_home"]}"]' in env and f'getattr(record, "{new["quox_label"]}")' in env
+    tests = (out / "tests" / f"{new['test_quoxenv']}.py").read_text()
+    assert f'mock.patch("{new["quoxlib"]}.{new["quoxenv"]}.{new["quox_home"]}"' in tests
+    assert f'parametrize("{new["quox_label"]}"' in tests and 'params=["quox_home", "QUOX_HOME"]' in tests
+    setup = (out / "setup.py").read_text()
+    assert (
+        f'packages=["{new["quoxlib"]}"]' in setup and f'"quox = {new["quoxlib"]}.{new["quoxcodec"]}:{new["parse_quox"]}"' in setup
+    )
+    # a data directory named like a module stays where the code's literal path looks for it
+    assert "tests/quoxcodec/sample.json" not in m["renamed_paths"] and (out / "tests/quoxcodec/sample.json").is_file()
+    assert os.readlink(out / "tests" / "samples") == "quoxcodec" and (out / "tests/samples/sample.json").is_file()
+    assert os.readlink(out / "tests" / "library") == f"../{new['quoxlib']}"
     assert not (out / "quoxlib").exists() and (out / new["quoxlib"] / f"{new['quoxcodec']}.py").is_file()
     code = f"import {new['quoxlib']} as p; assert p.{new['parse_quox']}('{{\"name\": \"x\"}}').{new['quox_label']}() == 'x:0'"
     run = subprocess.run([sys.executable, "-c", code], cwd=out, capture_output=True, text=True, timeout=60, check=False)
     assert run.returncode == 0, run.stderr
     before, after = _pytest(root), _pytest(out)
     assert before.returncode == after.returncode == 0, after.stdout + after.stderr
-    assert before.stdout.splitlines()[-1].split(" in ")[0] == after.stdout.splitlines()[-1].split(" in ")[0]  # "3 passed"
-    _verify(root, out, tmp_path)
+    assert before.stdout.splitlines()[-1].split(" in ")[0] == after.stdout.splitlines()[-1].split(" in ")[0]  # "13 passed"
+    report = _verify(root, out, tmp_path)
+    assert any("'quox_home' kept as data" in x for x in report["leftovers"])
+
+
+def test_the_distributions_package_is_renamed_even_when_an_english_word(tmp_path):
+    root = _write(
+        tmp_path / "corpus",
+        {
+            "pyproject.toml": '[project]\nname = "Lantern"\n',
+            "lantern/__init__.py": "from lantern.vault import open_vault\n",
+            "lantern/vault.py": "def open_vault():\n    return 1\n",
+            "ledger/__init__.py": "from lantern import open_vault\n",
+        },
+    )
+    _, m = _rename(root, tmp_path, "--classes", "module,class,function,method")
+    # the distribution's own package: the name a reader knows the project by
+    assert "lantern" in m["identifiers"] and m["renamed_paths"]["lantern/vault.py"].startswith(m["identifiers"]["lantern"] + "/")
+    # another package named by an English word is kept as one
+    assert m["kept"]["ledger"].startswith("English word")
+
+
+def test_scrub_prose_leaves_the_words_python_code_spells(tmp_path):
+    root = _write(
+        tmp_path / "corpus",
+        {
+            "README.md": "Quimbly talks to Zorblax servers through Wexfordian maps.\n" * 3,
+            "quimbly/__init__.py": "import zorblax\nfrom collections.abc import WexfordianMapping\n",
+        },
+    )
+    _, m = _rename(root, tmp_path, "--classes", "module,class,function,method", "--scrub-prose")
+    prose = {k for k, cls in m["classes"].items() if cls == "prose"}
+    # a module the code imports, whole or as a part of an imported name, is no prose word to rename
+    assert "QUIMBLY" not in prose and not {"ZORBLAX", "WEXFORDIAN"} & prose
+    assert "quimbly" in m["identifiers"]  # the package itself is renamed by its class
+
+
+def test_data_spans_find_the_literal_after_a_form_feed_and_multibyte_text():
+    from groundjudge.rename.pystrings import corpus_facts, data_spans
+
+    text = 'import os\n\x0c\nnote = "héllo"; home = os.environ.get("quox_home")  # quox_home\n'
+    spans = data_spans(text, corpus_facts({"m.py": text}))
+    assert [text[a:b] for a, b in spans] == ['"héllo"', '"quox_home"']

@@ -167,12 +167,14 @@ def test_a_phrase_left_in_the_renamed_tree_fails_verification(tmp_path):
 
 
 def test_a_renamed_name_across_a_phrase_keeps_its_token():
-    phrases = Phrases({"ZORBIX WIDGET TOOLKIT": "QWERTY XXXXXX YYYYYYY"})
+    from groundjudge.rename.mapping import Lookup
+
+    phrases = Phrases({"ZORBIX WIDGET TOOLKIT": "ABCDEF XXXXXX YYYYYYY"})
     text = "     MOVE ZORBIX-WIDGET-TOOLKIT TO X"
-    whole = phrases.apply(text, "cobol", lambda t: [(0, len(t))] if t == "ZORBIX-WIDGET-TOOLKIT" else [])
-    assert whole == (text, 0)  # the data name is renamed as a whole, by the map
-    part = phrases.apply(text, "cobol", lambda t: [(0, 6)] if t == "ZORBIX-WIDGET-TOOLKIT" else [])
-    assert part == ("     MOVE ZORBIX-XXXXXX-YYYYYYY TO X", 1)
+    whole = Lookup({"ZORBIX-WIDGET-TOOLKIT": "QWERTY-ZXCVBN-MNBVCXZ"}, {"ZORBIX-WIDGET-TOOLKIT": "data_name"})
+    assert phrases.apply(text, "cobol", whole) == (text, 0)  # the data name is renamed as a whole, by the map
+    part = Lookup({"ZORBIX": "QWERTY"}, {"ZORBIX": "prose"})
+    assert phrases.apply(text, "cobol", part) == ("     MOVE ZORBIX-XXXXXX-YYYYYYY TO X", 1)  # ZORBIX is the map's
 
 
 def test_a_map_written_before_phrases_still_loads():
@@ -198,3 +200,18 @@ def test_questions_lose_the_phrase_too():
     lookup = Lookup({"ZORBIX": "QWERTY"}, {"ZORBIX": "prose"})
     phrases = Phrases({"ZORBIX WIDGET TOOLKIT": "QWERTY XXXXXX YYYYYYY"})
     assert rename_question_lines(line, lookup, phrases) == line.replace("Zorbix Widget Toolkit", "Qwerty Xxxxxx Yyyyyyy")
+
+
+def test_a_python_data_string_keeps_the_phrase_as_it_keeps_prose_words(tmp_path):
+    root = _kit(tmp_path / "kit")
+    (root / "tools").mkdir()
+    (root / "tools/banner.py").write_text('"""Prints the Zorbix Widget Toolkit banner."""\n\nBANNER = "Zorbix Widget Toolkit"\n')
+    out = tmp_path / "out"
+    m = _rename(root, out)
+    title = " ".join(w.title() for w in m["phrases"]["ZORBIX WIDGET TOOLKIT"].split())
+    banner = (out / m["renamed_paths"].get("tools/banner.py", "tools/banner.py")).read_text()
+    # a docstring is prose; a data string may be what the program prints or compares, so it stays
+    assert banner.startswith(f'"""Prints the {title} banner."""') and 'BANNER = "Zorbix Widget Toolkit"' in banner
+    res = _verify(root, out)
+    assert res.exit_code == 0, res.output
+    assert any("the phrase 'Zorbix Widget Toolkit' kept as data" in x for x in json.loads(res.stdout)["leftovers"])

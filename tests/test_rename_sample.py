@@ -152,9 +152,10 @@ def test_pyledger_english_words_renamed_on_request_and_the_package_still_runs(tm
     pkg = rmap["identifiers"]["pyledger"]
     assert rmap["renamed_paths"]["pyledger/ledger.py"] == f"{pkg}/{rmap['identifiers']['ledger']}.py"
     assert _run("rename-verify", LEDGER, out, "--map", m).exit_code == 0
-    # the renamed package is still a working program
+    # the renamed package is still a working program; its command words are what a user types, data
+    # the renamer keeps (rename/pystrings.py), though the method behind ``transfer`` is renamed
     run = subprocess.run([sys.executable, "-m", pkg, "--help"], cwd=out, capture_output=True, text=True, timeout=30)
-    assert run.returncode == 0 and rmap["identifiers"]["transfer"] in run.stdout
+    assert run.returncode == 0 and "{open,transfer,trial,statement,income}" in run.stdout
 
 
 @pytest.mark.skipif(not (LEDGER / "pyledger").is_dir(), reason="sample Python corpus not present")
