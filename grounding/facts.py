@@ -178,7 +178,7 @@ OPINION = re.compile(
     r"robust|fragile|simpler?|readable|idiomatic|well[- ]designed|over-?engineered|sensible|"
     r"(?:in)?secure|vulnerable|important|critical|crucial|complex|complicated|overly|unnecessar(?:y|ily)|"
     r"on\s+purpose|purposely|deliberately|keep\s+the\s+focus|easier|harder|forgiving|(?:un)?safe(?:st|r)?|pragmatic|"
-    r"concession|practice|mostly|demos?|teach(?:es|ing)?|"
+    r"concession|practice|mostly|demos?|teach(?:es|ing)?|rarely|neat|spares|"
     r"should|ought|may|might|could|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
     r"suggests?|apparently|exists?\s+to|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
     # runtime behaviour and performance: what a run does, which static code alone does not show
@@ -187,7 +187,7 @@ OPINION = re.compile(
     r"grew|grown|evolved|accret\w*|historically|over\s+(?:time|the\s+years)|for\s+legacy\s+reasons|"
     r"popular(?:ity)?|widely|commonly|typical(?:ly)?|usually|in\s+practice|in\s+the\s+wild|de\s+facto|"
     r"end(?:s|ed)?\s+up\s+\w+ing|most\s+(?:\w+\s+){0,2}(?:applications|apps|projects|users|developers|teams|"
-    r"codebases|people|shops|sites|installations|deployments))(?![\w-])",
+    r"codebases|people|shops|sites|installations|installs|deployments))(?![\w-])",
     re.I,
 )
 
@@ -343,6 +343,8 @@ def _return_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:
         what = _RETURNS_WHAT.match(text, m.start())
         if what is None or any(p.match(text, m.start()) for p in _SETS[2:]) or _CONDITION.search(masked[: m.start()]):
             continue
+        if _DECLARED.search(masked, 0, m.start()):
+            continue  # "is declared to return `str`": the signature's claim, which the return statements do not show
         ref = _ref_in(names, *what.span("what"))
         obj = _term(ref) if ref is not None else _value_ref(text, what.span("what"))
         if _A_TYPE.match(text, what.start("what")):
@@ -363,6 +365,9 @@ def _return_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:
 
 # "returns an empty string (`src/pkg/signer.py:36-37`)": a cited file or line is where, not what
 _CITE = re.compile(r"[\w./-]*/[\w./-]+(?::\d+(?:\s*[-–]\s*\d+)?)?|[\w./-]+\.\w+:\d+(?:\s*[-–]\s*\d+)?")
+
+
+_DECLARED = re.compile(r"\b(?:declared|annotated|typed|documented|said|supposed)\s+(?:as\s+)?to\s+$", re.I)
 
 
 def _value_ref(text: str, span: Span) -> Term | None:

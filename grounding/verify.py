@@ -187,6 +187,10 @@ _PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+
 # What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
 UNIT_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.PROC, SymbolKind.JOB})
 _OTHER_VERB = re.compile(r"\b(?:returns?|raises?|throws?|catches|sets)\b", re.I)
+_CO_SUBJECTS = re.compile(r"`?(?:\s*(?:,|\band\b|\bor\b)\s*`[^`]+`)*\s*(?:,|\band\b|\bor\b)\s*`?", re.I)
+_DIVISION = re.compile(
+    r"\b(identification|environment|data|procedure|working-storage|local-storage|linkage|file)\s+(division|section)\b", re.I
+)
 _RELATIVE_AFTER = re.compile(r"`?,?\s*(?:which|whose|where)\b", re.I)
 _WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
@@ -916,6 +920,10 @@ class _ClaimChecker:
             return [n for p, n in names if lo < p < hi]
         if names:
             return [n for _, n in names]
+        # "The procedure division of `GETSCODE` is at lines 8-20": the division's or section's header
+        headers = [f"{m.group(1)} {m.group(2)}".upper() for m in _DIVISION.finditer(self.claim.text)]
+        if headers:
+            return headers
         return [w for w in dict.fromkeys(re.findall(r"\b[A-Z]{3,}\b", self.claim.text)) if w in STATEMENT_VERBS]
 
     def _clause_of(self, pos: int) -> tuple[int, int]:
@@ -1619,6 +1627,8 @@ class _ClaimChecker:
                 continue
             if loc.ref.start in judged:
                 continue
+            if _CO_SUBJECTS.fullmatch(text, first.ref.end, loc.pos):
+                continue  # "`replace`, `ljust` and `center` escape ...": a list of subjects, not what the first uses
             if loc.res is None or not loc.res.found or loc.pos >= clause_end or _AGENT_BEFORE.search(text, 0, loc.pos):
                 continue
             if _PASSIVE_CLAUSE.search(text, first.ref.end, loc.pos):

@@ -232,6 +232,13 @@ CASES = [
     ("## `XYZMN01`\n\nOn a zero total it performs `1000-PRICE`; otherwise it moves `WS-SAVE-AREA` to `DFHCOMMAREA`.", S),
     # SORT, SEARCH, INSPECT ... and a table's KEY clause are COBOL quoted as written
     ("`XYZMN01` sorts the totals with `SORT WS-TOTAL`.", U),
+    # a division or section named in prose is what a cite of it must hold
+    ("The procedure division of `XYZMN01` is at `cbl/XYZMN01.cbl:10-26`.", S),
+    ("The procedure division of `XYZMN01` is at `cbl/XYZMN01.cbl:2-8`.", P),
+    # a list of subjects is not what the first one uses; a declared return type is the signature's claim
+    ("`Store.load` and `Store.json` hand their text to `loads`.", S),
+    ("`Store.checked` is declared to return `bool` but returns a tuple for good text.", S),
+    ("`Store.loads` is rarely called in practice.", N),
     # a typed field declaration of a Java class is the class's attribute
     ("`Pet.visits` is a `LinkedHashSet`.", S),
     ("`Pet.owners` is a `LinkedHashSet`.", U),
