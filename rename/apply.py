@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +15,8 @@ from groundjudge.grounding.snapshot import FileEntry, Snapshot, classify, tree_h
 from groundjudge.hashing import sha256_bytes
 from groundjudge.rename.lexer import language_of, sniff, substitute
 from groundjudge.rename.mapping import Lookup
+from groundjudge.rename.models import PHRASE_CLASS
+from groundjudge.rename.phrase import Phrases
 from groundjudge.rename.pystrings import StringData
 
 
@@ -28,8 +30,23 @@ class RenamedTree:
     links: dict[str, str] = field(default_factory=dict)  # new path of a directory link -> its target
 
 
-def rename_path(path: str, lookup: Lookup, code_dirs: frozenset[str]) -> str:
-    return substitute(path, "text", lookup, path_data(path, code_dirs), lookup.path_view)
+def rewrite(
+    text: str,
+    lang: str,
+    lookup: Lookup,
+    phrases: Phrases,
+    data: Sequence[tuple[int, int]] = (),
+    data_lookup: Lookup | None = None,
+) -> str:
+    """``text`` renamed: its phrases word by word, then its tokens (``data_lookup`` inside ``data``)."""
+    text, n = phrases.apply(text, lang, lookup, data, data_lookup)
+    if n:
+        lookup.counts[PHRASE_CLASS] = lookup.counts.get(PHRASE_CLASS, 0) + n
+    return substitute(text, lang, lookup, data, data_lookup)
+
+
+def rename_path(path: str, lookup: Lookup, phrases: Phrases, code_dirs: frozenset[str]) -> str:
+    return rewrite(path, "text", lookup, phrases, path_data(path, code_dirs), lookup.path_view)
 
 
 def code_directories(paths: Iterable[str]) -> frozenset[str]:
@@ -73,11 +90,17 @@ def check_map(identifiers: dict[str, str], corpus_tokens: set[str], source: str 
 
 
 def build(
-    snapshot: Snapshot, identifiers: dict[str, str], classes: dict[str, str], corpus_tokens: set[str], kept: dict[str, str]
+    snapshot: Snapshot,
+    identifiers: dict[str, str],
+    classes: dict[str, str],
+    corpus_tokens: set[str],
+    kept: dict[str, str],
+    phrases: dict[str, str],
 ) -> RenamedTree:
     """Everything the output tree will hold, computed before a byte is written."""
     check_map(identifiers, corpus_tokens)
     lookup = Lookup(identifiers, classes, kept)
+    finder = Phrases(phrases)
     code_dirs = code_directories(e.path for e in snapshot.files)
     strings = StringData(snapshot)
     files: dict[str, bytes] = {}
@@ -85,7 +108,7 @@ def build(
     verbatim: list[str] = []
     folded: dict[str, str] = {}
     for entry in snapshot.files:
-        new_path = rename_path(entry.path, lookup, code_dirs)
+        new_path = rename_path(entry.path, lookup, finder, code_dirs)
         key = new_path.casefold()
         if new_path in files or (key in folded and folded[key] != entry.path.casefold()):
             raise UserError(f"path collision: {entry.path} would be written as {new_path}, which another file also becomes")
@@ -96,7 +119,7 @@ def build(
         if entry.kind == "text":
             text = data.decode("utf-8")
             spans = strings.spans(entry.path, text)
-            data = substitute(text, sniff(entry.path, text), lookup, spans, lookup.data_view).encode("utf-8")
+            data = rewrite(text, sniff(entry.path, text), lookup, finder, spans, lookup.data_view).encode("utf-8")
         else:
             verbatim.append(entry.path)
         files[new_path] = data
@@ -104,7 +127,7 @@ def build(
     for path, data in files.items():
         kind, lines = classify(data)
         entries.append(FileEntry(path=path, sha256=sha256_bytes(data), size=len(data), lines=lines, kind=kind))
-    links = directory_links(snapshot, lambda p: rename_path(p, lookup, code_dirs))
+    links = directory_links(snapshot, lambda p: rename_path(p, lookup, finder, code_dirs))
     return RenamedTree(files, renamed, verbatim, dict(sorted(lookup.counts.items())), tree_hash(entries), links)
 
 

@@ -75,11 +75,8 @@ def rename_cmd(
         table.add_column("class")
         table.add_column("identifiers", justify="right")
         table.add_column("occurrences", justify="right")
-        per_class: dict[str, int] = {}
-        for cls in rmap.classes.values():
-            per_class[cls] = per_class.get(cls, 0) + 1
-        for cls in sorted(per_class):
-            table.add_row(cls, str(per_class[cls]), str(rmap.occurrences.get(cls, 0)))
+        for cls, n in rmap.per_class().items():
+            table.add_row(cls, str(n), str(rmap.occurrences.get(cls, 0)))
         console.print(table)
         words = sorted(n for n, why in rmap.kept.items() if why.startswith("English word"))
         shown = f": {', '.join(words[:8])}{', ...' if len(words) > 8 else ''}" if words else ""
@@ -97,11 +94,12 @@ def rename_questions_cmd(
     """Apply a rename map to a question set: text and must_touch renamed; ids and labels unchanged."""
     from groundjudge.rename.mapping import Lookup
     from groundjudge.rename.models import RenameMap
+    from groundjudge.rename.phrase import Phrases
     from groundjudge.rename.questions import rename_questions
     from groundjudge.storage import read_model
 
     rmap = read_model(map_path, RenameMap)
-    n = rename_questions(questions, Lookup(rmap.identifiers, rmap.classes, rmap.kept), out)
+    n = rename_questions(questions, Lookup(rmap.identifiers, rmap.classes, rmap.kept), Phrases(rmap.phrases), out)
     typer.echo(f"{n} questions renamed -> {out}")
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from groundjudge.rename.lexer import in_spans, token_spans
 from groundjudge.rename.mapping import Lookup, pinned_reason
-from groundjudge.rename.models import Check
+from groundjudge.rename.models import PHRASE_CLASS, Check
+from groundjudge.rename.phrase import Phrases
 
 MAX_FAILURES = 20
 
@@ -57,16 +58,22 @@ def compare_text(
     renamed: str,
     lang: str,
     lookup: Lookup,
+    phrases: Phrases,
     where: str,
     checks: Checks,
     tally: Tally,
     data: Sequence[tuple[int, int]] = (),
     data_lookup: Lookup | None = None,
 ) -> None:
-    """The renamed text must equal the original except at tokens the map names (whole or as parts),
-    and there hold exactly the mapped token in the occurrence's case. Every renamed name still found
-    in the renamed text is counted; one that no pin explains fails ``no_original_left``. Inside the
-    ``data`` spans (Python string data, paths of files that are no code) ``data_lookup`` applies."""
+    """The renamed text must equal the original, its phrases replaced as the map says, except at tokens
+    the map names (whole or as parts), and there hold exactly the mapped token in the occurrence's
+    case. Every renamed name or phrase still found in the renamed text is counted; one that no pin
+    explains fails ``no_original_left``. Inside the ``data`` spans (Python string data, paths of files
+    that are no code) ``data_lookup`` applies."""
+    original, n = phrases.apply(original, lang, lookup, data, data_lookup)
+    if n:
+        tally.occurrences[PHRASE_CLASS] = tally.occurrences.get(PHRASE_CLASS, 0) + n
+    _count_phrases_left(renamed, phrases, where, checks, tally, data, data_lookup)
     inside = in_spans(data)
     o_lines = original.splitlines(keepends=True)
     r_lines = renamed.splitlines(keepends=True)
@@ -131,3 +138,24 @@ def _count_left(token: str, lookup: Lookup, where: Callable[[], str], checks: Ch
         tally.leave(cls, f"{line}: {token!r} carries {token[i:j]!r} ({why or 'not renamed'})")
         if why is None:
             checks.fail("no_original_left", f"{line}: {token!r} still carries the renamed name {token[i:j]!r}")
+
+
+def _count_phrases_left(
+    renamed: str,
+    phrases: Phrases,
+    where: str,
+    checks: Checks,
+    tally: Tally,
+    data: Sequence[tuple[int, int]],
+    data_lookup: Lookup | None,
+) -> None:
+    for m in phrases.find(renamed):
+        line = renamed.count("\n", 0, m.start()) + 1
+        if phrases.kept(m.start(), data, data_lookup):
+            tally.leave(
+                PHRASE_CLASS, f"{where}:{line}: the phrase {m.group(0)!r} kept as data (a Python string that names no code)"
+            )
+            continue
+        message = f"{where}:{line}: the phrase {m.group(0)!r} is left"
+        tally.leave(PHRASE_CLASS, message)
+        checks.fail("no_original_left", message)

@@ -312,15 +312,23 @@ def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozens
     return {n for n in names if len(n) >= 3 and n not in vocab and not n.isdigit() and len(set(n)) > 1}
 
 
+def readme_titles(snapshot: Snapshot) -> list[str]:
+    """The first heading of each README."""
+    titles = []
+    for entry in snapshot.files:
+        readme = entry.kind == "text" and entry.path.rsplit("/", 1)[-1].upper().startswith("README")
+        if readme and (m := TITLE_RE.search(snapshot.read_text(entry.path))):
+            titles.append(m.group(1) or m.group(2))
+    return titles
+
+
 def readme_title_words(snapshot: Snapshot) -> set[str]:
     """The product's name: the first word of each README's first heading that is no English and no
     general word (GenApp in "General insurance application (GenApp) for IBM CICS TS"; the platform
     named after it is not the product)."""
     words: set[str] = set()
     english = english_words()
-    for entry in snapshot.files:
-        readme = entry.kind == "text" and entry.path.rsplit("/", 1)[-1].upper().startswith("README")
-        if readme and (m := TITLE_RE.search(snapshot.read_text(entry.path))):
-            title = [w.upper() for w in WORD_RE.findall(m.group(1) or m.group(2))]
-            words.update([w for w in title if w not in english and not is_general(w)][:1])
+    for title in readme_titles(snapshot):
+        upper = [w.upper() for w in WORD_RE.findall(title)]
+        words.update([w for w in upper if w not in english and not is_general(w)][:1])
     return words

@@ -16,6 +16,7 @@ from groundjudge.rename.generate import Rejection, TokenRules, generate, ordered
 from groundjudge.rename.leak import MIN_LENGTH, WORD_RE, is_general
 from groundjudge.rename.lexer import recase
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, CLASS_ORDER, DEFAULT_CLASSES, KEPT_IN_DATA
+from groundjudge.rename.phrase import phrase_tokens
 from groundjudge.rename.vocabulary import BMS_FIELD_SUFFIXES, BMS_MAP_SUFFIXES, english_words, ibm_supplied
 
 
@@ -26,6 +27,7 @@ class PlannedMap:
     derived_from: dict[str, str]
     kept: dict[str, str]
     rejections: list[Rejection]
+    phrases: dict[str, str]
 
 
 def parse_classes(spec: str | None) -> list[str]:
@@ -57,10 +59,12 @@ def plan_map(
     include: list[str] = (),  # type: ignore[assignment]
     exclude: list[str] = (),  # type: ignore[assignment]
     prose: Iterable[str] = (),
+    phrases: Iterable[tuple[str, ...]] = (),
 ) -> PlannedMap:
     """``include`` words ending in ``*`` are prefixes (``GENA*``: every token of the corpus that starts
     with GENA); ``prose`` names (``--scrub-prose``) are renamed like included ones, with class ``prose``
-    when discovery gave them none."""
+    when discovery gave them none; ``phrases`` (the product's name spelled out, rename/phrase.py) are
+    renamed word by word."""
     keep_set = {k.upper() for k in keep}
     exclude_set = {e.upper() for e in exclude}
     include_set = {i.upper() for i in include}
@@ -160,7 +164,9 @@ def plan_map(
             identifiers[orig] = pattern.replace("+", tokens[name])
             cls_of[orig] = DERIVED_CLASS[cls]
             derived_from[orig] = name
-    return PlannedMap(identifiers, cls_of, derived_from, dict(sorted(kept.items())), rejections)
+    renamed = {o.upper(): n for o, n in identifiers.items() if cls_of[o] not in CASE_SENSITIVE_CLASSES}
+    phrase_map = phrase_tokens(phrases, renamed, rules, seed)
+    return PlannedMap(identifiers, cls_of, derived_from, dict(sorted(kept.items())), rejections, phrase_map)
 
 
 # Classes whose names an application coins for its own resources; data names and paragraphs share
@@ -296,6 +302,7 @@ class Lookup:
                 self.ci[orig.upper()] = (new, cls)
         self.kept = {k.upper(): why for k, why in (kept or {}).items()}
         self.counts: dict[str, int] = {}
+        self.dropped: frozenset[str] = frozenset()  # classes a view leaves alone (``_without``)
         self._index()
 
     def _index(self) -> None:
@@ -319,6 +326,7 @@ class Lookup:
     def _without(self, classes: frozenset[str]) -> Lookup:
         """A view that leaves names of ``classes`` alone; its replacements are counted with this lookup's."""
         view = copy(self)
+        view.dropped = self.dropped | classes
         view.cs = {k: hit for k, hit in self.cs.items() if hit[1] not in classes}
         view.ci = {k: hit for k, hit in self.ci.items() if hit[1] not in classes}
         view._index()
@@ -327,6 +335,12 @@ class Lookup:
     def original_class(self, token: str) -> str | None:
         hit = self.cs.get(token) or self.ci.get(token.upper())
         return hit[1] if hit else None
+
+    def replaced(self, token: str) -> list[tuple[int, int]]:
+        """(start, end) of what renaming replaces in ``token``: all of it, or its renamed parts."""
+        if self.original_class(token):
+            return [(0, len(token))]
+        return [(i, j) for i, j, *_ in self.parts(token)]
 
     def parts(self, token: str, pinned: bool = True, case_sensitive: bool = False) -> list[tuple[int, int, str, str]]:
         """(start, end, new, class) of every renamed name carried inside ``token`` (not the whole

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Literal
 
 from pydantic import BaseModel
@@ -65,9 +66,11 @@ DEFAULT_CLASSES = (
 )
 # Names from Python/Java/... are matched with their exact case; COBOL, JCL and BMS names ignore case.
 CASE_SENSITIVE_CLASSES = frozenset({"module", "class", "function", "method"})
-# Names a Python data string keeps (rename/pystrings.py): the code's names, and the words
+# The product's name spelled out (rename/phrase.py): its occurrences are counted under this class.
+PHRASE_CLASS = "phrase"
+# Names a Python data string keeps (rename/pystrings.py): the code's names, and the words and phrases
 # --scrub-prose renames, which there would change what the program reads or sends.
-KEPT_IN_DATA = CASE_SENSITIVE_CLASSES | {"prose"}
+KEPT_IN_DATA = CASE_SENSITIVE_CLASSES | {"prose", PHRASE_CLASS}
 
 
 class RenameMap(VersionedModel):
@@ -80,6 +83,9 @@ class RenameMap(VersionedModel):
     classes_selected: list[str]
     inputs_sha256: dict[str, str] = {}  # keep / include / exclude lists that shaped the map
     identifiers: dict[str, str]  # original (case as it first appears) -> new token
+    # the product's name spelled out (upper-case words, space-separated) -> its replacement, word for
+    # word (--scrub-prose, rename/phrase.py); absent from maps written before it existed
+    phrases: dict[str, str] = {}
     classes: dict[str, str]  # original -> class
     derived_from: dict[str, str] = {}  # derived original -> the base original it moves with
     kept: dict[str, str] = {}  # discovered but deliberately not renamed -> why
@@ -87,6 +93,13 @@ class RenameMap(VersionedModel):
     copied_verbatim: list[str] = []  # binary and non-UTF-8 files, byte-identical
     occurrences: dict[str, int] = {}  # class -> replaced token occurrences in contents and paths
     rejected_candidates: int = 0  # generated tokens refused by the token rules
+
+    def per_class(self) -> dict[str, int]:
+        """How many identifiers of each class the map renames, and how many phrases (``phrase``)."""
+        counts = Counter(self.classes.values())
+        if self.phrases:
+            counts[PHRASE_CLASS] = len(self.phrases)
+        return dict(sorted(counts.items()))
 
 
 class Check(BaseModel):

@@ -13,6 +13,7 @@ from groundjudge.rename.discover import discover
 from groundjudge.rename.leak import prose_names
 from groundjudge.rename.mapping import plan_map
 from groundjudge.rename.models import CASE_SENSITIVE_CLASSES, RenameMap
+from groundjudge.rename.phrase import product_phrases
 from groundjudge.rename.vocabulary import read_word_file
 from groundjudge.storage import write_model
 
@@ -46,10 +47,14 @@ def rename_corpus(
         ensure_parent(tree_out)
         ensure_parent(m_out)
     found = discover(snapshot, index_classes=[c for c in classes if c in CASE_SENSITIVE_CLASSES])
-    prose = prose_names(snapshot, {k.upper() for k in found.found}) if scrub_prose else set()
+    prose: set[str] = set()
+    phrases: set[tuple[str, ...]] = set()
+    if scrub_prose:
+        shorts, phrases = product_phrases(snapshot)
+        prose = prose_names(snapshot, {k.upper() for k in found.found}) | shorts
     results = []
     for seed in seeds:
-        plan = plan_map(found, seed, classes, words["keep"], words["include"], words["exclude"], prose)
+        plan = plan_map(found, seed, classes, words["keep"], words["include"], words["exclude"], prose, phrases)
         if not plan.identifiers:
             # an unchanged copy would pass for a renamed corpus and show "no recall effect"
             hint = (
@@ -60,7 +65,7 @@ def rename_corpus(
             raise UserError(
                 f"nothing to rename: no identifier of the classes {','.join(classes)} found{hint}", snapshot.manifest.source
             )
-        tree = build(snapshot, plan.identifiers, plan.classes, found.corpus_tokens, plan.kept)
+        tree = build(snapshot, plan.identifiers, plan.classes, found.corpus_tokens, plan.kept, plan.phrases)
         rmap = RenameMap(
             tool_version=__version__,
             seed=seed,
@@ -70,6 +75,7 @@ def rename_corpus(
             classes_selected=classes,
             inputs_sha256=hashes,
             identifiers=plan.identifiers,
+            phrases=plan.phrases,
             classes=plan.classes,
             derived_from=plan.derived_from,
             kept=plan.kept,

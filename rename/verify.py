@@ -15,6 +15,7 @@ from groundjudge.rename.leak import LISTED, measure
 from groundjudge.rename.lexer import shape, sniff
 from groundjudge.rename.mapping import Lookup
 from groundjudge.rename.models import LeakToken, RenameMap, VerifyReport
+from groundjudge.rename.phrase import Phrases
 from groundjudge.rename.pystrings import StringData
 from groundjudge.rename.questions import compare_questions
 
@@ -53,8 +54,12 @@ def verify_trees(
         if new.upper() in seen:
             checks.fail("map_shapes", f"{seen[new.upper()]!r} and {orig!r} share the token {new!r}")
         seen[new.upper()] = orig
+    for phrase, new in rmap.phrases.items():
+        if shape(phrase) != shape(new):
+            checks.fail("map_shapes", f"phrase {phrase!r} -> {new!r}: shape {shape(phrase)} became {shape(new)}")
 
     lookup = Lookup(rmap.identifiers, rmap.classes, rmap.kept)
+    phrases = Phrases(rmap.phrases)
     o_files, r_files = original.files, renamed.files
     o_dirs, r_dirs = _directories(o_files), _directories(r_files)
     o_lines = sum(e.lines for e in o_files)
@@ -74,10 +79,10 @@ def verify_trees(
     code_dirs = code_directories(e.path for e in o_files)
     strings = StringData(original)
     for entry in o_files:
-        new_path = rename_path(entry.path, lookup, code_dirs)
+        new_path = rename_path(entry.path, lookup, phrases, code_dirs)
         expected_paths.add(new_path)
         data = path_data(entry.path, code_dirs)
-        compare_text(entry.path, new_path, "text", lookup, f"path {entry.path}", checks, tally, data, lookup.path_view)
+        compare_text(entry.path, new_path, "text", lookup, phrases, f"path {entry.path}", checks, tally, data, lookup.path_view)
         r_entry = renamed.entry(new_path)
         if r_entry is None:
             checks.fail("paths", f"{entry.path}: expected {new_path} in the renamed tree, missing")
@@ -90,7 +95,16 @@ def verify_trees(
         text = original.read_text(entry.path)
         data = strings.spans(entry.path, text)
         compare_text(
-            text, renamed.read_text(new_path), sniff(entry.path, text), lookup, entry.path, checks, tally, data, lookup.data_view
+            text,
+            renamed.read_text(new_path),
+            sniff(entry.path, text),
+            lookup,
+            phrases,
+            entry.path,
+            checks,
+            tally,
+            data,
+            lookup.data_view,
         )
     for extra in sorted({e.path for e in r_files} - expected_paths):
         checks.fail("paths", f"{extra}: in the renamed tree but not expected from the original")
@@ -101,12 +115,9 @@ def verify_trees(
     if questions:
         for name in ("question_ids", "question_labels", "question_text_lengths"):
             checks.declare(name)
-        compare_questions(questions[0], questions[1], lookup, checks, q_tally)
+        compare_questions(questions[0], questions[1], lookup, phrases, checks, q_tally)
         q_hashes = {str(p): sha256_file(p) for p in questions}
 
-    per_class: dict[str, int] = {}
-    for cls in rmap.classes.values():
-        per_class[cls] = per_class.get(cls, 0) + 1
     result = checks.result(details)
     marks, leak = measure(original, renamed)
     _, before = measure(original, original)
@@ -123,7 +134,7 @@ def verify_trees(
         directories=len(o_dirs),
         lines=o_lines,
         copied_verbatim=sorted(verbatim),
-        identifiers_per_class=dict(sorted(per_class.items())),
+        identifiers_per_class=rmap.per_class(),
         occurrences_per_class=dict(sorted(tally.occurrences.items())),
         question_occurrences_per_class=dict(sorted(q_tally.occurrences.items())),
         leftover_count=sum(tally.leftover.values()),

@@ -390,13 +390,14 @@ def test_output_inside_the_corpus_is_refused(bank, tmp_path):
 
 def test_a_renamed_question_line_keeps_its_json_layout():
     from groundjudge.rename.mapping import Lookup
+    from groundjudge.rename.phrase import Phrases
     from groundjudge.rename.questions import rename_question_lines
 
     lookup = Lookup({"ACCTPGM": "QZXWVKJ"}, {"ACCTPGM": "program"})
     compact = '{"id":"q1","text":"Does ACCTPGM log \u00e9v\u00e9nements?","category":"flow"}\n'
     spaced = '{"id": "q1", "text": "Does ACCTPGM log \\u00e9v\\u00e9nements?", "category": "flow"}\n'
-    assert rename_question_lines(compact, lookup) == compact.replace("ACCTPGM", "QZXWVKJ")
-    assert rename_question_lines(spaced, lookup) == spaced.replace("ACCTPGM", "QZXWVKJ")
+    assert rename_question_lines(compact, lookup, Phrases({})) == compact.replace("ACCTPGM", "QZXWVKJ")
+    assert rename_question_lines(spaced, lookup, Phrases({})) == spaced.replace("ACCTPGM", "QZXWVKJ")
 
 
 def test_a_routine_in_another_language_is_a_program_when_called_and_present(tmp_path):

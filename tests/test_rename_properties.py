@@ -14,6 +14,7 @@ from groundjudge.rename.compare import Checks, Tally, compare_text
 from groundjudge.rename.generate import TokenRules, generate
 from groundjudge.rename.lexer import substitute, tokens
 from groundjudge.rename.mapping import Lookup
+from groundjudge.rename.phrase import Phrases
 
 NAMES = ["ACCT", "ACCT-ID", "WS-ACCT-ID", "ACCT-ID-2", "Acct", "acct-id", "PGM1", "1000-INIT", "X_Y"]
 SEPARATORS = [" ", "  ", ".", "'", "(", ")", ",", "\n", ":", "=="]
@@ -75,7 +76,7 @@ def test_any_map_keeps_lines_and_unmapped_tokens(words, seps, mapped, seed, lang
         "no_original_left",
     ):
         checks.declare(name)
-    compare_text(text, out, lang, lookup, "t", checks, Tally())
+    compare_text(text, out, lang, lookup, Phrases({}), "t", checks, Tally())
     assert all(n == 0 for n in checks.counts.values()), checks.failures
 
 
