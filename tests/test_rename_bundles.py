@@ -1,13 +1,14 @@
 """Issue M round 3: a CICS bundle's resource definitions (CICS Explorer's .program, .transaction, .urimap,
 ... files and the META-INF/cics.xml manifest) define the application's resources, which are renamed; the
-keywords of XML Schema, WSDL, CICS bundles, HTML and the Java standard library are general vocabulary
-for the leak report."""
+keywords of XML Schema, WSDL, CICS bundles, HTML and the Java standard library, lower camel-case compounds
+of general words and the names Java imports from outside the corpus are general for the leak report."""
 
 from __future__ import annotations
 
 from test_rename_hiding import _rename, _verify, _write
 
-from groundjudge.rename.leak import is_general
+from groundjudge.grounding.snapshot import snapshot_directory
+from groundjudge.rename.leak import camel_general, distinctive_words, imported_names, is_general
 from groundjudge.rename.toolnames import resources
 
 NS = 'xmlns="http://www.ibm.com/xmlns/prod/CICS/smw2int"'
@@ -71,3 +72,27 @@ def test_standards_and_products_keywords_are_general():
     assert is_general("30T15")  # the day and hour of an ISO 8601 time stamp
     for word in ("ZQPIPEX", "ZQURIM1", "NOTAUTHORISEDEXCEPTION"):
         assert not is_general(word), word
+
+
+def test_a_lower_camel_case_compound_of_general_words_is_general():
+    assert camel_general("numberOfAccounts") and camel_general("getCustomerName2")
+    # a capitalised compound names a product or a class; a hump that is nobody's word is distinctive
+    assert not camel_general("CardDemo") and not camel_general("zqAccounts") and not camel_general("numberOfZqx")
+    assert not camel_general("number")  # one word is the vocabulary's business
+
+
+def test_what_java_imports_from_outside_the_corpus_is_the_librarys():
+    src = "package zq.bank;\nimport com.acme.server.ZqDeniedException;\nimport static org.zq.Util.zqHelp;\n"
+    src += "import zq.bank.model.ZqLedger;\nimport java.util.*;\n"
+    assert imported_names(src, {"zq/bank/model", "bank/model", "model"}) == {"ZQDENIEDEXCEPTION", "UTIL", "ZQHELP"}
+
+
+def test_the_leak_report_does_not_count_a_library_class_or_a_camel_compound(tmp_path):
+    java = (
+        "package zq;\nimport com.acme.server.ZqDeniedException;\nclass ZqLedgerx {\n  short numberOfAccounts;\n"
+        "  void zqPost() throws ZqDeniedException { numberOfAccounts++; numberOfAccounts--; zqPost(); zqPost(); }\n"
+        "  void zqTwo() throws ZqDeniedException { throw new ZqDeniedException(); }\n}\n"
+    )
+    snap = snapshot_directory(_write(tmp_path / "j", {"src/zq/ZqLedgerx.java": java}), name="zq-leak-java")
+    marks = distinctive_words(snap)
+    assert "ZQPOST" in marks and "ZQDENIEDEXCEPTION" not in marks and "NUMBEROFACCOUNTS" not in marks
