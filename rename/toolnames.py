@@ -67,6 +67,10 @@ WEB_SERVICE_RE = re.compile(rf"^\s*(?:URI=\S*/|(?:WSBIND|WSDL)=\S*/)({NAME})(?:\
 BUNDLE_DEFINE_RE = re.compile(
     rf"<(?:cicsdefinition\w+|define(?=[^>]*\stype\s*=\s*\"[^\"]*/cics/bundle/))[^>]*?\sname\s*=\s*\"({NAME})\"", _I
 )
+# the bundle's own id, in the root element of its manifest
+BUNDLE_ID_RE = re.compile(
+    rf"<manifest\s[^>]*?xmlns\s*=\s*\"[^\"]*/cics/bundle\"[^>]*?\sid\s*=\s*\"({NAME}(?:[-.][A-Za-z0-9_@#$]+)*)\"", _I
+)
 
 # --- High Level Assembler: what a source defines is the label in column 1 (a field, an equate, a routine,
 # a sequence symbol .NAME that AIF/AGO branch to), a macro's name and its prototype's parameters, and the
@@ -178,6 +182,7 @@ def resources(text: str) -> Iterable[str]:
         OPERATOR_RE,
         WEB_SERVICE_RE,
         BUNDLE_DEFINE_RE,
+        BUNDLE_ID_RE,
         IMS_NAME_RE,
         SCHEDULER_RE,
         SCHEDULER_COND_RE,

@@ -13,13 +13,13 @@ from groundjudge.rename.toolnames import resources
 
 NS = 'xmlns="http://www.ibm.com/xmlns/prod/CICS/smw2int"'
 BUNDLE = {
-    "bundle/ZQPIPEX.pipeline": f'<?xml version="1.0"?><cicsdefinitionpipeline {NS} configfile="x.xml" name="ZQPIPEX"/>\n',
-    "bundle/ZQURIM1.urimap": f'<?xml version="1.0"?><cicsdefinitionurimap {NS} name="ZQURIM1" pipeline="ZQPIPEX" '
+    "zq-async-app/ZQPIPEX.pipeline": f'<?xml version="1.0"?><cicsdefinitionpipeline {NS} configfile="x.xml" name="ZQPIPEX"/>\n',
+    "zq-async-app/ZQURIM1.urimap": f'<?xml version="1.0"?><cicsdefinitionurimap {NS} name="ZQURIM1" pipeline="ZQPIPEX" '
     'transaction="CPIH" usage="PIPELINE"/>\n',
-    "bundle/ZQTR.transaction": f'<?xml version="1.0"?><cicsdefinitiontransaction {NS} localq="N_A" name="ZQTR" '
+    "zq-async-app/ZQTR.transaction": f'<?xml version="1.0"?><cicsdefinitiontransaction {NS} localq="N_A" name="ZQTR" '
     'program="ZQPGM"/>\n',
-    "bundle/META-INF/cics.xml": '<?xml version="1.0"?>\n<manifest xmlns="http://www.ibm.com/xmlns/prod/cics/bundle" '
-    'bundleMajorVer="1" bundleMicroVer="0">\n'
+    "zq-async-app/META-INF/cics.xml": '<?xml version="1.0"?>\n<manifest xmlns="http://www.ibm.com/xmlns/prod/cics/bundle" '
+    'id="zq-async-app" bundleMajorVer="1" bundleMicroVer="0">\n'
     '  <define name="ZQPIPEX" type="http://www.ibm.com/xmlns/prod/cics/bundle/PIPELINE" path="ZQPIPEX.pipeline"/>\n'
     '  <define name="ZQURIM1" type="http://www.ibm.com/xmlns/prod/cics/bundle/URIMAP" path="ZQURIM1.urimap"/>\n'
     '  <define name="ZQTR" type="http://www.ibm.com/xmlns/prod/cics/bundle/TRANSACTION" path="ZQTR.transaction"/>\n'
@@ -28,8 +28,9 @@ BUNDLE = {
 
 
 def test_a_bundle_definition_names_the_resource_it_defines():
-    assert list(resources(BUNDLE["bundle/ZQURIM1.urimap"])) == ["ZQURIM1"]  # not the pipeline it uses
-    assert list(resources(BUNDLE["bundle/META-INF/cics.xml"])) == ["ZQPIPEX", "ZQURIM1", "ZQTR"]
+    assert list(resources(BUNDLE["zq-async-app/ZQURIM1.urimap"])) == ["ZQURIM1"]  # not the pipeline it uses
+    manifest = BUNDLE["zq-async-app/META-INF/cics.xml"]
+    assert list(resources(manifest)) == ["ZQPIPEX", "ZQURIM1", "ZQTR", "zq-async-app"]  # its resources and its id
     # a <define> of another kind of document, or an element that only refers to a name, defines nothing here
     assert list(resources('<define name="ZQOTHER" type="text/plain"/>\n<ref name="ZQREF"/>')) == []
 
@@ -39,9 +40,10 @@ def test_a_bundle_is_renamed_with_its_file_names_and_references(tmp_path):
     out, m = _rename(root, tmp_path)
     new, cls = m["identifiers"], m["classes"]
     assert cls["ZQPIPEX"] == "resource" and cls["ZQURIM1"] == "resource"
-    urimap = (out / "bundle" / f"{new['ZQURIM1']}.urimap").read_text()
+    urimap = (out / new["zq-async-app"] / f"{new['ZQURIM1']}.urimap").read_text()
     assert f'name="{new["ZQURIM1"]}" pipeline="{new["ZQPIPEX"]}"' in urimap and 'transaction="CPIH"' in urimap
-    manifest = (out / "bundle" / "META-INF" / "cics.xml").read_text()
+    assert not (out / "zq-async-app").exists()  # the bundle's directory carries its id
+    manifest = (out / new["zq-async-app"] / "META-INF" / "cics.xml").read_text()
     assert f'path="{new["ZQPIPEX"]}.pipeline"' in manifest and "ZQTR" not in manifest
     rep = _verify(root, out, tmp_path)
     assert rep["ok"] and rep["leftover_count"] == 0 and rep["leak_left"] == 0
