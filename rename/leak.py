@@ -5,7 +5,8 @@ absent from a general vocabulary: the reserved words of every language (COBOL, J
 grounding/index/registry.py), English (english_words.txt), Python's keywords, builtins and standard
 library, generic abbreviations (abbreviations.txt) and mainframe tools' keywords (tool_words.txt:
 CPSM, WSim, ISPF, JCL symbols, LISTCAT); a compound made only of such words
-(POLICYNUMBER, COUNTVAL) is general too. What remains (GENAPOOL, LGACDB01, Hursley) can tie a renamed
+(POLICYNUMBER, COUNTVAL) is general too, and so are a lower camel-case compound of general words
+(numberOfAccounts) and what a Java source imports from outside the corpus. What remains (GENAPOOL, LGACDB01, Hursley) can tie a renamed
 tree back to its public original. The leak score is the number of distinctive original tokens left
 per 1,000 tokens of the renamed tree.
 """
@@ -19,6 +20,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import takewhile
 from pathlib import Path
 
 from groundjudge.grounding.index.registry import reserved_words
@@ -35,8 +37,9 @@ PLACES = 5  # places listed per token
 LISTED = 50  # tokens listed in the report
 
 # a number, not a name: a hex constant of whole bytes (X'0D25', 'FFFF'x), a size (REGION=900M, 4K), or an
-# IBM product's version and release level (V3R0, V5R4M0)
-NUMBER_RE = re.compile(r"(?=[0-9A-F]*[0-9])(?:[0-9A-F]{2}){1,4}|[0-9]+[KMG]B?|V[0-9]+R[0-9]+(?:M[0-9]+)?")
+# IBM product's version and release level (V3R0, V5R4M0), the day and hour of an ISO 8601 time stamp
+# (2016-06-30T15:02:45 gives the word 30T15)
+NUMBER_RE = re.compile(r"(?=[0-9A-F]*[0-9])(?:[0-9A-F]{2}){1,4}|[0-9]+[KMG]B?|V[0-9]+R[0-9]+(?:M[0-9]+)?|[0-3][0-9]T[0-2][0-9]")
 # the leak report counts words, not identifiers: WS-CUST-NAME holds WS, CUST and NAME
 WORD_RE = re.compile(r"[A-Za-z0-9]+")
 
@@ -116,8 +119,67 @@ def bms_general_forms(snapshot: Snapshot) -> set[str]:
     return forms
 
 
+# a Java import of one class or member (not a wildcard): import a.b.C; import static a.b.C.m;
+JAVA_IMPORT_RE = re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+)\s*;", re.M)
+# the humps of a camel-case identifier: number Of Accounts, get XML Data
+CAMEL_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def camel_general(word: str) -> bool:
+    """``word`` is a lower camel-case identifier (a Java or JavaScript field, method or variable:
+    numberOfAccounts) whose humps are all general words. Like POLICYNUMBER it says no more than its
+    words, and the case marks where they end, so a two-letter word (Of, To) counts too. A capitalised
+    compound (CardDemo) is left out: products and classes are named that way."""
+    parts = CAMEL_RE.findall(word)
+    return (
+        word[:1].islower()
+        and len(parts) > 1
+        and "".join(parts) == word
+        and all(p.isdigit() or (len(p) > 1 and is_general(p.upper())) for p in parts)
+    )
+
+
+def imported_names(text: str, own_dirs: set[str]) -> set[str]:
+    """The classes and members a Java source imports from a package outside the corpus (``own_dirs``:
+    the corpus's directories as a/b/c): the library's names (com.ibm.cics.server.NotAuthorisedException),
+    which the renamer cannot rename and which name the library, not the corpus. Upper-cased."""
+    names: set[str] = set()
+    for m in JAVA_IMPORT_RE.finditer(text):
+        parts = m.group(1).split(".")
+        package = list(takewhile(lambda p: p[:1].islower(), parts[:-1]))
+        if "/".join(package) not in own_dirs:
+            names.update(p.upper() for p in parts[len(package) :])
+    return names
+
+
+def code_general_forms(snapshot: Snapshot) -> set[str]:
+    """Words of the corpus that are general although the vocabulary lacks them: lower camel-case
+    compounds of general words (``camel_general``) and what Java sources import from outside the
+    corpus (``imported_names``); never the product's name (``readme_title_words``)."""
+    own_dirs = {d for e in snapshot.files for d in _suffix_dirs(e.path)}
+    forms: set[str] = set()
+    for entry in snapshot.files:
+        if entry.kind != "text":
+            continue
+        text = snapshot.read_text(entry.path)
+        forms.update(w.upper() for w in set(WORD_RE.findall(text)) if camel_general(w))
+        if entry.path.endswith(".java"):
+            forms |= imported_names(text, own_dirs)
+    return forms - readme_title_words(snapshot)
+
+
+def _suffix_dirs(path: str) -> list[str]:
+    """Every run of directories of ``path`` that ends at its folder: src/com/x/A.java gives com/x, x, ..."""
+    dirs = path.split("/")[:-1]
+    return ["/".join(dirs[i:]) for i in range(len(dirs))]
+
+
+def general_forms(snapshot: Snapshot) -> set[str]:
+    return bms_general_forms(snapshot) | code_general_forms(snapshot)
+
+
 def distinctive_words(snapshot: Snapshot) -> set[str]:
-    return distinctive(word_counts(snapshot), bms_general_forms(snapshot))
+    return distinctive(word_counts(snapshot), general_forms(snapshot))
 
 
 def word_counts(snapshot: Snapshot) -> Counter[str]:
@@ -281,8 +343,8 @@ def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozens
     github.com/cicsdev/cics-genapp), of a README's title, the owners named by copyright notices (IBM,
     Corp) and the people and sites of JOB statements and schedulers (``job_owners``). Upper-cased."""
     counts = word_counts(snapshot)
-    bms_forms = bms_general_forms(snapshot)
-    marks = distinctive(counts, bms_forms)
+    forms = general_forms(snapshot)
+    marks = distinctive(counts, forms)
     names: set[str] = set()
     owners: set[str] = set()
     english = english_words()
@@ -291,7 +353,7 @@ def prose_names(snapshot: Snapshot, defined: frozenset[str] | set[str] = frozens
         for w in WORD_RE.findall(text):
             up = w.upper()
             capitalised = len(w) >= MIN_LENGTH and re.fullmatch("[A-Z][A-Za-z]*[0-9]*", w) is not None
-            if up in marks or (capitalised and not is_general(up) and up not in bms_forms):
+            if up in marks or (capitalised and not is_general(up) and up not in forms):
                 names.add(up)
         for url in URL_RE.findall(text):
             if STANDARD_URL_RE.search(url):

@@ -61,6 +61,16 @@ VOL_SER_RE = re.compile(rf"\bVOL=SER=\(?({NAME})", _I)
 OPERATOR_RE = re.compile(rf"^[ \t]*(?:/|//\S*\s+COMMAND\s+')\s*(?:F|MODIFY|P|STOP|C|CANCEL)\s+({NAME}),", _I | _M)
 # the web services assistant's (DFHLS2WS, DFHWS2LS) service: its URI and binding file
 WEB_SERVICE_RE = re.compile(rf"^\s*(?:URI=\S*/|(?:WSBIND|WSDL)=\S*/)({NAME})(?:\.\w+)?\s*$", _I | _M)
+# a CICS bundle (CICS Explorer's resource definition files .program, .transaction, .urimap, ... and the
+# bundle manifest META-INF/cics.xml): the name="..." of a <cicsdefinitionTYPE> element or of a manifest's
+# <define> of a CICS resource type is a resource the application defines
+BUNDLE_DEFINE_RE = re.compile(
+    rf"<(?:cicsdefinition\w+|define(?=[^>]*\stype\s*=\s*\"[^\"]*/cics/bundle/))[^>]*?\sname\s*=\s*\"({NAME})\"", _I
+)
+# the bundle's own id, in the root element of its manifest
+BUNDLE_ID_RE = re.compile(
+    rf"<manifest\s[^>]*?xmlns\s*=\s*\"[^\"]*/cics/bundle\"[^>]*?\sid\s*=\s*\"({NAME}(?:[-.][A-Za-z0-9_@#$]+)*)\"", _I
+)
 
 # --- High Level Assembler: what a source defines is the label in column 1 (a field, an equate, a routine,
 # a sequence symbol .NAME that AIF/AGO branch to), a macro's name and its prototype's parameters, and the
@@ -171,6 +181,8 @@ def resources(text: str) -> Iterable[str]:
         VOL_SER_RE,
         OPERATOR_RE,
         WEB_SERVICE_RE,
+        BUNDLE_DEFINE_RE,
+        BUNDLE_ID_RE,
         IMS_NAME_RE,
         SCHEDULER_RE,
         SCHEDULER_COND_RE,
