@@ -39,7 +39,12 @@ LISTED = 50  # tokens listed in the report
 # a number, not a name: a hex constant of whole bytes (X'0D25', 'FFFF'x), a size (REGION=900M, 4K), or an
 # IBM product's version and release level (V3R0, V5R4M0), the day and hour of an ISO 8601 time stamp
 # (2016-06-30T15:02:45 gives the word 30T15)
-NUMBER_RE = re.compile(r"(?=[0-9A-F]*[0-9])(?:[0-9A-F]{2}){1,4}|[0-9]+[KMG]B?|V[0-9]+R[0-9]+(?:M[0-9]+)?|[0-3][0-9]T[0-2][0-9]")
+# Numbers and number-like syntax: hex constants, sizes, release levels, ISO 8601 day-hour pieces, and an
+# assembler DC/DS operand's duplication, type and length (`CL79`, `2XL4`, `PL8`: HLASM Language Reference).
+NUMBER_RE = re.compile(
+    r"(?=[0-9A-F]*[0-9])(?:[0-9A-F]{2}){1,4}|[0-9]+[KMG]B?|V[0-9]+R[0-9]+(?:M[0-9]+)?|[0-3][0-9]T[0-2][0-9]|"
+    r"[0-9]*[ABCDEFGHPQRSVXYZ]L[0-9]+"
+)
 # the leak report counts words, not identifiers: WS-CUST-NAME holds WS, CUST and NAME
 WORD_RE = re.compile(r"[A-Za-z0-9]+")
 

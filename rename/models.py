@@ -41,8 +41,10 @@ CLASS_ORDER = (
 # program (PLAN(BKRPT03) for BKRPT03C), so leaving it would point straight back at the renamed program.
 # Transactions, paragraphs, data names and BMS fields are the application's own vocabulary
 # (CA-CUSTOMER-NUM, GET-CUSTOMER-INFO, SSC1): left in place they alone give GenApp a leak score of 30
-# per 1,000 words, and renaming them still verifies. DD and step names stay opt-in: they are mostly
-# the shop's conventions (SYSIN, STEP01), not the application's. The names the application's scripts and
+# per 1,000 words, and renaming them still verifies. DD and step names are renamed too: the shop's
+# conventions among them (SYSIN, SYSPRINT, STEPLIB) are reserved or general words and stay, while the ones
+# an application defines (APDRVP1, DTCNTL) identify it; GenApp, CBSA, CardDemo and three other CICS
+# applications still verify with them renamed. The names the application's scripts and
 # tool inputs define (REXX/WSim variables, JCL symbols, CSD groups and lists, DB2 tables and columns,
 # abend codes; rename/toolnames.py) are its own as much as its program names.
 DEFAULT_CLASSES = (
@@ -50,6 +52,8 @@ DEFAULT_CLASSES = (
     "copybook",
     "jcl_job",
     "jcl_proc",
+    "jcl_step",
+    "jcl_dd",
     "bms_mapset",
     "bms_map",
     "bms_field",

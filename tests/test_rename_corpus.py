@@ -69,11 +69,17 @@ def test_default_classes_and_what_is_never_renamed(bank, tmp_path):
         **dict.fromkeys(("ACCTNML", "ACCTNMF", "ACCTNMI", "ACCTNMO"), "bms_field_suffixed"),
         "ACCT": "data_name",  # ACCT-ID, WS-ACCT-ID, ACCT-BAL are renamed through their part ACCT
         "WS-FILE": "data_name",
+        # the job's steps and its DD, and the COBOL ASSIGN that names that DD
+        "STEP1": "jcl_step",
+        "STEP2": "jcl_step",
+        "ACCTDD": "jcl_dd",
+        "S-ACCTDD": "assign_name",
     }
     assert m["derived_from"] == {
         "ACCTMAPI": "ACCTMAP",
         "ACCTMAPO": "ACCTMAP",
         **dict.fromkeys(("ACCTNML", "ACCTNMF", "ACCTNMI", "ACCTNMO"), "ACCTNM"),
+        "S-ACCTDD": "ACCTDD",
     }
     # names defined outside the repository and system datasets stay
     for kept in ("CEEDAYS", "DFHAID", "IEFBR14", "SYS1", "LINKLIB"):

@@ -183,6 +183,10 @@ def test_fixed_length_records_are_data():
 def test_numbers_are_general_and_names_with_digits_are_not():
     assert is_general("0D25") and is_general("FF00") and is_general("900M") and is_general("64KB")
     assert not is_general("DOR1") and not is_general("ZQA1") and not is_general("0D2")
+    # an assembler DC/DS operand is syntax (duplication, type, length), not a name
+    assert is_general("CL79") and is_general("2XL4") and is_general("PL8") and not is_general("APDRVP1")
+    # a company suffix, CICS global user exit keywords and IDCAMS's dump DD are nobody's names
+    assert all(is_general(w) for w in ("CORP", "LTD", "GALENGTH", "UEPGAA", "AMSDUMP", "RLSACCESS"))
 
 
 def test_the_application_part_of_an_ibm_prefixed_name_is_renamed():

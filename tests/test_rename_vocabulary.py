@@ -76,7 +76,14 @@ def test_an_english_word_identifier_is_kept_in_code_prose_and_questions(corpus, 
     rmap, t = _rename(corpus, tmp_path)
     new = rmap["identifiers"]
     assert rmap["kept"]["LEDGER"] == ENGLISH and "LEDGER" not in new
-    assert rmap["classes"] == {"LEDGPGM": "program", "LEDGJOB": "jcl_job", "ACMEPRD": "dataset", "JRNLDAT": "dataset"}
+    assert rmap["classes"] == {
+        "LEDGPGM": "program",
+        "LEDGJOB": "jcl_job",
+        "ACMEPRD": "dataset",
+        "JRNLDAT": "dataset",
+        "STEP1": "jcl_step",
+        "JRNL": "jcl_dd",
+    }
     assert f"DSN=LEDGER.{new['ACMEPRD']}.{new['JRNLDAT']}," in t["job"]
     assert f"//* NIGHTLY LEDGER RUN OF {new['LEDGPGM']}" in t["job"] and "'NIGHTLY LEDGER'" in t["job"]
     assert f"{new['LEDGPGM']} POSTS THE DAY'S JOURNAL TO THE LEDGER." in t["program"]
