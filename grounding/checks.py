@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -356,24 +356,41 @@ def _check_statements(lk: Any, fact: Fact, kind: RefKind, verb: str) -> FactOutc
     )
 
 
+def calls_reached(
+    lk: Any,
+    spans: list[tuple[str, int, int]],
+    ref_kinds: Iterable[RefKind],
+    resolve: Callable[[str], list[Symbol]],
+    seen: set[tuple[str, int]] | None = None,
+) -> Iterator[tuple[str, Symbol]]:
+    """(target, definition) of what the spans call, breadth first up to MAX_CALL_DEPTH calls deep through
+    the index's references of ref_kinds; resolve turns a call's target into its definitions. Each
+    definition comes once; seen: the (path, start line) of definitions not to visit (the subject's own)."""
+    visited = set(seen or ())
+    frontier = list(spans)
+    for _ in range(MAX_CALL_DEPTH):
+        targets = sorted(
+            {r.target for p, a, b in frontier for kind in ref_kinds for r in lk.references(None, kind, p) if a <= r.line <= b}
+        )
+        frontier = []
+        for target in targets:
+            for d in resolve(target):
+                if (d.path, d.start_line) in visited:
+                    continue
+                visited.add((d.path, d.start_line))
+                frontier.append((d.path, d.start_line, d.end_line))
+                yield target, d
+
+
 def _raised_deeper(lk: Any, functions: list[Symbol], kind: RefKind, wanted: str) -> tuple[str, Ref] | None:
     """(callee, statement) of the first raise/except of wanted in a function the subject calls, breadth first
     up to MAX_CALL_DEPTH calls deep through the index's call references."""
-    seen = {(f.path, f.start_line) for f in functions}
-    frontier = functions
-    for _ in range(MAX_CALL_DEPTH):
-        callees = sorted({c.target for fn in frontier for c in _body_refs(lk, fn, RefKind.CALL)})
-        nxt = []
-        for callee in callees:
-            for fn in _defs(lk, callee, FUNCTION_KINDS):
-                if (fn.path, fn.start_line) in seen:
-                    continue
-                seen.add((fn.path, fn.start_line))
-                nxt.append(fn)
-                hit = next((r for r in _body_refs(lk, fn, kind) if _is_a(lk, r.target, wanted)), None)
-                if hit is not None:
-                    return _last(callee), hit
-        frontier = nxt
+    spans = [(f.path, f.start_line, f.end_line) for f in functions]
+    own = {(f.path, f.start_line) for f in functions}
+    for callee, fn in calls_reached(lk, spans, (RefKind.CALL,), lambda t: _defs(lk, t, FUNCTION_KINDS), own):
+        hit = next((r for r in _body_refs(lk, fn, kind) if _is_a(lk, r.target, wanted)), None)
+        if hit is not None:
+            return _last(callee), hit
     return None
 
 

@@ -29,17 +29,18 @@ from __future__ import annotations
 import bisect
 import re
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Protocol, runtime_checkable
 
 from groundjudge.grounding.checks import (
     CHECKERS,
     CODE_ACTOR_KINDS,
-    MAX_CALL_DEPTH,
     Outcome,
     assignments,
+    calls_reached,
     check_fact,
     normalize_value,
 )
@@ -813,25 +814,11 @@ class _ClaimChecker:
 
     def _callees(self, spans: list[tuple[str, int, int]]) -> list[Symbol]:
         """The functions, methods and paragraphs the spans call, MAX_CALL_DEPTH calls deep."""
-        seen: set[tuple[str, int]] = set()
-        found: list[Symbol] = []
-        frontier = spans
-        for _ in range(MAX_CALL_DEPTH):
-            targets = {
-                r.target
-                for p, a, b in frontier
-                for kind in CALL_KINDS
-                for r in self.lk.references(None, kind, p)
-                if a <= r.line <= b
-            }
-            frontier = []
-            for t in sorted(targets):
-                for d in self.lk.definitions(_last(t)):
-                    if d.kind in SPAN_KINDS and (d.path, d.start_line) not in seen:
-                        seen.add((d.path, d.start_line))
-                        found.append(d)
-                        frontier.append((d.path, d.start_line, d.end_line))
-        return found
+
+        def resolve(target: str) -> list[Symbol]:
+            return [d for d in self.lk.definitions(_last(target)) if d.kind in SPAN_KINDS]
+
+        return [d for _, d in calls_reached(self.lk, spans, CALL_KINDS, resolve)]
 
     def _add(
         self,
@@ -926,12 +913,20 @@ class _ClaimChecker:
             return headers
         return [w for w in dict.fromkeys(re.findall(r"\b[A-Z]{3,}\b", self.claim.text)) if w in STATEMENT_VERBS]
 
+    @cached_property
+    def _masked(self) -> str:
+        """The claim text with each backticked name blanked to underscores: it stays one word for the
+        patterns, and no word inside it is read as prose."""
+        return _BACKTICKED.sub(lambda m: "_" * len(m.group(0)), self.claim.text)
+
+    @cached_property
+    def _clause_breaks(self) -> list[int]:
+        return [m.start() for m in _CLAUSE_BREAK.finditer(self._masked)] + [i for i, ch in enumerate(self._masked) if ch == "|"]
+
     def _clause_of(self, pos: int) -> tuple[int, int]:
         """The span of the clause around a position of the claim text (see _CLAUSE_BREAK)."""
-        masked = _BACKTICKED.sub(lambda m: "_" * len(m.group(0)), self.claim.text)  # a name stays a word
-        breaks = [m.start() for m in _CLAUSE_BREAK.finditer(masked)] + [i for i, ch in enumerate(masked) if ch == "|"]
-        lo = max((b for b in breaks if b <= pos), default=0)
-        hi = min((b for b in breaks if b > pos), default=len(masked))
+        lo = max((b for b in self._clause_breaks if b <= pos), default=0)
+        hi = min((b for b in self._clause_breaks if b > pos), default=len(self._masked))
         return lo, hi
 
     def _check_range(self, path: str, start: int, end: int, cite: _Located) -> CheckResult:
@@ -1318,7 +1313,7 @@ class _ClaimChecker:
                 continue  # a definition's place is checked by the file and line checks
             nxt = cues[i + 1].start if i + 1 < len(cues) else len(text) + 1
             # "calls `f` and returns `False` when it raises `E`": what follows another verb is not this one's
-            stop = _OTHER_VERB.search(_BACKTICKED.sub(lambda m: "_" * len(m.group(0)), text), cue.end)
+            stop = _OTHER_VERB.search(self._masked, cue.end)
             nxt = min(nxt, stop.start()) if stop else nxt
             before = text[: cue.start]
             # "writes X to a file, and `load` reads it": a name the next verb follows is that verb's subject
@@ -1671,14 +1666,18 @@ class _ClaimChecker:
             found = [(p, n) for p, n, _ in assignments(self.lk, name, spans)]
             what = "sets"
         else:
-            own = {(d.path, n) for d in (item.res.defs if item.res else []) for n in range(d.start_line, d.end_line + 1)}
-            found = [(p, n) for p in self.scope for n in self.lk.code_mentions(p, _last(name)) if (p, n) not in own]
+            found = list(self._uses_outside(name, item.res.defs if item.res else [], spans))
             what = "uses"
         if found:
             p, n = found[0]
             self._add("contradicted", f"{p}:{n} {what} {name}", [self.lk.snippet(p, n, n)], relation=True)
         else:
             self._add("ok", f"nothing in {', '.join(self.scope)} {what} {name}", relation=True)
+
+    def _uses_outside(self, name: str, defs: list[Symbol], spans: list[tuple[str, int, int]]) -> Iterator[tuple[str, int]]:
+        """(path, line) of the code lines in the spans that name `name` outside its own definitions."""
+        own = {(d.path, n) for d in defs for n in range(d.start_line, d.end_line + 1)}
+        return ((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b) if (p, n) not in own)
 
     def _check_flows_unused(self) -> None:
         """ "`X` feeds the term of the loan", "`X` is passed to ...": a data item the claim says its value flows
@@ -1691,11 +1690,9 @@ class _ClaimChecker:
         defs = [d for d in item.res.defs if d.kind in DATA_KINDS]
         if not defs or len(defs) != len(item.res.defs):
             return
-        own = {(d.path, n) for d in defs for n in range(d.start_line, d.end_line + 1)}
         name = item.ref.value
-        for path, _ in self.lk.text_hits(_last(name), 50):
-            if any(n for n in self.lk.code_mentions(path, _last(name)) if (path, n) not in own):
-                return
+        if any(self._uses_outside(name, defs, [(path, 1, 10**9) for path, _ in self.lk.text_hits(_last(name), 50)])):
+            return
         d = defs[0]
         self._add("contradicted", f"{name} is declared at {_where(d)} and no code uses it", [_def_evidence(self.lk, d)], True)
 
@@ -1724,8 +1721,7 @@ class _ClaimChecker:
                 p, n, _ = found[0]
                 self._add("ok", f"{who} sets {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=True)
                 continue
-            own = {(d.path, n) for d in loc.res.defs for n in range(d.start_line, d.end_line + 1)}
-            if any((p, n) not in own for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b)):
+            if any(self._uses_outside(name, loc.res.defs, spans)):
                 continue
             where = _spans_text(spans)
             self._add(
