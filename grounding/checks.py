@@ -398,8 +398,28 @@ def check_raises(lk: Any, fact: Fact) -> FactOutcome | None:
     return _check_statements(lk, fact, RefKind.RAISE, "raises")
 
 
-def check_catches(lk: Any, fact: Fact) -> FactOutcome | None:
+def check_catches(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+    if fact.subject is None and fact.object is not None and scope:
+        return _file_catches(lk, fact.object.value, scope)
     return _check_statements(lk, fact, RefKind.EXCEPT, "catches")
+
+
+def _file_catches(lk: Any, name: str, scope: list[str]) -> FactOutcome | None:
+    """ "The fallback catches `X`" names no function: the except blocks of the files the claim is about
+    must catch X (or a subclass of it); files with except blocks, none of them for X, contradict it."""
+    wanted = _last(name)
+    statements = [r for path in scope for r in lk.references(None, RefKind.EXCEPT, path)]
+    for r in statements:
+        if _is_a(lk, r.target, wanted):
+            return FactOutcome(
+                "ok", f"{r.path} catches {r.target} ({r.path}:{r.line})", [_ref_evidence(lk, r, f"except {r.target}")]
+            )
+    if not statements:
+        return None
+    first = statements[0]
+    shown = ", ".join(sorted({r.target for r in statements}))
+    note = f"the except blocks of {', '.join(scope)} catch {shown} ({first.path}:{first.line}), not {wanted}"
+    return FactOutcome("contradicted", note, [_ref_evidence(lk, first, f"except {first.target}")])
 
 
 def check_maps(lk: Any, fact: Fact) -> FactOutcome | None:
@@ -810,7 +830,7 @@ def check_member(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
 CHECKERS: dict[Predicate, Callable[..., FactOutcome | None]] = {
     Predicate.INHERITS: lambda lk, fact, scope: check_inherits(lk, fact),
     Predicate.RAISES: lambda lk, fact, scope: check_raises(lk, fact),
-    Predicate.CATCHES: lambda lk, fact, scope: check_catches(lk, fact),
+    Predicate.CATCHES: check_catches,
     Predicate.MAPS_EXCEPTION: lambda lk, fact, scope: check_maps(lk, fact),
     Predicate.RETURNS: check_returns,
     Predicate.COUNTS: check_counts,

@@ -444,11 +444,14 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact
                 object=_term(obj) if obj else None,
             )
         )
+    advice = _ADVICE.match(text)
     for pattern, predicate in ((INHERITS, Predicate.INHERITS), (RAISES, Predicate.RAISES), (CATCHES, Predicate.CATCHES)):
         facts.extend(
             _word_fact(predicate, m, names, text)
             for m in pattern.finditer(masked)
             if not (predicate is Predicate.CATCHES and _NOUN_BEFORE.search(masked, 0, m.start()))
+            # "Catch `Timeout` to ...": the reader is told to catch it, no code is said to
+            and not (advice is not None and m.start() < advice.end())
         )
     facts.extend(_mapping_facts(text, names))
     facts.extend(_value_facts(text, names))
@@ -467,7 +470,7 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact
             )
         )
     opinion = next((m for m in OPINION.finditer(masked) if not _CONDITIONAL_MODAL.search(masked, 0, m.end())), None)
-    opinion = opinion or _ADVICE.match(text)
+    opinion = opinion or advice
     if opinion is not None:
         facts.append(Fact(predicate=Predicate.UNKNOWN, span=(opinion.start(), opinion.end())))
     return sorted(facts, key=lambda f: f.span)

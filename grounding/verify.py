@@ -45,7 +45,7 @@ from groundjudge.grounding.checks import (
     normalize_value,
 )
 from groundjudge.grounding.claims import OBJECT_BEFORE, in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
-from groundjudge.grounding.facts import Fact
+from groundjudge.grounding.facts import Fact, Predicate
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import assign_dd, case_insensitive, special_names
@@ -182,8 +182,12 @@ CALL_KINDS = frozenset({RefKind.CALL, RefKind.PERFORM})
 _PASSIVE_CLAUSE = re.compile(
     r"\b(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?\w+(?:ed|en)\b", re.I
 )
+# "is called by `Y`", "is performed from `Y`": the passive's agent or origin, which lives elsewhere
+# ("is annotated with `@Component`" names what the subject carries)
+_PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by|from|in|inside|within)\b", re.I)
 # "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place
 _AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
+_OWNED_BEFORE = re.compile(r"\w['’]s\s+`?$")
 _PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|first\s+)?$", re.I)
 # What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
 UNIT_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.PROC, SymbolKind.JOB})
@@ -271,6 +275,43 @@ def _is_comment(line: str, language: str) -> bool:
         return line.startswith("//*")
     stripped = line.lstrip()
     return stripped.startswith(("#", "//", "/*", "* "))
+
+
+# Words that continue a condition's chain at its own indentation: their governing test is above them.
+_BRANCH = re.compile(r"\s*(?:else|elif|when|other|case|default|not\s+at\s+end|not\s+invalid)\b", re.I)
+
+
+def _code_part(line: str, language: str) -> str:
+    """The statement text of a line: COBOL's fixed format keeps it in columns 8-72."""
+    return line[7:72] if language == "cobol" else line
+
+
+def governed_region(lines: tuple[str, ...], language: str, line: int, body_start: int) -> tuple[int, int]:
+    """The lines from the outermost condition governing a statement (every less-indented line above it,
+    up to its paragraph's or function's first line, and for an ELSE or WHEN the test that heads it) to the
+    statement's last continuation line. Indentation is how both COBOL and the tag languages are laid out."""
+
+    def indent(n: int) -> int | None:
+        text = lines[n - 1]
+        if _is_comment(text, language):
+            return None
+        code = _code_part(text, language)
+        return len(code) - len(code.lstrip()) if code.strip() else None
+
+    own = indent(line)
+    if own is None:
+        return line, line
+    first, level, chain = line, own, False
+    for n in range(line - 1, body_start, -1):
+        width = indent(n)
+        if width is None or width > level or (width == level and not chain):
+            continue
+        first, level = n, width
+        chain = bool(_BRANCH.match(_code_part(lines[n - 1], language)))
+    last = line
+    while last < len(lines) and (width := indent(last + 1)) is not None and width > own:
+        last += 1
+    return first, last
 
 
 def _specific(number: str) -> bool:
@@ -758,7 +799,159 @@ class _ClaimChecker:
         self._check_identical_files()
         self._check_file_lists()
         self._check_code(self.scope, strict=bool(strong))
+        self._check_qualifiers()
+        self._check_row_values()
         return self.checks
+
+    def _check_row_values(self) -> None:
+        """A table row pairs its first cell's name with the values of its other cells ("| `limit` | `2` |",
+        "| `afterStatusCodes` | 413, 429 | `retryAfterStatusCodes` |"): each value must be in a statement
+        that names the row's name (with the conditions governing it), or in the definition of another name
+        of the row. A value found only elsewhere is not that name's."""
+        text = self.claim.text
+        if " | " not in text:
+            return
+        first_cell = text.index(" | ")
+        key = next((loc for loc in self.located if loc.ref.kind == "identifier" and loc.ref.start < first_cell), None)
+        if key is None or key.res is None or not key.res.found:
+            return
+        others = [
+            loc.res.defs
+            for loc in self.located
+            if loc is not key and loc.ref.kind == "identifier" and loc.res is not None and loc.ref.value not in _LITERAL_WORDS
+        ]
+        regions = [(d.path, d.start_line, d.end_line) for defs in others for d in defs if d.kind in _VALUE_HOLDERS]
+        containers = [d for d in key.res.defs if d.kind not in _VALUE_HOLDERS]
+        if containers or key.res.files:
+            # a program, class or function row: its values are somewhere in its code
+            regions += [(d.path, d.start_line, d.end_line) for d in containers]
+            regions += [(f, 1, 10**9) for f in key.res.files]
+        else:
+            paths = self.scope or sorted({d.path for d in key.res.defs} | {r.path for r in key.res.refs})
+            regions += [(p, a, b) for p in paths for a, b in self._governed_regions(p, key.ref.value, inside_bodies=False)]
+        for ref in self.claim.refs:
+            if ref.start < first_cell or not self._row_value(ref):
+                continue
+            hit = next(((p, n) for p, a, b in regions for n in self.lk.code_mentions(p, ref.value, a, b)), None)
+            self._about = ref
+            if hit is not None:
+                p, n = hit
+                self._add("ok", f"{ref.value} is with {key.ref.value} at {p}:{n}", [self.lk.snippet(p, n, n)])
+            elif regions:
+                self._add("contradicted", f"no statement naming {key.ref.value} holds {ref.value}", relation=True)
+            self._about = None
+
+    def _row_value(self, ref: ClaimRef) -> bool:
+        if in_code_fragment(ref):
+            return False  # a quoted statement is checked as a whole
+        if ref.kind == "identifier":
+            return ref.value in _LITERAL_WORDS
+        return ref.kind == "value" and ref.value_kind in ("number", "string") and (ref.strict or _specific(ref.value))
+
+    def _check_qualifiers(self) -> None:
+        """A value or data name that a clause puts before a relation that held, or after it in a condition
+        ("for customer number 0 it performs `P`", "on `NOTFND` it sets `X` to '2'", "performs `P` until
+        `EOF-SW` is 'Y'"), must be in a statement that does it or in the conditions that govern that
+        statement: found only elsewhere, the relation holds but not when the claim says."""
+        taken = self._fact_term_spans()
+        for check in list(self.checks):
+            if check.outcome != "ok" or not check.relation or not check.evidence:
+                continue
+            anchor = self._check_anchor(check)
+            if anchor is None:
+                continue
+            pos, name = anchor
+            phrases = self._condition_phrases(pos)
+            qualifiers = [
+                ref
+                for i, ref in enumerate(self.claim.refs)
+                if any(a <= ref.start < b for a, b in phrases)
+                and i != check.ref
+                and (ref.start, ref.end) not in taken
+                and self._qualifier(ref)
+            ]
+            where = check.evidence[0]
+            regions = self._governed_regions(where.path, name) if qualifiers else []
+            if not regions:
+                continue
+            for ref in qualifiers:
+                if not any(self.lk.code_mentions(where.path, ref.value, a, b) for a, b in regions):
+                    a, b = regions[0]
+                    self._about = ref
+                    self._add(
+                        "mismatch",
+                        f"{ref.value} is not in the statement nor its conditions where {check.message.split(' (')[0]} "
+                        f"({where.path}:{a}-{b})",
+                        [self.lk.snippet(where.path, a, b)],
+                    )
+                    self._about = None
+
+    def _condition_phrases(self, pos: int) -> list[tuple[int, int]]:
+        """The condition phrases of the clause around pos ("when `X` is 'Y'", "until `EOF`", a leading "for
+        customer 9999999999" or "on `NOTFND`"): each from its word to the next comma, or to pos."""
+        lo, hi = self._clause_of(pos)
+        text = self._masked
+        opening = _OPENING_CONDITION.match(text, lo)
+        starts = [m.start() for m in _CONDITION_WORD.finditer(text, lo, hi)] + ([opening.end()] if opening else [])
+        phrases = []
+        for start in starts:
+            stop = text.find(",", start, hi)
+            end = min(e for e in (stop if stop >= 0 else hi, pos if start < pos else hi) if e > start)
+            phrases.append((start, end))
+        return phrases
+
+    def _governed_regions(self, path: str, name: str, inside_bodies: bool = True) -> list[tuple[int, int]]:
+        """For each statement of a file that uses a name inside a paragraph or function (not the name's own
+        definition), or anywhere unless inside_bodies: the lines from the outermost condition governing it
+        to the end of the statement."""
+        bodies = [d for d in self.lk.definitions(None, None, path) if d.kind in _BODY_KINDS and not _same_name(d.name, name)]
+        lines, language = self.lk.file_lines(path), self.lk.line_language(path)
+        regions = []
+        for n in self.lk.code_mentions(path, _last(name)):
+            around = [d for d in bodies if d.start_line < n <= d.end_line]
+            body = min(around, key=lambda d: d.end_line - d.start_line, default=None)
+            if body is not None:
+                regions.append(governed_region(lines, language, n, body.start_line))
+            elif not inside_bodies:
+                regions.append(governed_region(lines, language, n, n - 1))
+        return regions
+
+    def _fact_term_spans(self) -> set[tuple[int, int]]:
+        """The spans of the names and values the claim's facts are about: a fact's own terms are its
+        subject and object, not qualifiers of another fact."""
+        spans = set()
+        for fact in self.claim.facts:
+            # a relation's subject is its actor, whose data name before the verb may be the condition
+            # ("on `NOTFND` it performs `P`"); the item a value is stated of is the fact's own
+            subject = fact.subject if fact.predicate is Predicate.HAS_VALUE else None
+            for term in (subject, fact.object, fact.by):
+                if term is not None:
+                    spans.add(term.span)
+            if fact.value is not None:
+                spans |= {(r.start, r.end) for r in self.claim.refs if fact.span[0] <= r.start and r.end <= fact.span[1]}
+        return spans
+
+    def _check_anchor(self, check: CheckResult) -> tuple[int, str] | None:
+        """Where in the claim a held relation is stated, and the name its code statement uses."""
+        if check.ref is not None:
+            ref = self.claim.refs[check.ref]
+            return ref.start, ref.value
+        if check.fact is not None:
+            fact = self.claim.facts[check.fact]
+            term = fact.object or fact.subject
+            return (fact.span[0], term.value) if term is not None else None
+        return None
+
+    def _qualifier(self, ref: ClaimRef) -> bool:
+        """A literal, or a name of data rather than of code that acts (a paragraph, program, class)."""
+        if ref.kind == "value":
+            return ref.value_kind in ("number", "string") and (ref.strict or _specific(ref.value))
+        if ref.kind != "identifier" or in_code_fragment(ref):
+            return False
+        loc = next((loc for loc in self.located if loc.ref is ref), None)
+        if loc is None or loc.res is None or not loc.res.found or loc.res.files:
+            return False
+        return all(d.kind in _DATA_KINDS for d in loc.res.defs)
 
     def _check_facts(self) -> None:
         """The facts whose predicates have their own checkers (grounding/checks.py)."""
@@ -1475,11 +1668,19 @@ class _ClaimChecker:
                 return subject.ref.value, [(f, 1, 10**9) for f in subject.files]
             if subject.res is not None and subject.res.defs:
                 defs = self._preferred(subject.res.defs)
-                return subject.ref.value, [(d.path, d.start_line, d.end_line) for d in defs]
+                return subject.ref.value, [(d.path, self._decorated_start(d), d.end_line) for d in defs]
         context = self._context_located()
         if context is not None:
             return context.ref.text, [(f, 1, 10**9) for f in context.files]
         return "the snapshot", None
+
+    def _decorated_start(self, d: Symbol) -> int:
+        """A definition's first line, taking in the decorators or annotations right above it (`@Component`)."""
+        lines = self.lk.file_lines(d.path)
+        start = d.start_line
+        while start > 1 and lines[start - 2].lstrip().startswith("@"):
+            start -= 1
+        return start
 
     def _preferred(self, defs: list[Symbol]) -> list[Symbol]:
         """Definitions in the files the claim is about (its own, else its context), when there are any:
@@ -1618,7 +1819,7 @@ class _ClaimChecker:
         first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
         if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
             return
-        if not first.res.defs or any(d.kind not in SPAN_KINDS for d in first.res.defs):
+        if not first.res.defs or any(d.kind not in SPAN_KINDS | {SymbolKind.CLASS} for d in first.res.defs):
             return
         text = self.claim.text
         clause_end = self._clause_of(first.pos)[1]
@@ -1634,7 +1835,9 @@ class _ClaimChecker:
                 continue  # "`replace`, `ljust` and `center` escape ...": a list of subjects, not what the first uses
             if loc.res is None or not loc.res.found or loc.pos >= clause_end or _AGENT_BEFORE.search(text, 0, loc.pos):
                 continue
-            if _PASSIVE_CLAUSE.search(text, first.ref.end, loc.pos):
+            if _OWNED_BEFORE.search(text, 0, loc.pos):
+                continue  # "urllib3's `HTTPError`": another module's name, which the subject may import under another
+            if _PASSIVE_AGENT.search(text, first.ref.end, loc.pos):
                 continue  # "`X` is called by `Y`": Y is the caller, not in X's span
             if cobol and not (loc.res.defs and all(d.kind in DATA_KINDS for d in loc.res.defs)):
                 continue
@@ -2113,6 +2316,16 @@ _COPY_COLUMN = re.compile(
 )
 # Where one clause of a sentence ends and the next, with its own subject, begins: a semicolon, a comma
 # before a conjunction, "while"/"whereas", and "and" before a new subject ("and its procedure division").
+# Where statements sit: the unit a relation's evidence line belongs to.
+_BODY_KINDS = frozenset({SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.FUNCTION, SymbolKind.METHOD})
+_DATA_KINDS = frozenset({SymbolKind.DATA_ITEM, SymbolKind.CONDITION, SymbolKind.CONSTANT, SymbolKind.FIELD})
+_CONDITION_WORD = re.compile(r"(?<![\w-])(?:when|whenever|if|unless|until|while)(?![\w-])", re.I)
+# "For customer number 9999999999 it ...", "On `NOTFND`, ...": a clause that opens on a case
+_OPENING_CONDITION = re.compile(r"[\s,;]*(?:[-*+]\s+|\d+[.)]\s+)?(?:for|on)\b", re.I)
+# Names a language gives to values, which a table cell states as a value ("| `retryOnTimeout` | `false` |")
+_LITERAL_WORDS = frozenset({"true", "false", "True", "False", "None", "null", "undefined", "nil"})
+# Definitions small enough that a value inside them belongs to them: constants, data items, fields
+_VALUE_HOLDERS = frozenset({SymbolKind.CONSTANT, SymbolKind.DATA_ITEM, SymbolKind.FIELD, SymbolKind.CONDITION})
 _CLAUSE_BREAK = re.compile(
     r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
     re.I,

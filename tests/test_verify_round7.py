@@ -1,0 +1,162 @@
+"""Issue E round 7: what a claim attaches to a relation that held must be where the relation holds: a
+condition's values in the conditions governing the statement, a table row's values with the row's name,
+an annotation on the class it is said to annotate; and a "catches" with no function named, judged on the
+except blocks of the claim's files. Each on a small fixture corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from groundjudge.grounding.models import Verdict
+from groundjudge.grounding.verify import governed_region
+
+S, P, U, N = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY
+
+INQUIRY = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. ABCIQ01.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01  WS-RESP               PIC S9(8) COMP.
+       01  WS-CUSTNO             PIC 9(10).
+       01  WS-FAIL-CD            PIC X.
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           IF WS-CUSTNO = 9999999999
+              PERFORM 2000-LAST
+           END-IF
+           IF WS-RESP = DFHRESP(NOTFND) AND
+              WS-CUSTNO = 0000000000
+                PERFORM 3000-AGAIN
+           ELSE
+                PERFORM 4000-FOUND
+           END-IF
+           GOBACK.
+       2000-LAST.
+           MOVE '1' TO WS-FAIL-CD.
+       3000-AGAIN.
+           MOVE '2' TO WS-FAIL-CD.
+       4000-FOUND.
+           MOVE '0' TO WS-FAIL-CD.
+"""
+
+SHIM = """\
+try:
+    from ._speedups import escape
+except ImportError:
+    from ._native import escape
+"""
+
+VALIDATOR = """\
+@Component
+public class PetValidator {
+    public boolean supports(Class<?> clazz) {
+        return true;
+    }
+}
+"""
+
+OTHER = """\
+@Controller
+public class OwnerPage {
+    public String show() {
+        return "owner";
+    }
+}
+"""
+
+OPTIONS = """\
+const retryAfterStatusCodes = [413, 429, 503];
+
+const defaultOptions = {
+\tlimit: 2,
+\tafterStatusCodes: retryAfterStatusCodes,
+\tretryOnTimeout: false,
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def grounder(tmp_path_factory):
+    from _grounding_helpers import Grounder
+
+    root: Path = tmp_path_factory.mktemp("round7") / "abc"
+    for rel, text in {
+        "cbl/ABCIQ01.cbl": INQUIRY,
+        "py/shim.py": SHIM,
+        "java/PetValidator.java": VALIDATOR,
+        "java/OwnerPage.java": OTHER,
+        "ts/options.ts": OPTIONS,
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return Grounder(root)
+
+
+CASES = [
+    # a condition's value is in the test that governs the PERFORM, or it is not
+    ("## `ABCIQ01`\n\nFor customer number 9999999999 it performs `2000-LAST`.", S),
+    ("## `ABCIQ01`\n\nFor customer number 9999999999 it performs `3000-AGAIN`.", P),
+    ("## `ABCIQ01`\n\n`0000-MAIN` performs `3000-AGAIN` when `WS-RESP` is `NOTFND`.", S),
+    ("## `ABCIQ01`\n\n`0000-MAIN` performs `2000-LAST` when `WS-RESP` is `NOTFND`.", P),
+    # an ELSE branch is governed by the IF that heads it
+    ("## `ABCIQ01`\n\n`0000-MAIN` performs `4000-FOUND` unless `WS-RESP` is `NOTFND`.", S),
+    # "on `X`" opening the clause is a condition too
+    ("## `ABCIQ01`\n\nOn `NOTFND` it performs `3000-AGAIN`.", S),
+    ("## `ABCIQ01`\n\nOn `NOTFND` it performs `2000-LAST`.", P),
+    # an annotation sits right above the class it annotates
+    ("`PetValidator` is annotated with `@Component`.", S),
+    ("`OwnerPage` is annotated with `@Component`.", U),
+    # no function named: the except blocks of the claim's file
+    ("## `py/shim.py`\n\nThe fallback catches `ImportError`.", S),
+    ("## `py/shim.py`\n\nThe fallback catches `ModuleNotFoundError` only.", U),
+    # advice to the reader states no fact of the code
+    ("## `py/shim.py`\n\nCatch `ModuleNotFoundError` to fall back.", N),
+]
+
+
+@pytest.mark.parametrize(("md", "verdict"), CASES)
+def test_round7_checks(grounder, md, verdict):
+    c = grounder.one(md)
+    assert c.verdict == verdict, c.reason
+
+
+TABLE = (
+    "| Option | Default | Where |\n|---|---|---|\n"
+    "| `limit` | `2` | `ts/options.ts` |\n"
+    "| `afterStatusCodes` | 413, 429 and 500 | `retryAfterStatusCodes` |\n"
+    "| `afterStatusCodes` | 413, 429 and 503 | `retryAfterStatusCodes` |\n"
+    "| `retryOnTimeout` | `true` | `defaultOptions` |\n"
+    "| `retryOnTimeout` | `false` | `defaultOptions` |\n"
+)
+
+
+def test_a_rows_values_go_with_its_name(grounder):
+    verdicts = [c.verdict for c in grounder.claims(TABLE)]
+    assert verdicts == [S, U, S, U, S]
+
+
+def test_a_rows_missing_value_is_named(grounder):
+    row = grounder.claims(TABLE)[1]
+    assert row.reason.startswith("no statement naming afterStatusCodes holds 500"), row.reason
+
+
+def test_the_condition_check_names_the_statement(grounder):
+    c = grounder.one("## `ABCIQ01`\n\nFor customer number 9999999999 it performs `3000-AGAIN`.")
+    assert c.reason.startswith("9999999999 is not in the statement nor its conditions where"), c.reason
+    assert c.evidence[0].path == "cbl/ABCIQ01.cbl" and (c.evidence[0].start_line, c.evidence[0].end_line) == (13, 15)
+
+
+def test_governed_region_climbs_to_the_heading_test():
+    lines = tuple(INQUIRY.splitlines())
+    # PERFORM 3000-AGAIN (line 15) is governed by the IF on lines 13-14
+    assert governed_region(lines, "cobol", 15, 9) == (13, 15)
+    # PERFORM 4000-FOUND (line 17) sits under ELSE, which the IF on line 13 heads
+    assert governed_region(lines, "cobol", 17, 9) == (13, 17)
+    # a statement at the paragraph's own level has no governing test: itself only
+    assert governed_region(lines, "cobol", 19, 9) == (19, 19)
+    # Python: the body of an except block, and a statement's continuation lines
+    py = ("def f(x):", "    try:", "        g(x)", "    except KeyError:", "        h(", "            x)", "    return x")
+    assert governed_region(py, "python", 5, 1) == (4, 6)
