@@ -159,6 +159,14 @@ def _evaluate(expr: str) -> str | None:
         return None
 
 
+# An arithmetic expression of names and numbers (`10 * 1024 * 1024`, `0.3 * attempt`)
+_EXPRESSION = re.compile(r"[\w.]+(?:\s*(?:\*\*|[-+*/%])\s*[\w.()]+)+")
+
+
+def _squashed(code: str) -> str:
+    return re.sub(r"\s+", "", code.strip("`"))
+
+
 def _stated_value(lk: Any, value: str) -> str | None:
     """The literal a constant's value or a default states, following a name of a constant (`limit =
     MAX_ENTRIES`, `A = B`) to that constant's value."""
@@ -276,9 +284,11 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
     for d, value, said in holders:
         # A COBOL VALUE clause is a literal already; a constant or a default may be computed.
         actual = normalize_value(value) if d.kind == SymbolKind.DATA_ITEM else _stated_value(lk, value)
-        if claimed in (actual, normalize_value(value)):
+        both_computed = _EXPRESSION.fullmatch(fact.value.strip("`")) and _EXPRESSION.fullmatch(value.strip())
+        if claimed in (actual, normalize_value(value)) or (both_computed and _squashed(fact.value) == _squashed(value)):
             return FactOutcome("ok", f"{said} {value} ({d.path}:{d.start_line})", [_sym_evidence(lk, d, f"{d.kind} {d.name}")])
-        if actual is not None:
+        if actual is not None or both_computed:
+            # a computation quoted as the code spells it is compared as written (`5 * 1024` is not `10 * 1024`)
             stated.append((d, value, said))
     if not stated:
         d, value, said = holders[0]

@@ -167,6 +167,13 @@ HAS_VALUE = re.compile(
     r"[-+]?\d[\d_,]*(?:\.\d+)?(?![\w-])|\"[^\"]*\"|'[^']*'|None|True|False)",
     re.I,
 )
+# "`X` is `60 * 1000`", "`X`, the cap on a read, is 5 MiB (`5 * 1024 * 1024`)": a computed value quoted as
+# the code spells it (an appositive and a few words of prose may come first)
+HAS_EXPRESSION = re.compile(
+    r"(?:,\s[^,`]{1,40},)?\s*(?P<verb>is|=|equals|defaults?\s+to)\s+(?:[\w.]+\s+){0,3}\(?"
+    r"`(?P<value>[\w.]+(?:\s*(?:\*\*|[-+*/%])\s*[\w.()]+)+)`",
+    re.I,
+)
 # A value stated inside a condition ("until `X` is 'Y'") is a runtime state, not the name's value.
 _CONDITION = re.compile(r"(?<![\w-])(?:until|when|whenever|if|unless|while|whether|once|after|before)(?![\w-])[^,;]*$", re.I)
 # A COBOL data item's VALUE is only its initial content: a plain "is" says what it holds at some point.
@@ -268,7 +275,7 @@ def _mapping_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
 def _value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
     facts = []
     for ref in names:
-        m = HAS_VALUE.match(text, ref.end)
+        m = HAS_VALUE.match(text, ref.end) or HAS_EXPRESSION.match(text, ref.end)
         if m is None or _CONDITION.search(_mask(text[: ref.start])):
             continue
         value = m.group("value").strip("`")

@@ -801,7 +801,60 @@ class _ClaimChecker:
         self._check_code(self.scope, strict=bool(strong))
         self._check_qualifiers()
         self._check_row_values()
+        self._check_order()
         return self.checks
+
+    def _check_order(self) -> None:
+        """ "`f` replaces `<` before it replaces `>`", "performs `A`, then `B`", "runs `X` after it builds
+        `Y`": when the sentence opens with a paragraph or function and both sides of the order word quote
+        something its body names, the first lines naming them must come in the order stated."""
+        first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
+        if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
+            return
+        bodies = [d for d in self._preferred(first.res.defs) if d.kind in SPAN_KINDS]
+        if len(bodies) != 1:
+            return
+        body = bodies[0]
+        text = self.claim.text
+        quoted = [m for m in _BACKTICKED.finditer(text) if m.start() > first.ref.end]
+        for word in _ORDER_WORD.finditer(self._masked, first.ref.end):
+            lo, hi = self._clause_of(word.start())
+            if lo > first.ref.end and word.start() - lo <= len(", and then"):
+                lo = self._clause_of(lo - 1)[0]  # ", then `B`": the step before is the previous clause's
+            before = [m for m in quoted if lo <= m.start() < word.start()]
+            # the step after the word is its own next few words ("before it replaces `>`"), not a later verb's
+            after = [m for m in quoted if word.end() <= m.start() < hi and _STEP_GAP.fullmatch(text, word.end(), m.start())]
+            if not before or not after:
+                continue
+            a, b = before[-1].group(0).strip("`"), after[0].group(0).strip("`")
+            if word.group(0).lower() == "after":
+                a, b = b, a
+            line_a, line_b = self._first_use(body, a), self._first_use(body, b)
+            if a == b or line_a is None or line_b is None or line_a == line_b:
+                continue
+            self._about = None
+            ev = [self.lk.snippet(body.path, min(line_a, line_b), max(line_a, line_b))]
+            if line_a < line_b:
+                self._add("ok", f"{body.name} names {a} (line {line_a}) before {b} (line {line_b})", ev, relation=True)
+            else:
+                self._add("contradicted", f"{body.name} names {b} (line {line_b}) before {a} (line {line_a})", ev, relation=True)
+
+    def _first_use(self, body: Symbol, quoted: str) -> int | None:
+        """The first line after a body's own header that names a quoted name, or holds it as a literal."""
+        lines = self.lk.file_lines(body.path)
+        language = self.lk.line_language(body.path)
+        if re.fullmatch(r"[\w.-]+", quoted):
+            found = self.lk.code_mentions(body.path, _last(quoted), body.start_line + 1, body.end_line)
+            return found[0] if found else None
+        literal = re.compile("[\"']" + re.escape(quoted) + "[\"']")
+        return next(
+            (
+                n
+                for n in range(body.start_line + 1, min(body.end_line, len(lines)) + 1)
+                if literal.search(lines[n - 1]) and not _is_comment(lines[n - 1], language)
+            ),
+            None,
+        )
 
     def _check_row_values(self) -> None:
         """A table row pairs its first cell's name with the values of its other cells ("| `limit` | `2` |",
@@ -2326,6 +2379,9 @@ _OPENING_CONDITION = re.compile(r"[\s,;]*(?:[-*+]\s+|\d+[.)]\s+)?(?:for|on)\b", 
 _LITERAL_WORDS = frozenset({"true", "false", "True", "False", "None", "null", "undefined", "nil"})
 # Definitions small enough that a value inside them belongs to them: constants, data items, fields
 _VALUE_HOLDERS = frozenset({SymbolKind.CONSTANT, SymbolKind.DATA_ITEM, SymbolKind.FIELD, SymbolKind.CONDITION})
+# "A before B", "A, then B", "B after A": the order two steps are said to come in
+_ORDER_WORD = re.compile(r"(?<![\w-])(?:before|after|then)(?![\w-])", re.I)
+_STEP_GAP = re.compile(r"(?:\s+[\w'-]+){0,5}\s+")
 _CLAUSE_BREAK = re.compile(
     r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
     re.I,

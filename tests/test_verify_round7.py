@@ -1,7 +1,7 @@
 """Issue E round 7: what a claim attaches to a relation that held must be where the relation holds: a
 condition's values in the conditions governing the statement, a table row's values with the row's name,
-an annotation on the class it is said to annotate; and a "catches" with no function named, judged on the
-except blocks of the claim's files. Each on a small fixture corpus."""
+an annotation on the class it is said to annotate, steps in the order stated; and a "catches" with no
+function named, judged on the except blocks of the claim's files. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -67,6 +67,14 @@ public class OwnerPage {
 }
 """
 
+ESCAPE = """\
+def escape_inner(s):
+    s = s.replace("&", "&amp;")
+    s = s.replace(">", "&gt;")
+    s = s.replace("<", "&lt;")
+    return s
+"""
+
 OPTIONS = """\
 const retryAfterStatusCodes = [413, 429, 503];
 
@@ -75,6 +83,8 @@ const defaultOptions = {
 \tafterStatusCodes: retryAfterStatusCodes,
 \tretryOnTimeout: false,
 };
+
+const maxBodySize = 10 * 1024 * 1024;
 """
 
 
@@ -89,6 +99,7 @@ def grounder(tmp_path_factory):
         "java/PetValidator.java": VALIDATOR,
         "java/OwnerPage.java": OTHER,
         "ts/options.ts": OPTIONS,
+        "py/escape.py": ESCAPE,
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -114,6 +125,17 @@ CASES = [
     ("## `py/shim.py`\n\nThe fallback catches `ModuleNotFoundError` only.", U),
     # advice to the reader states no fact of the code
     ("## `py/shim.py`\n\nCatch `ModuleNotFoundError` to fall back.", N),
+    # a computed value quoted as the code spells it
+    ("`maxBodySize` is `10 * 1024 * 1024`.", S),
+    ("`maxBodySize`, the cap on a read, is 5 MiB (`5 * 1024 * 1024`).", U),
+    # steps said to come in an order: the body's first lines naming them
+    ("`escape_inner` replaces `&` before it replaces `<`.", S),
+    ("`escape_inner` replaces `<` before it replaces `>`.", U),
+    ("`escape_inner` replaces `>`, then `<`.", S),
+    ("`escape_inner` replaces `<` after it replaces `&`.", S),
+    ("`escape_inner` replaces `&` after it replaces `<`.", U),
+    # a later verb's object is no step of the order word ("after decoding, returns `s`")
+    ("`escape_inner` replaces `<` and, after escaping the rest, returns `s`.", S),
 ]
 
 
