@@ -342,6 +342,7 @@ class _Lookup:
         self.line_language = lru_cache(maxsize=4096)(self._line_language)
         self._paths: list[str] | None = None
         self._code_text: dict[str, tuple[str, list[int]]] = {}
+        self._joined_text: dict[str, tuple[str, list[int]]] = {}
 
     def _definitions(
         self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None
@@ -373,10 +374,34 @@ class _Lookup:
         return Evidence(path=path, start_line=start, end_line=end, snippet="\n".join(lines[start - 1 : end]), note=note)
 
     def mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
-        pattern = word_pattern(name)
-        lines = self.file_lines(path)
-        stop = len(lines) if end is None else min(end, len(lines))
-        return [n for n in range(max(start, 1), stop + 1) if pattern.search(lines[n - 1])]
+        """Lines start..end naming a name as a whole word; the file is scanned as one text, which is
+        much faster than a search per line."""
+        text, starts = self._joined(path)
+        if not starts:
+            return []
+        first = max(start, 1)
+        stop = len(starts) if end is None else min(end, len(starts))
+        if first > stop:
+            return []
+        limit = starts[stop] - 1 if stop < len(starts) else len(text)
+        pattern, found, at = word_pattern(name), [], starts[first - 1]
+        while (m := pattern.search(text, at, limit)) is not None:
+            n = bisect.bisect_right(starts, m.start())
+            found.append(n)
+            if n >= len(starts):
+                break
+            at = starts[n]  # the next line: one hit per line is all a caller needs
+        return found
+
+    def _joined(self, path: str) -> tuple[str, list[int]]:
+        if path not in self._joined_text:
+            lines = self.file_lines(path)
+            starts, at = [], 0
+            for line in lines:
+                starts.append(at)
+                at += len(line) + 1
+            self._joined_text[path] = ("\n".join(lines), starts)
+        return self._joined_text[path]
 
     def _line_language(self, path: str) -> str:
         """The file's language for the line rules: _FREE_COBOL for COBOL after a free-format directive."""

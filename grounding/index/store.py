@@ -98,18 +98,26 @@ def symbol_of(row: SymbolRow) -> Symbol:
         end_line=end,
         language=language,
         source=source,
-        detail=json.loads(detail),
+        detail=_detail(detail),
     )
 
 
 def ref_of(row: RefRow) -> Ref:
     kind, target, line, path, context, language, detail, _ = row
-    return Ref(kind=kind, target=target, path=path, line=line, context=context, language=language, detail=json.loads(detail))
+    return Ref(kind=kind, target=target, path=path, line=line, context=context, language=language, detail=_detail(detail))
+
+
+def _detail(stored: str) -> dict[str, str]:
+    # most rows have no detail, and decoding "{}" thousands of times per answer shows in verification time
+    return {} if stored == "{}" else json.loads(stored)
 
 
 def _insert(table: str, columns: tuple[str, ...]) -> str:
     return f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
+
+# the same few paths are asked about thousands of times while an answer is verified
+_normalized = lru_cache(maxsize=4096)(normalize_relpath)
 
 _INSERT_SYMBOL = _insert("symbols", SYMBOL_COLUMNS)
 _INSERT_REF = _insert("refs", REF_COLUMNS)
@@ -238,7 +246,7 @@ class Index:
             args.append(kind)
         if path is not None:
             where.append("path = ?")
-            args.append(normalize_relpath(path) or "")
+            args.append(_normalized(path) or "")
         sql = f"SELECT {columns} FROM {table}" + (" WHERE " + " AND ".join(where) if where else "") + f" ORDER BY {order}"
         return self.conn.execute(sql, args)
 
