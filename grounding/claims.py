@@ -462,7 +462,7 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
     if m:
         out.add(pos, ClaimRef(kind="value", text=whole, value=m.group(1), value_kind="string"))
         return
-    if re.fullmatch(r"[-+]?\d+(?:\.\d+)?", c):
+    if re.fullmatch(r"[-+]?\d+(?:_\d+)*(?:\.\d+)?", c):  # `10_000`: digit separators as the code writes them
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
         return
     spaced = _SPACED_PATH.fullmatch(c) if " " in c else None

@@ -188,7 +188,7 @@ OPINION = re.compile(
     r"on\s+purpose|purposely|deliberately|keep\s+the\s+focus|easier|harder|forgiving|(?:un)?safe(?:st|r)?|pragmatic|"
     r"concession|practice|mostly|demos?|teach(?:es|ing)?|rarely|neat|spares|"
     r"should|ought|may|might|could|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
-    r"suggests?|apparently|exists?\s+to|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
+    r"suggests?|apparently|exists?\s+(?:so(?:\s+that)?|to)|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
     # runtime behaviour and performance: what a run does, which static code alone does not show
     r"silently|at\s+run\s*time|in\s+production|under\s+load|quickly|slowly|efficient(?:ly)?|"
     # history, popularity and typical usage: facts about people and time, which a snapshot does not record

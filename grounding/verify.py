@@ -899,16 +899,22 @@ class _ClaimChecker:
             if loc is not key and loc.ref.kind == "identifier" and loc.res is not None and loc.ref.value not in _LITERAL_WORDS
         ]
         regions = [(d.path, d.start_line, d.end_line) for defs in others for d in defs if d.kind in _VALUE_HOLDERS]
-        containers = [d for d in key.res.defs if d.kind not in _VALUE_HOLDERS]
-        if containers or key.res.files:
-            # a program, class or function row: its values are somewhere in its code
-            regions += [(d.path, d.start_line, d.end_line) for d in containers]
-            regions += [(f, 1, 10**9) for f in key.res.files]
-        else:
-            paths = self.scope or sorted({d.path for d in key.res.defs} | {r.path for r in key.res.refs})
-            regions += [(p, a, b) for p in paths for a, b in self._governed_regions(p, key.ref.value, inside_bodies=False)]
+        # a program, class or function of the row's name holds its values somewhere in its code; a name
+        # of an option or a field, in the statements that name it (both, when the name is ambiguous)
+        regions += [(d.path, d.start_line, d.end_line) for d in key.res.defs if d.kind not in _VALUE_HOLDERS]
+        regions += [(f, 1, 10**9) for f in key.res.files]
+        paths = self.scope or sorted(
+            {d.path for d in key.res.defs} | {r.path for r in key.res.refs} | {p for p, _ in key.res.hits}
+        )
+        regions += [(p, a, b) for p in paths for a, b in self._governed_regions(p, key.ref.value, inside_bodies=False)]
+        text_only = {
+            id(loc.ref)
+            for loc in self.located
+            if loc.res is not None and not loc.res.defs and not loc.res.files and loc.ref.value.isupper()
+        }
         for ref in self.claim.refs:
-            if ref.start < first_cell or not self._row_value(ref):
+            # an upper-case name nothing defines (`GET`, `NOTFND`) is a value the code spells, too
+            if ref.start < first_cell or not (self._row_value(ref) or (id(ref) in text_only and not in_code_fragment(ref))):
                 continue
             hit = next(((p, n) for p, a, b in regions for n in self.lk.code_mentions(p, ref.value, a, b)), None)
             self._about = ref

@@ -75,6 +75,18 @@ def escape_inner(s):
     return s
 """
 
+REDIRECT = """\
+REDIRECTS = (codes.moved, codes.temporary_redirect)
+
+
+def rebuild_method(method, status):
+    if status == codes.see_other and method != "HEAD":
+        method = "GET"
+    if status == codes.moved and method == "POST":
+        method = "GET"
+    return method
+"""
+
 OPTIONS = """\
 const retryAfterStatusCodes = [413, 429, 503];
 
@@ -82,6 +94,7 @@ const defaultOptions = {
 \tlimit: 2,
 \tafterStatusCodes: retryAfterStatusCodes,
 \tretryOnTimeout: false,
+\ttimeout: 10_000,
 };
 
 const maxBodySize = 10 * 1024 * 1024;
@@ -100,6 +113,8 @@ def grounder(tmp_path_factory):
         "java/OwnerPage.java": OTHER,
         "ts/options.ts": OPTIONS,
         "py/escape.py": ESCAPE,
+        "py/redirect.py": REDIRECT,
+        "ts/timeout.ts": "export function timeout(ms: number) {\n\treturn ms;\n}\n",
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -128,6 +143,8 @@ CASES = [
     # a computed value quoted as the code spells it
     ("`maxBodySize` is `10 * 1024 * 1024`.", S),
     ("`maxBodySize`, the cap on a read, is 5 MiB (`5 * 1024 * 1024`).", U),
+    # a purpose is intent, which no code shows
+    ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
     ("`escape_inner` replaces `&` before it replaces `<`.", S),
     ("`escape_inner` replaces `<` before it replaces `>`.", U),
@@ -152,12 +169,21 @@ TABLE = (
     "| `afterStatusCodes` | 413, 429 and 503 | `retryAfterStatusCodes` |\n"
     "| `retryOnTimeout` | `true` | `defaultOptions` |\n"
     "| `retryOnTimeout` | `false` | `defaultOptions` |\n"
+    # `timeout` is also a function elsewhere: the option's own statement holds its value
+    "| `timeout` | `10_000` milliseconds | |\n"
+    "| `timeout` | `30_000` milliseconds | |\n"
 )
 
 
 def test_a_rows_values_go_with_its_name(grounder):
     verdicts = [c.verdict for c in grounder.claims(TABLE)]
-    assert verdicts == [S, U, S, U, S]
+    assert verdicts == [S, U, S, U, S, S, U]
+
+
+def test_a_rows_upper_case_words_are_values_too(grounder):
+    rows = "| Status | Method before | Method after |\n|---|---|---|\n"
+    rows += "| 301 `moved` | `POST` | `GET` |\n| 307 `temporary_redirect` | `POST` | `GET` |\n"
+    assert [c.verdict for c in grounder.claims(rows)] == [S, U]
 
 
 def test_a_rows_missing_value_is_named(grounder):
