@@ -21,7 +21,7 @@ def snapshot_cmd(
     snap = snapshot_directory(src, name, replace=replace)
     m = snap.manifest
     flagged = sum(1 for f in m.files if f.kind != "text")
-    typer.echo(f"snapshot {m.name}: {len(m.files)} files ({flagged} binary or non-UTF-8), {len(m.skipped)} skipped")
+    typer.echo(f"snapshot {m.name}: {len(m.files)} files ({flagged} binary or unread), {len(m.skipped)} skipped")
     typer.echo(m.tree_hash)
 
 

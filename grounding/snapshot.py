@@ -21,6 +21,13 @@ from groundjudge.hashing import sha256_bytes, sha256_text
 from groundjudge.storage import VersionedModel, atomic_write_bytes, home, read_model, write_model
 
 FileKind = Literal["text", "binary", "non_utf8"]
+# A text file that is not UTF-8 is read in the single-byte encodings mainframe sources are transferred in:
+# Windows-1252 first (a superset of Latin-1's printable characters), then Latin-1, which decodes any byte.
+TEXT_ENCODINGS = ("utf-8", "cp1252", "latin-1")
+# Source in a single-byte encoding is mostly ASCII (names, keywords, layout) with a few accented letters in
+# comments and literals; EBCDIC data or other binary-ish content is not, and stays unread (non_utf8).
+_MIN_ASCII_SHARE = 0.9
+_ASCII_TEXT = frozenset(b"\t\n\r\f" + bytes(range(0x20, 0x7F)))
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
@@ -29,8 +36,9 @@ class FileEntry(BaseModel):
     path: str  # POSIX, relative to the corpus root
     sha256: str
     size: int
-    lines: int  # 0 for binary and non-UTF-8 files
+    lines: int  # 0 for binary and non_utf8 files
     kind: FileKind
+    encoding: str = "utf-8"  # how a text file's bytes are decoded (one of TEXT_ENCODINGS)
 
 
 class SkippedEntry(BaseModel):
@@ -68,14 +76,24 @@ def tree_hash(entries: list[FileEntry]) -> str:
     return sha256_text(body)
 
 
-def classify(data: bytes) -> tuple[FileKind, int]:
+def classify(data: bytes) -> tuple[FileKind, int, str]:
+    """(kind, lines, encoding): a file with a NUL byte near its start is binary; UTF-8 is text; a mostly ASCII
+    file is text in the first single-byte encoding of TEXT_ENCODINGS that decodes it; anything else (EBCDIC
+    data) is non_utf8 and left unread."""
     if b"\0" in data[:8192]:
-        return "binary", 0
+        return "binary", 0, "utf-8"
     try:
-        text = data.decode("utf-8")
+        return "text", len(data.decode("utf-8").splitlines()), "utf-8"
     except UnicodeDecodeError:
-        return "non_utf8", 0
-    return "text", len(text.splitlines())
+        pass
+    if sum(1 for b in data if b in _ASCII_TEXT) < _MIN_ASCII_SHARE * len(data):
+        return "non_utf8", 0, "utf-8"
+    for encoding in TEXT_ENCODINGS[1:]:
+        try:
+            return "text", len(data.decode(encoding).splitlines()), encoding
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("latin-1 decodes every byte")
 
 
 def _objects_dir() -> Path:
@@ -153,9 +171,13 @@ def snapshot_directory(src: str | Path, name: str | None = None, replace: bool =
     for p in paths:
         data = p.read_bytes()
         digest = sha256_bytes(data)
-        kind, lines = classify(data)
+        kind, lines, encoding = classify(data)
         _store_object(objects, data, digest)
-        entries.append(FileEntry(path=p.relative_to(root).as_posix(), sha256=digest, size=len(data), lines=lines, kind=kind))
+        entries.append(
+            FileEntry(
+                path=p.relative_to(root).as_posix(), sha256=digest, size=len(data), lines=lines, kind=kind, encoding=encoding
+            )
+        )
     entries.sort(key=lambda e: e.path)
     th = tree_hash(entries)
     if name is None:
@@ -288,8 +310,8 @@ class Snapshot:
     def read_text(self, relpath: str, verify: bool = False) -> str:
         entry = self.entry(relpath)
         if entry is None or entry.kind != "text":
-            raise UserError(f"not a UTF-8 text file in snapshot {self.name}", relpath)
-        return self._stored(entry, verify).decode("utf-8")
+            raise UserError(f"not a text file in snapshot {self.name}", relpath)
+        return self._stored(entry, verify).decode(entry.encoding)
 
     def verify(self) -> None:
         """Re-hash every stored object; refuse on the first that no longer matches its manifest entry."""

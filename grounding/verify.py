@@ -1141,8 +1141,8 @@ class _ClaimChecker:
             self._add("mismatch", f"no file {norm} in the snapshot; {PurePosixPath(norm).name} is {', '.join(loc.files)}")
         path = loc.files[0]
         info = self.lk.file_info(path)
-        if info is not None and info.status == "skipped":  # binary or non-UTF-8: it exists, its lines cannot be read
-            self._add("ok", f"{path} exists (a binary or non-UTF-8 file, not read)")
+        if info is not None and info.status == "skipped":  # binary or EBCDIC data: it exists, its lines cannot be read
+            self._add("ok", f"{path} exists (a binary or non-text file, not read)")
             if ref.start_line is not None:
                 self._add("mismatch", f"{path} is not a text file: its lines cannot be cited")
             return

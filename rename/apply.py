@@ -117,16 +117,17 @@ def build(
             renamed[entry.path] = new_path
         data = snapshot.read_bytes(entry.path)
         if entry.kind == "text":
-            text = data.decode("utf-8")
+            text = data.decode(entry.encoding)
             spans = strings.spans(entry.path, text)
-            data = rewrite(text, sniff(entry.path, text), lookup, finder, spans, lookup.data_view).encode("utf-8")
+            # written back in the file's own encoding: a Latin-1 source stays Latin-1
+            data = rewrite(text, sniff(entry.path, text), lookup, finder, spans, lookup.data_view).encode(entry.encoding)
         else:
             verbatim.append(entry.path)
         files[new_path] = data
     entries = []
     for path, data in files.items():
-        kind, lines = classify(data)
-        entries.append(FileEntry(path=path, sha256=sha256_bytes(data), size=len(data), lines=lines, kind=kind))
+        kind, lines, encoding = classify(data)
+        entries.append(FileEntry(path=path, sha256=sha256_bytes(data), size=len(data), lines=lines, kind=kind, encoding=encoding))
     links = directory_links(snapshot, lambda p: rename_path(p, lookup, finder, code_dirs))
     return RenamedTree(files, renamed, verbatim, dict(sorted(lookup.counts.items())), tree_hash(entries), links)
 

@@ -94,7 +94,7 @@ class RenameMap(VersionedModel):
     derived_from: dict[str, str] = {}  # derived original -> the base original it moves with
     kept: dict[str, str] = {}  # discovered but deliberately not renamed -> why
     renamed_paths: dict[str, str] = {}  # original relative path -> new, only where they differ
-    copied_verbatim: list[str] = []  # binary and non-UTF-8 files, byte-identical
+    copied_verbatim: list[str] = []  # binary files and unread data (EBCDIC), byte-identical
     occurrences: dict[str, int] = {}  # class -> replaced token occurrences in contents and paths
     rejected_candidates: int = 0  # generated tokens refused by the token rules
 

@@ -158,7 +158,7 @@ def test_symlink_loops_are_skipped_and_listed(tmp_path):
     (root / "sub" / "pong").symlink_to("ping")
     result = runner.invoke(app, ["corpus", "snapshot", str(root), "--name", "looped"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[0] == "snapshot looped: 1 files (0 binary or non-UTF-8), 3 skipped"
+    assert result.output.splitlines()[0] == "snapshot looped: 1 files (0 binary or unread), 3 skipped"
     from groundjudge.grounding.snapshot import load_snapshot
 
     manifest = load_snapshot("looped").manifest

@@ -71,9 +71,9 @@ def _text_files(root: Path) -> dict[Path, str]:
     texts = {}
     for path in sorted(root.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
-            kind, _ = classify(path.read_bytes())
+            kind, _, encoding = classify(path.read_bytes())
             if kind == "text":
-                texts[path] = path.read_text(encoding="utf-8")
+                texts[path] = path.read_text(encoding=encoding)
     return texts
 
 
@@ -192,7 +192,7 @@ def test_every_called_or_transferred_to_program_exists() -> None:
 
 def test_data_file_is_ebcdic_not_utf8() -> None:
     data = (COBOL / "data" / "ACCTUPD.dat").read_bytes()
-    assert classify(data) == ("non_utf8", 0)
+    assert classify(data) == ("non_utf8", 0, "utf-8")
     with pytest.raises(UnicodeDecodeError):
         data.decode("utf-8")
     assert len(data) == 6 * 80

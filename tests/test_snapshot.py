@@ -25,6 +25,8 @@ def _make_tree(root: Path) -> None:
     (root / "notes.md").write_text("hello\n")
     (root / "data.bin").write_bytes(b"\x00\x01\x02")
     (root / "ebcdic.dat").write_bytes("HELLO".encode("cp037"))
+    # a Latin-1 source with an accented comment, as mainframe code often arrives
+    (root / "cbl" / "PROG2.cbl").write_bytes("      * Código de acceso\n       PROGRAM-ID. PROG2.\n".encode("latin-1"))
 
 
 def test_tree_hash_is_content_only(tmp_path):
@@ -44,15 +46,17 @@ def test_tree_hash_is_content_only(tmp_path):
 def test_manifest_lists_and_flags_files(tmp_path):
     _make_tree(tmp_path / "c")
     snap = snapshot_directory(tmp_path / "c", "c")
-    kinds = {e.path: (e.kind, e.lines, e.size) for e in snap.files}
+    kinds = {e.path: (e.kind, e.lines, e.size, e.encoding) for e in snap.files}
     assert kinds == {
-        "cbl/PROG1.cbl": ("text", 2, 58),
-        "data.bin": ("binary", 0, 3),
-        "ebcdic.dat": ("non_utf8", 0, 5),
-        "notes.md": ("text", 1, 6),
+        "cbl/PROG1.cbl": ("text", 2, 58, "utf-8"),
+        "cbl/PROG2.cbl": ("text", 2, 51, "cp1252"),
+        "data.bin": ("binary", 0, 3, "utf-8"),
+        "ebcdic.dat": ("non_utf8", 0, 5, "utf-8"),
+        "notes.md": ("text", 1, 6, "utf-8"),
     }
     assert snap.read_text("cbl/PROG1.cbl").startswith("       IDENTIFICATION")
-    with pytest.raises(UserError, match="not a UTF-8 text file"):
+    assert snap.read_text("cbl/PROG2.cbl").startswith("      * Código de acceso")
+    with pytest.raises(UserError, match="not a text file"):
         snap.read_text("ebcdic.dat")
 
 

@@ -224,7 +224,7 @@ def test_report_counts_every_verdict_key(g):
 
 def test_non_utf8_file_exists_but_its_lines_cannot_be_cited(g):
     c = g.one("The requests come from data/ACCTUPD.dat.")  # EBCDIC, no newlines
-    assert (c.verdict, c.reason) == (S, "data/ACCTUPD.dat exists (a binary or non-UTF-8 file, not read)")
+    assert (c.verdict, c.reason) == (S, "data/ACCTUPD.dat exists (a binary or non-text file, not read)")
     c = g.one("The first request is at data/ACCTUPD.dat:1-3.")
     assert c.verdict == P
     assert "data/ACCTUPD.dat is not a text file: its lines cannot be cited" in c.reason

@@ -40,6 +40,7 @@ def extractor_fingerprint() -> str:
     """sha256 of the extractor's own code, queries and language data: an index built by other rules is
     rebuilt, not reused."""
     files = sorted([*_PACKAGE.glob("*.py"), *(_PACKAGE / "queries").glob("*.scm"), *(_PACKAGE / "languages").glob("*.toml")])
+    files.append(_PACKAGE.parent / "snapshot.py")  # how files are classified and decoded decides what is indexed
     return sha256_text("".join(f"{p.name}\0{p.read_text()}\0" for p in files))
 
 
