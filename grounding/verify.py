@@ -48,7 +48,7 @@ from groundjudge.grounding.claims import OBJECT_BEFORE, in_code_fragment, is_cob
 from groundjudge.grounding.facts import Fact, Predicate
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
-from groundjudge.grounding.index.registry import assign_dd, case_insensitive, special_names
+from groundjudge.grounding.index.registry import assign_dd, case_insensitive, keywords, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from groundjudge.grounding.outcomes import record_checks
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
@@ -893,6 +893,8 @@ class _ClaimChecker:
         key = next((loc for loc in self.located if loc.ref.kind == "identifier" and loc.ref.start < first_cell), None)
         if key is None or key.res is None or not key.res.found:
             return
+        if key.ref.value.isupper() and not (key.res.defs or key.res.refs or key.res.files):
+            return  # a row keyed by a value (an abend code, a request id) names no statement to hold the others
         others = [
             loc.res.defs
             for loc in self.located
@@ -910,12 +912,14 @@ class _ClaimChecker:
         text_only = {
             id(loc.ref)
             for loc in self.located
-            if loc.res is not None and not loc.res.defs and not loc.res.files and loc.ref.value.isupper()
+            if loc.res is not None and not (loc.res.defs or loc.res.refs or loc.res.files) and loc.ref.value.isupper()
         }
         for ref in self.claim.refs:
             # an upper-case name nothing defines (`GET`, `NOTFND`) is a value the code spells, too
             if ref.start < first_cell or not (self._row_value(ref) or (id(ref) in text_only and not in_code_fragment(ref))):
                 continue
+            if _EXAMPLE_BEFORE.search(text, 0, ref.start):
+                continue  # "an operation code such as `01IEND`": an example of the kind, not the name's own value
             hit = next(((p, n) for p, a, b in regions for n in self.lk.code_mentions(p, ref.value, a, b)), None)
             self._about = ref
             if hit is not None:
@@ -999,6 +1003,13 @@ class _ClaimChecker:
             elif not inside_bodies:
                 regions.append(governed_region(lines, language, n, n - 1))
         return regions
+
+    def _acted_on(self, ref: ClaimRef) -> bool:
+        """Is the name what a fact says the code calls, reads, writes, copies or transfers control to?"""
+        return any(
+            f.object is not None and f.object.span == (ref.start, ref.end) and f.predicate in _ACTION_PREDICATES
+            for f in self.claim.facts
+        )
 
     def _fact_term_spans(self) -> set[tuple[int, int]]:
         """The spans of the names and values the claim's facts are about: a fact's own terms are its
@@ -1108,6 +1119,14 @@ class _ClaimChecker:
         ref = next((i for i, r in enumerate(self.claim.refs) if r is self._about), None)
         self.checks.append(CheckResult(outcome, message, evidence or [], relation, fact, ref))
 
+    def _named_in_code(self, name: str) -> tuple[str, int] | None:
+        """The first code line (not prose, not a comment) that spells a file name."""
+        pattern = re.compile(r"(?<![\w./-])" + re.escape(name) + r"(?![\w/-])", re.I)
+        for path, n, line in self.lk.search(name):
+            if not self.lk.is_prose(path) and pattern.search(line) and not _is_comment(line, self.lk.line_language(path)):
+                return path, n
+        return None
+
     def _check_path(self, loc: _Located) -> None:
         ref = loc.ref
         if (
@@ -1131,8 +1150,18 @@ class _ClaimChecker:
         if not loc.files:
             norm = normalize_relpath(ref.value) or ""
             inside = [p for p in self.lk.all_paths() if p.startswith(norm + "/")]
+            named = self._named_in_code(ref.value) if "/" not in norm and ref.start_line is None else None
             if inside and ref.start_line is None:
                 self._add("ok", f"{norm}/ is a directory of the snapshot ({len(inside)} files)")
+            elif named is not None:
+                # `HOST01.TXT` in an ASSIGN clause, `settings.ini` in an open() call: a file the code reads at
+                # run time, which the snapshot does not hold and need not
+                p, n = named
+                self._add(
+                    "ok",
+                    f"{ref.value} is named by the code at {p}:{n} (a file of the run, not of the snapshot)",
+                    [self.lk.snippet(p, n, n)],
+                )
             else:
                 self._add("missing", f"no file {ref.value} in the snapshot")
             return
@@ -1263,6 +1292,10 @@ class _ClaimChecker:
         if not res.found:
             if ref.value.upper() in special_names():
                 self._add("ok", f"{ref.value} is a name the language supplies (no file declares it)")
+            elif ref.value.upper() in keywords() and not self._acted_on(ref):
+                # "none of them has a `READ`": a verb of the language, which no corpus invents (what a fact says
+                # is called or read is still checked as a name of the code)
+                self._add("ok", f"{ref.value} is a reserved word of the language, which no code in the snapshot uses")
             elif self._outside_member(ref.value):
                 return  # `mac.hexdigest()` on a local `mac`: a method of another library's object, no name of the corpus
             elif ref.strict:
@@ -2413,6 +2446,22 @@ _VALUE_HOLDERS = frozenset({SymbolKind.CONSTANT, SymbolKind.DATA_ITEM, SymbolKin
 # "A before B", "A, then B", "B after A": the order two steps are said to come in
 _ORDER_WORD = re.compile(r"(?<![\w-])(?:before|after|then)(?![\w-])", re.I)
 _STEP_GAP = re.compile(r"(?:\s+[\w'-]+){0,5}\s+")
+_EXAMPLE_BEFORE = re.compile(
+    r"\b(?:such\s+as|e\.g\.,?|for\s+example|for\s+instance|like)\s+(?:`[^`]*`,?\s+(?:or\s+|and\s+)?)*`?$", re.I
+)
+_ACTION_PREDICATES = frozenset(
+    {
+        Predicate.CALLS,
+        Predicate.READS,
+        Predicate.WRITES,
+        Predicate.REWRITES,
+        Predicate.DELETES,
+        Predicate.TRANSFERS_CONTROL,
+        Predicate.LINKS,
+        Predicate.CALLS_PROGRAM,
+        Predicate.COPIES,
+    }
+)
 _CLAUSE_BREAK = re.compile(
     r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
     re.I,

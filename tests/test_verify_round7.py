@@ -67,6 +67,28 @@ public class OwnerPage {
 }
 """
 
+FILES = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. ABCFL01.
+       ENVIRONMENT DIVISION.
+       INPUT-OUTPUT SECTION.
+       FILE-CONTROL.
+           SELECT HOST001 ASSIGN TO 'HOST01.TXT'
+               ORGANIZATION IS SEQUENTIAL.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01  WS-REQUEST-ID         PIC X(6).
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           EVALUATE WS-REQUEST-ID
+               WHEN '01IEND'
+                   DISPLAY 'ENDOWMENT'
+               WHEN OTHER
+                   DISPLAY 'OTHER'
+           END-EVALUATE
+           STOP RUN.
+"""
+
 ESCAPE = """\
 def escape_inner(s):
     s = s.replace("&", "&amp;")
@@ -114,6 +136,7 @@ def grounder(tmp_path_factory):
         "ts/options.ts": OPTIONS,
         "py/escape.py": ESCAPE,
         "py/redirect.py": REDIRECT,
+        "cbl/ABCFL01.cbl": FILES,
         "ts/timeout.ts": "export function timeout(ms: number) {\n\treturn ms;\n}\n",
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -143,6 +166,11 @@ CASES = [
     # a computed value quoted as the code spells it
     ("`maxBodySize` is `10 * 1024 * 1024`.", S),
     ("`maxBodySize`, the cap on a read, is 5 MiB (`5 * 1024 * 1024`).", U),
+    # a file the program opens at run time is named by its code, not held by the snapshot
+    ("`ABCFL01` assigns `HOST001` to `HOST01.TXT`.", S),
+    ("`ABCFL01` assigns `HOST001` to `HOST09.TXT`.", U),
+    # a verb of the language said to be absent is no made-up name
+    ("`ABCFL01` declares its file but has no `READ` or `CLOSE`.", S),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
@@ -184,6 +212,15 @@ def test_a_rows_upper_case_words_are_values_too(grounder):
     rows = "| Status | Method before | Method after |\n|---|---|---|\n"
     rows += "| 301 `moved` | `POST` | `GET` |\n| 307 `temporary_redirect` | `POST` | `GET` |\n"
     assert [c.verdict for c in grounder.claims(rows)] == [S, U]
+
+
+def test_a_rows_examples_and_a_row_keyed_by_a_value(grounder):
+    rows = "| Name | Picture | Holds |\n|---|---|---|\n"
+    # "such as" gives an example of what the item may hold, not a statement naming it
+    rows += "| `WS-REQUEST-ID` | `X(6)` | an operation code such as `01IEND` |\n"
+    # a row keyed by a value (a request id) names no statement that holds the other cells
+    rows += "| `01IEND` | `ENDOWMENT` | the endowment request |\n"
+    assert [c.verdict for c in grounder.claims(rows)] == [S, S]
 
 
 def test_a_rows_missing_value_is_named(grounder):

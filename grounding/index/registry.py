@@ -142,6 +142,13 @@ def tag_kinds() -> tuple[Kind, ...]:
 
 
 @cache
+def keywords() -> frozenset[str]:
+    """Upper-cased: every language's reserved words alone (READ, CLOSE, return), without the vocabulary of
+    the products a language embeds (CICS, DB2, Language Environment routines)."""
+    return frozenset(w.upper() for lang in languages().values() for w in lang.reserved)
+
+
+@cache
 def reserved_words() -> frozenset[str]:
     """Upper-cased: every language's reserved words and vocabulary, the words that name no repository's
     own thing."""
