@@ -160,7 +160,7 @@ def _evaluate(expr: str) -> str | None:
 
 
 # An arithmetic expression of names and numbers (`10 * 1024 * 1024`, `0.3 * attempt`)
-_EXPRESSION = re.compile(r"[\w.]+(?:\s*(?:\*\*|[-+*/%])\s*[\w.()]+)+")
+_EXPRESSION = re.compile(r"[\w.]+(?:\s+(?:\*\*|[-+*/%])\s+[\w.()]+)+")
 
 
 def _squashed(code: str) -> str:

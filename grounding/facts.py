@@ -105,7 +105,10 @@ _LITERAL = (
 )
 # Code that sets a name: "`P` sets `Y` to 12", "moves 'E' to `Y`", "returns `Y` as 'N'", "stores 0 in `Y`".
 _SETS = [
-    re.compile(r"(?<![\w-])(?:sets?|resets?|initiali[sz]es)\s+(?P<name>`[^`]+`)\s+to\s+(?P<value>" + _LITERAL + ")", re.I),
+    re.compile(
+        r"(?<![\w-])(?:sets?|resets?|initiali[sz]es|forces?|changes?)\s+(?P<name>`[^`]+`)\s+to\s+(?P<value>" + _LITERAL + ")",
+        re.I,
+    ),
     re.compile(
         r"(?<![\w-])(?:moves?|stores?|puts?|assigns?)\s+(?P<value>" + _LITERAL + r")\s+(?:to|into|in)\s+(?P<name>`[^`]+`)", re.I
     ),
@@ -160,6 +163,8 @@ MEMBER = re.compile(
 )
 # "`X` is 80", "`X` = 80", "`max_age` defaults to 3600", "`X` is set to 'E'", "`X` starts at `VALUE 1`"
 HAS_VALUE = re.compile(
+    # "the `context` parameter defaults to": a noun saying what the name is may stand before the verb
+    r"(?:\s+(?:parameter|argument|option|field|attribute|constant|variable|setting|flag|default))?"
     r"\s*(?P<verb>is\s+(?:set\s+to\s+|initiali[sz]ed\s+to\s+)?|=\s*|==\s*|equals\s+|defaults?\s+to\s+|"
     r"has\s+(?:the\s+)?(?:value|default)\s+(?:of\s+)?|has\s+(?=`VALUE\b)|starts?\s+(?:at|as)\s+)"
     r"(?P<value>`(?:VALUE\s+(?:IS\s+)?)?(?:[-+]?\d[\d_,]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False|"
@@ -171,7 +176,8 @@ HAS_VALUE = re.compile(
 # the code spells it (an appositive and a few words of prose may come first)
 HAS_EXPRESSION = re.compile(
     r"(?:,\s[^,`]{1,40},)?\s*(?P<verb>is|=|equals|defaults?\s+to)\s+(?:[\w.]+\s+){0,3}\(?"
-    r"`(?P<value>[\w.]+(?:\s*(?:\*\*|[-+*/%])\s*[\w.()]+)+)`",
+    # the operators stand apart ("5 * 1024"): a COBOL name's hyphens (`WX-ENTRADA`) are no subtraction
+    r"`(?P<value>[\w.]+(?:\s+(?:\*\*|[-+*/%])\s+[\w.()]+)+)`",
     re.I,
 )
 # A value stated inside a condition ("until `X` is 'Y'") is a runtime state, not the name's value.

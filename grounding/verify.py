@@ -48,7 +48,7 @@ from groundjudge.grounding.claims import OBJECT_BEFORE, in_code_fragment, is_cob
 from groundjudge.grounding.facts import Fact, Predicate
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
-from groundjudge.grounding.index.registry import assign_dd, case_insensitive, keywords, special_names
+from groundjudge.grounding.index.registry import assign_dd, case_insensitive, comment_starts, keywords, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from groundjudge.grounding.outcomes import record_checks
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
@@ -274,7 +274,9 @@ def _is_comment(line: str, language: str) -> bool:
     if language == "jcl":
         return line.startswith("//*")
     stripped = line.lstrip()
-    return stripped.startswith(("#", "//", "/*", "* "))
+    # `#calculateDelay` in TypeScript is a private method, not a comment: each language its own markers
+    starts = comment_starts(language)
+    return stripped.startswith(starts if starts is not None else ("#", "//", "/*", "* "))
 
 
 # Words that continue a condition's chain at its own indentation: their governing test is above them.
@@ -1268,8 +1270,11 @@ class _ClaimChecker:
                     not spanned and sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line
                 ):
                     return CheckResult("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
-            if (uses or not defs) and self.lk.mentions(path, _last(name), start, end):
+            if (uses or not defs) and self.lk.code_mentions(path, _last(name), start, end):
                 return CheckResult("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
+            if (uses or not defs) and self.lk.mentions(path, _last(name), start, end):
+                # "saves `SQLCODE` into its message (lines 147-157)" where only a comment there names it
+                return CheckResult("mismatch", f"{cited} names {name} only in comments", [self.lk.snippet(path, start, end)])
             misplaced.extend(defs)
         if misplaced:
             sym = misplaced[0]

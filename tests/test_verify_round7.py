@@ -89,6 +89,20 @@ FILES = """\
            STOP RUN.
 """
 
+MARKERS = """\
+def evaluate(environment=None, context="metadata"):
+    # environment is ignored here
+    return context
+"""
+
+CLIENT = """\
+export class Client {
+\t#calculateDelay(attempt: number) {
+\t\treturn attempt * 2;
+\t}
+}
+"""
+
 ESCAPE = """\
 def escape_inner(s):
     s = s.replace("&", "&amp;")
@@ -137,6 +151,8 @@ def grounder(tmp_path_factory):
         "py/escape.py": ESCAPE,
         "py/redirect.py": REDIRECT,
         "cbl/ABCFL01.cbl": FILES,
+        "py/markers.py": MARKERS,
+        "ts/client.ts": CLIENT,
         "ts/timeout.ts": "export function timeout(ms: number) {\n\treturn ms;\n}\n",
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -171,6 +187,18 @@ CASES = [
     ("`ABCFL01` assigns `HOST001` to `HOST09.TXT`.", U),
     # a verb of the language said to be absent is no made-up name
     ("`ABCFL01` declares its file but has no `READ` or `CLOSE`.", S),
+    # a noun between the name and its verb
+    ('The `context` parameter defaults to `"metadata"`.', S),
+    ('The `context` parameter defaults to `"requirement"`.', U),
+    # "forces X to V" sets X
+    ("`3000-AGAIN` forces `WS-FAIL-CD` to `'2'`.", S),
+    ("`3000-AGAIN` forces `WS-FAIL-CD` to `'7'`.", U),
+    # a COBOL name's hyphens are no subtraction: no value is read into "is performed only when `WS-CUSTNO`"
+    ("## `ABCIQ01`\n\n`2000-LAST` is performed only when `WS-CUSTNO` is 9999999999.", S),
+    # a cited range that names a name only in a comment does not show the code using it
+    ("The `environment` argument is passed on (`py/markers.py:2-2`).", P),
+    # `#name` is a TypeScript private method, not a comment
+    ("`#calculateDelay` doubles the attempt (`ts/client.ts:2-4`).", S),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them

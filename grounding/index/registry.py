@@ -142,6 +142,19 @@ def tag_kinds() -> tuple[Kind, ...]:
 
 
 @cache
+def comment_starts(kind: str) -> tuple[str, ...] | None:
+    """What a comment line of the language starts with, leading blanks aside: its line markers, its block
+    comments' openers and closers, and the `* ` that continues a block comment's lines. None for a language
+    with no comment table (prose) or one the registry does not know."""
+    if kind not in Kind.__members__.values() or "comments" not in language(kind).data:
+        return None
+    lang = language(kind)
+    blocks = lang.data["comments"].get("block", [])
+    continued = ("* ",) if blocks else ()
+    return lang.line_comments + tuple(mark for pair in blocks for mark in pair) + continued
+
+
+@cache
 def keywords() -> frozenset[str]:
     """Upper-cased: every language's reserved words alone (READ, CLOSE, return), without the vocabulary of
     the products a language embeds (CICS, DB2, Language Environment routines)."""
