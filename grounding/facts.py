@@ -193,7 +193,8 @@ OPINION = re.compile(
     r"(?:in)?secure|vulnerable|important|critical|crucial|complex|complicated|overly|unnecessar(?:y|ily)|"
     r"on\s+purpose|purposely|deliberately|keep\s+the\s+focus|easier|harder|forgiving|(?:un)?safe(?:st|r)?|pragmatic|"
     r"concession|practice|mostly|demos?|teach(?:es|ing)?|rarely|neat|spares|"
-    r"should|ought|may|might|could|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
+    r"should|ought|may|might|could|would|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
+    r"acceptable|unacceptable|reasonable|appropriate|trade-?offs?|(?:fast|slow)(?:er|est)?(?!\s+path)|learners?|"
     r"suggests?|apparently|exists?\s+(?:so(?:\s+that)?|to)|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
     # runtime behaviour and performance: what a run does, which static code alone does not show
     r"silently|at\s+run\s*time|in\s+production|under\s+load|quickly|slowly|efficient(?:ly)?|"

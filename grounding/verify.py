@@ -1577,10 +1577,13 @@ class _ClaimChecker:
             # no line of the snapshot holds was made up. A one-word string may be a wrong value ("USD" for
             # "EUR"), which the value checks judge.
             where = ", ".join(scope) if scope else "the snapshot"
-            if scope and ref.value_kind == "string" and " " in value.strip() and not self.lk.text_hits(value, 1):
+            made_up = " " in value.strip() and not _argument_of_quoted_code(ref)
+            if scope and ref.value_kind == "string" and made_up and not self.lk.text_hits(value, 1):
                 self._add("missing", f"{shown} does not appear in {where} nor anywhere else in the snapshot")
                 return
-            self._add("missing" if not scope else "mismatch", f"{shown} does not appear in {where}")
+            # an argument of a quoted call may be built at run time: absent, it is off, not made up
+            missing = not scope and not _argument_of_quoted_code(ref)
+            self._add("missing" if missing else "mismatch", f"{shown} does not appear in {where}")
 
     # -- relations ----------------------------------------------------------------------------------
 
@@ -2201,6 +2204,8 @@ class _ClaimChecker:
                 p, n = same
                 self._add("ok", f"{name} is called with ({call.group('args')}) at {p}:{n}", [self.lk.snippet(p, n, n)], True)
                 continue
+            if any(_run_time_values(a, call.group("args")) for _, _, a in seen):
+                continue  # `InvalidVersion("Invalid version: None")` where the code passes `msg`: a run's value
             p, n, args = seen[0]
             self._add(
                 "contradicted",
@@ -2467,6 +2472,9 @@ _ACTION_PREDICATES = frozenset(
         Predicate.COPIES,
     }
 )
+# an argument that is a variable (whose value only a run knows), and one that is a literal
+_VARIABLE = re.compile(r"(?!(?:True|False|None)\b)[A-Za-z_][\w.]*")
+_LITERAL_ARG = re.compile(r"[\"'\d-]")
 _CLAUSE_BREAK = re.compile(
     r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
     re.I,
@@ -2587,8 +2595,14 @@ def _import_lines(lines: tuple[str, ...], start: int, end: int) -> list[int]:
     return out
 
 
-def _arguments(args: str) -> set[str]:
-    """A call's arguments split at its top-level commas, spacing and string prefixes (f, b, r) aside."""
+def _argument_of_quoted_code(ref: ClaimRef) -> bool:
+    """Is the value part of a longer quoted piece of code (a call's argument), not quoted on its own?"""
+    return in_code_fragment(ref) and not re.fullmatch(r"[\"'].*[\"']", ref.text.strip("`").strip())
+
+
+def _split_arguments(args: str) -> list[str]:
+    """A call's arguments in order, split at its top-level commas, spacing and string prefixes (f, b, r)
+    aside; prose drops the receiver of an attribute (`salt` for self.salt)."""
     out: list[str] = []
     depth, current = 0, ""
     for ch in args:
@@ -2599,8 +2613,20 @@ def _arguments(args: str) -> set[str]:
         else:
             current += ch
     out.append(current)
-    # prose drops the receiver of an attribute (`salt` for self.salt)
-    return {re.sub(r"^[fbrFBR]{1,2}(?=[\"'])", "", _squash(re.sub(r"\bself\.", "", a))) for a in out if a.strip()}
+    return [re.sub(r"^[fbrFBR]{1,2}(?=[\"'])", "", _squash(re.sub(r"\bself\.", "", a))) for a in out if a.strip()]
+
+
+def _arguments(args: str) -> set[str]:
+    return set(_split_arguments(args))
+
+
+def _run_time_values(code_args: str, quoted_args: str) -> bool:
+    """Does a quoted call give literals where the code's call passes variables, and agree elsewhere
+    (`InvalidVersion("Invalid version: None")` for `InvalidVersion(msg)`)? Then only a run can tell."""
+    code, quoted = _split_arguments(code_args), _split_arguments(quoted_args)
+    pairs = list(zip(code, quoted, strict=False))
+    given = [(c, q) for c, q in pairs if c != q]
+    return len(code) == len(quoted) and bool(given) and all(_VARIABLE.fullmatch(c) and _LITERAL_ARG.match(q) for c, q in given)
 
 
 def _balanced(text: str, start: int) -> str | None:

@@ -95,6 +95,23 @@ def evaluate(environment=None, context="metadata"):
     return context
 """
 
+VERSION = """\
+import zlib
+
+
+class InvalidVersion(ValueError):
+    pass
+
+
+def parse(version):
+    msg = f"Invalid version: {version!r}"
+    raise InvalidVersion(msg)
+
+
+def pack(json):
+    return zlib.compress(json)
+"""
+
 CLIENT = """\
 export class Client {
 \t#calculateDelay(attempt: number) {
@@ -153,6 +170,7 @@ def grounder(tmp_path_factory):
         "cbl/ABCFL01.cbl": FILES,
         "py/markers.py": MARKERS,
         "ts/client.ts": CLIENT,
+        "py/version.py": VERSION,
         "ts/timeout.ts": "export function timeout(ms: number) {\n\treturn ms;\n}\n",
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -199,6 +217,10 @@ CASES = [
     ("The `environment` argument is passed on (`py/markers.py:2-2`).", P),
     # `#name` is a TypeScript private method, not a comment
     ("`#calculateDelay` doubles the attempt (`ts/client.ts:2-4`).", S),
+    # hypotheticals and judgements of fitness or speed are opinions; a "fast path" is a name for code
+    ("`parse` would be simpler with a regular expression.", N),
+    ("Raising on every bad string is acceptable for a parser.", N),
+    ("`pack` takes the fast path and calls `zlib.compress`.", S),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
@@ -249,6 +271,15 @@ def test_a_rows_examples_and_a_row_keyed_by_a_value(grounder):
     # a row keyed by a value (a request id) names no statement that holds the other cells
     rows += "| `01IEND` | `ENDOWMENT` | the endowment request |\n"
     assert [c.verdict for c in grounder.claims(rows)] == [S, S]
+
+
+def test_a_quoted_call_with_a_literal_where_the_code_passes_a_variable(grounder):
+    # the message is built at run time: the call is neither confirmed nor contradicted by its argument
+    c = grounder.one('`parse` raises `InvalidVersion("Invalid version: None")`.')
+    assert c.verdict is not U and "never as" not in c.reason, c.reason
+    # another number of arguments than the code passes is a different call (the call itself holds)
+    c = grounder.one("`pack` calls `zlib.compress(json, 9)`.")
+    assert c.verdict is P and c.reason.startswith("zlib.compress is called as zlib.compress(json)"), c.reason
 
 
 def test_a_rows_missing_value_is_named(grounder):
