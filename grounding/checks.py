@@ -172,6 +172,11 @@ def _stated_value(lk: Any, value: str) -> str | None:
     MAX_ENTRIES`, `A = B`) to that constant's value."""
     for _ in range(MAX_ALIAS):
         literal = literal_value(value)
+        items = _list_items(value.strip())
+        if literal is None and items is not None:
+            # `(_PRE_RANK_STABLE, 0, 0)`: a tuple of constants states its value through theirs
+            stated = [_stated_value(lk, i) for i in items]
+            return None if None in stated else ",".join(str(v) for v in stated)
         if literal is not None or not re.fullmatch(r"[A-Za-z_][\w.]*", value):
             return literal
         aliased = [d for d in _defs(lk, value, {SymbolKind.CONSTANT}) if "value" in d.detail]

@@ -263,6 +263,8 @@ _PATH_SLASHED = re.compile(
 _SPACED_PATH = re.compile(r"((?:[^`/:\s][^`/:\n]*[^`/:\s]/)+[^`/:\s][^`/:\n]*\.[A-Za-z0-9]{1,8})" + _LINE_SUFFIX)
 _PATH_ROOTED = re.compile(r"(?<![\w/.-])((?:\.{1,2}/|/|~/)[\w.$#@/-]*[\w$#@-])" + _LINE_SUFFIX)
 _LINE_CITE = re.compile(r"\b(?:lines?|ll?\.)\s+(\d+)(?:\s*(?:-|–|—|to|through|thru|and)\s*(\d+))?\b", re.I)
+# A picture string alone, with a repeat count so it cannot be a number or a word
+_BARE_PIC = re.compile(r"S?[XA9]\(\d+\)(?:V?9(?:\(\d+\))?)*|S?9\(\d+\)V9+")
 _PIC = re.compile(
     r"\bPIC(?:TURE)?\s+(?:IS\s+)?([-+SsVvXxAaZz9PpBb0/,.*$()\d]*[XxAa9Zz*$][-+SsVvXxAaZz9PpBb0/,.*$()\d]*)"
     r"(?:\s+(?:USAGE\s+(?:IS\s+)?)?(COMP(?:UTATIONAL)?(?:-[1-5])?|PACKED-DECIMAL|BINARY))?",
@@ -457,6 +459,9 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         initial = _VALUE_CLAUSE.search(c, pic.end())
         if initial:  # `PIC S9(4) COMP VALUE IS 10`: the item's initial value is stated too
             out.add(pos, ClaimRef(kind="value", text=whole, value=initial.group(1), value_kind="initial"))
+        return
+    if _BARE_PIC.fullmatch(c):  # a table's PIC column: `X(20)`, `9(8)`, `S9(4)V99` without the keyword
+        out.add(pos, ClaimRef(kind="value", text=whole, value=normalize_pic(c), value_kind="pic"))
         return
     m = re.fullmatch(r"[\"'](.+)[\"']", c)
     if m:

@@ -110,6 +110,10 @@ def parse(version):
 
 def pack(json):
     return zlib.compress(json)
+
+
+_RANK_STABLE = 3
+_SUFFIX = (_RANK_STABLE, 0)
 """
 
 CLIENT = """\
@@ -221,6 +225,10 @@ CASES = [
     ("`parse` would be simpler with a regular expression.", N),
     ("Raising on every bad string is acceptable for a parser.", N),
     ("`pack` takes the fast path and calls `zlib.compress`.", S),
+    # a private module constant, and a tuple stated through other constants
+    ("`_RANK_STABLE` is `3`.", S),
+    ("`_SUFFIX` = `(3, 0)`.", S),
+    ("`_SUFFIX` = `(4, 0)`.", U),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
@@ -280,6 +288,13 @@ def test_a_quoted_call_with_a_literal_where_the_code_passes_a_variable(grounder)
     # another number of arguments than the code passes is a different call (the call itself holds)
     c = grounder.one("`pack` calls `zlib.compress(json, 9)`.")
     assert c.verdict is P and c.reason.startswith("zlib.compress is called as zlib.compress(json)"), c.reason
+
+
+def test_a_pic_column_without_the_keyword(grounder):
+    rows = "| Item | Picture |\n|---|---|\n| `WS-CUSTNO` | `9(10)` |\n| `WS-CUSTNO` | `9(8)` |\n"
+    first, second = grounder.claims(rows)
+    assert first.verdict is S, first.reason
+    assert second.verdict is P and second.reason.startswith("WS-CUSTNO has PIC 9(10)"), second.reason
 
 
 def test_a_rows_missing_value_is_named(grounder):
