@@ -187,6 +187,7 @@ _PASSIVE_CLAUSE = re.compile(
 _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by|from|in|inside|within)\b", re.I)
 # "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place
 _AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
+_COMPARED_BEFORE = re.compile(r"\b(?:like|unlike|than|as\s+in)\s+(?:the\s+)?(?:program\s+)?`?$", re.I)
 _OWNED_BEFORE = re.compile(r"\w['’]s\s+`?$")
 _PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|first\s+)?$", re.I)
 # What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
@@ -785,6 +786,7 @@ class _ClaimChecker:
             if loc.ref.kind == "identifier"
             and (id(loc) not in objects or id(loc) in subjects or _RELATIVE_AFTER.match(self.claim.text, loc.ref.end))
             and not OBJECT_BEFORE.search(self.claim.text, 0, loc.pos)  # "sent to `P`": no actor
+            and not _COMPARED_BEFORE.search(self.claim.text, 0, loc.pos)  # "Like `P`, it ...": another program
             and loc.res is not None
             and not in_code_fragment(loc.ref)
             for d in loc.res.defs
@@ -1256,7 +1258,13 @@ class _ClaimChecker:
         # ("moves `X` to `Y` (line 114)"), or the name is defined elsewhere, a mention there is enough.
         lo, hi = self._clause_of(cite.pos)
         clause = self.claim.text[lo:hi]
-        uses = not _PLACES.search(clause) and not _CITE_CELL.fullmatch(clause)
+        # "`X` (`f.py:10-20`) does ...": a cite in parentheses right after a name, inside the sentence, places
+        # that name; one that ends the sentence is the whole sentence's
+        closes = _CITE_ENDS_SENTENCE.match(self.claim.text, cite.ref.end)
+        placed = None if closes else _NAME_THEN_CITE.search(self.claim.text, 0, cite.pos)
+        uses = not _PLACES.search(clause) and not _CITE_CELL.fullmatch(clause) and placed is None
+        if placed is not None:
+            names = [n for n in names if _same_name(placed.group("name"), n)] or names
         # "| `P` | lines 190-212 |": the range is the row's own name's span, which must start inside it
         row = _ROW_RANGE.match(self.claim.text)
         if row is not None:
@@ -2475,6 +2483,8 @@ _ACTION_PREDICATES = frozenset(
 # an argument that is a variable (whose value only a run knows), and one that is a literal
 _VARIABLE = re.compile(r"(?!(?:True|False|None)\b)[A-Za-z_][\w.]*")
 _LITERAL_ARG = re.compile(r"[\"'\d-]")
+_CITE_ENDS_SENTENCE = re.compile(r"`?\s*\)?\s*[.;:]?\s*$")
+_NAME_THEN_CITE = re.compile(r"`(?P<name>[^`\s]+)`\s*\(\s*`?$")
 _CLAUSE_BREAK = re.compile(
     r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
     re.I,

@@ -229,6 +229,13 @@ CASES = [
     ("`_RANK_STABLE` is `3`.", S),
     ("`_SUFFIX` = `(3, 0)`.", S),
     ("`_SUFFIX` = `(4, 0)`.", U),
+    # "Like `P`, it ...": the other program is a comparison, not the place of the claim's names
+    ("Like `ABCFL01`, `ABCIQ01` moves `'2'` into `WS-REQUEST-ID`.", U),
+    ("Like `ABCFL01`, `ABCIQ01` moves `'2'` into `WS-FAIL-CD`.", S),
+    # a cite right after a name inside the sentence places that name; one ending the sentence is the sentence's
+    ("`3000-AGAIN` (`cbl/ABCIQ01.cbl:9-12`) moves `'2'` to `WS-FAIL-CD`.", P),
+    ("`3000-AGAIN` (`cbl/ABCIQ01.cbl:22-23`) moves `'2'` to `WS-FAIL-CD`.", S),
+    ("`0000-MAIN` performs `3000-AGAIN` (`cbl/ABCIQ01.cbl:9-19`).", S),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
