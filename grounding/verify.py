@@ -284,6 +284,12 @@ def _is_comment(line: str, language: str) -> bool:
 _BRANCH = re.compile(r"\s*(?:else|elif|when|other|case|default|not\s+at\s+end|not\s+invalid)\b", re.I)
 
 
+# a line that only ends a statement: END-EXEC, END-IF, a lone period, closing brackets
+_CLOSER = re.compile(r"\s*(?:END-[A-Z-]+\.?|\.|[)}\]]+[;,)]*)\s*", re.I)
+# a statement that opens a block of others: a test or a loop
+_BLOCK_OPENER = re.compile(r"\s*(?:IF|EVALUATE|SEARCH|PERFORM\s+(?:UNTIL|VARYING|WITH)|if|for|while|switch|try)\b")
+
+
 def _code_part(line: str, language: str) -> str:
     """The statement text of a line: COBOL's fixed format keeps it in columns 8-72."""
     return line[7:72] if language == "cobol" else line
@@ -291,8 +297,9 @@ def _code_part(line: str, language: str) -> str:
 
 def governed_region(lines: tuple[str, ...], language: str, line: int, body_start: int) -> tuple[int, int]:
     """The lines from the outermost condition governing a statement (every less-indented line above it,
-    up to its paragraph's or function's first line, and for an ELSE or WHEN the test that heads it) to the
-    statement's last continuation line. Indentation is how both COBOL and the tag languages are laid out."""
+    up to its paragraph's or function's first line, and for an ELSE or WHEN the test that heads it), and
+    the statement that condition follows, to the statement's last continuation line. Indentation is how
+    both COBOL and the tag languages are laid out."""
 
     def indent(n: int) -> int | None:
         text = lines[n - 1]
@@ -311,6 +318,18 @@ def governed_region(lines: tuple[str, ...], language: str, line: int, body_start
             continue
         first, level = n, width
         chain = bool(_BRANCH.match(_code_part(lines[n - 1], language)))
+    if first != line:
+        # the statement a test follows is what it tests ("EXEC SQL INSERT ... END-EXEC / IF SQLCODE NOT = 0"):
+        # its first line, above its continuation lines and its END-EXEC or closing bracket
+        for n in range(first - 1, body_start, -1):
+            width = indent(n)
+            code = _code_part(lines[n - 1], language)
+            if width is None or width > level or _CLOSER.fullmatch(code):
+                continue
+            # a test of its own (an IF block, a loop) before this one is a sibling, not what this one tests
+            if not (_BLOCK_OPENER.match(code) or code.rstrip().endswith((":", "{"))):
+                first = n
+            break
     last = line
     while last < len(lines) and (width := indent(last + 1)) is not None and width > own:
         last += 1
@@ -479,15 +498,17 @@ class _Lookup:
             self._code_text[path] = (" ".join(chunks), starts)
         return self._code_text[path]
 
-    def statement_line(self, path: str, parts: list[str]) -> int | None:
-        """Line where the parts of a quoted statement start, in order, or None."""
+    def statement_line(self, path: str, parts: list[str], start: int = 1, end: int | None = None) -> int | None:
+        """Line where the parts of a quoted statement start, in order, within lines start..end, or None."""
         text, starts = self.code_text(path)
-        at = first = -1
+        lo = starts[start - 1] if 1 <= start <= len(starts) else 0
+        hi = starts[end] if end is not None and end < len(starts) else len(text)
+        at = first = lo - 1
         for part in parts:
-            i = text.find(_squash(part).upper(), at + 1)
+            i = text.find(_squash(part).upper(), at + 1, hi)
             if i < 0:
                 return None
-            first = i if first < 0 else first
+            first = i if first < lo else first
             at = i
         return bisect.bisect_right(starts, first)
 
@@ -962,10 +983,32 @@ class _ClaimChecker:
                 and (ref.start, ref.end) not in taken
                 and self._qualifier(ref)
             ]
+            cites = {r.start for r in self.claim.refs if r.kind == "path"}
+            fragments = [
+                m
+                for m in _BACKTICKED.finditer(self.claim.text)
+                if " " in m.group(0).strip("`").strip() and m.start() not in cites and any(a <= m.start() < b for a, b in phrases)
+            ]
             where = check.evidence[0]
-            regions = self._governed_regions(where.path, name) if qualifiers else []
+            # a value set is where the statement setting it is; a relation, wherever the code does it
+            if not (qualifiers or fragments):
+                regions = []
+            elif check.fact is not None and self.claim.facts[check.fact].predicate is Predicate.HAS_VALUE:
+                regions = self._governed_lines(where.path, [e.start_line for e in check.evidence if e.path == where.path])
+            else:
+                regions = self._governed_regions(where.path, name)
             if not regions:
                 continue
+            for m in fragments:
+                parts = [m.group(0).strip("`").strip()]
+                if not any(self.lk.statement_line(where.path, parts, a, b) for a, b in regions):
+                    a, b = regions[0]
+                    self._add(
+                        "mismatch",
+                        f"{parts[0]} is not in the statement nor its conditions where {check.message.split(' (')[0]} "
+                        f"({where.path}:{a}-{b})",
+                        [self.lk.snippet(where.path, a, b)],
+                    )
             for ref in qualifiers:
                 if not any(self.lk.code_mentions(where.path, ref.value, a, b) for a, b in regions):
                     a, b = regions[0]
@@ -983,7 +1026,7 @@ class _ClaimChecker:
         customer 9999999999" or "on `NOTFND`"): each from its word to the next comma, or to pos."""
         lo, hi = self._clause_of(pos)
         text = self._masked
-        opening = _OPENING_CONDITION.match(text, lo)
+        opening = _OPENING_CONDITION.match(text, lo) or _OPENING_CASE.match(self.claim.text, lo)
         starts = [m.start() for m in _CONDITION_WORD.finditer(text, lo, hi)] + ([opening.end()] if opening else [])
         phrases = []
         for start in starts:
@@ -991,6 +1034,18 @@ class _ClaimChecker:
             end = min(e for e in (stop if stop >= 0 else hi, pos if start < pos else hi) if e > start)
             phrases.append((start, end))
         return phrases
+
+    def _governed_lines(self, path: str, lines: list[int]) -> list[tuple[int, int]]:
+        """The governed region of each of these statement lines inside a paragraph or function."""
+        bodies = [d for d in self.lk.definitions(None, None, path) if d.kind in _BODY_KINDS]
+        text, language = self.lk.file_lines(path), self.lk.line_language(path)
+        regions = []
+        for n in lines:
+            around = [d for d in bodies if d.start_line < n <= d.end_line]
+            body = min(around, key=lambda d: d.end_line - d.start_line, default=None)
+            if body is not None:
+                regions.append(governed_region(text, language, n, body.start_line))
+        return regions
 
     def _governed_regions(self, path: str, name: str, inside_bodies: bool = True) -> list[tuple[int, int]]:
         """For each statement of a file that uses a name inside a paragraph or function (not the name's own
@@ -1020,10 +1075,10 @@ class _ClaimChecker:
         subject and object, not qualifiers of another fact."""
         spans = set()
         for fact in self.claim.facts:
-            # a relation's subject is its actor, whose data name before the verb may be the condition
-            # ("on `NOTFND` it performs `P`"); the item a value is stated of is the fact's own
+            # a relation's subject, or whoever sets a value, is its actor, whose data name before the verb may
+            # be the condition ("on `NOTFND` it performs `P`"); the item a value is stated of is the fact's own
             subject = fact.subject if fact.predicate is Predicate.HAS_VALUE else None
-            for term in (subject, fact.object, fact.by):
+            for term in (subject, fact.object):
                 if term is not None:
                     spans.add(term.span)
             if fact.value is not None:
@@ -2456,6 +2511,8 @@ _BODY_KINDS = frozenset({SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.FU
 _DATA_KINDS = frozenset({SymbolKind.DATA_ITEM, SymbolKind.CONDITION, SymbolKind.CONSTANT, SymbolKind.FIELD})
 _CONDITION_WORD = re.compile(r"(?<![\w-])(?:when|whenever|if|unless|until|while)(?![\w-])", re.I)
 # "For customer number 9999999999 it ...", "On `NOTFND`, ...": a clause that opens on a case
+# "A failed `INSERT INTO CUSTOMER` sets ...", "Any `NOTFND` ...": a clause opening on a case of something quoted
+_OPENING_CASE = re.compile(r"[\s,;]*(?:[-*+]\s+|\d+[.)]\s+)?(?:an?|any|each|every)\b(?=[^`]{0,30}`)", re.I)
 _OPENING_CONDITION = re.compile(r"[\s,;]*(?:[-*+]\s+|\d+[.)]\s+)?(?:for|on)\b", re.I)
 # Names a language gives to values, which a table cell states as a value ("| `retryOnTimeout` | `false` |")
 _LITERAL_WORDS = frozenset({"true", "false", "True", "False", "None", "null", "undefined", "nil"})

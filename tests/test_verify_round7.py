@@ -89,6 +89,27 @@ FILES = """\
            STOP RUN.
 """
 
+INSERT = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. ABCDB01.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01  WS-ID                 PIC 9(10).
+       01  WS-RC                 PIC XX.
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           EXEC SQL
+               INSERT INTO CUSTOMER VALUES (:WS-ID)
+           END-EXEC
+           .
+           IF SQLCODE NOT EQUAL 0
+               MOVE '90' TO WS-RC
+               GOBACK
+           END-IF
+           MOVE '98' TO WS-RC
+           GOBACK.
+"""
+
 MARKERS = """\
 def evaluate(environment=None, context="metadata"):
     # environment is ignored here
@@ -173,6 +194,7 @@ def grounder(tmp_path_factory):
         "py/redirect.py": REDIRECT,
         "cbl/ABCFL01.cbl": FILES,
         "py/markers.py": MARKERS,
+        "cbl/ABCDB01.cbl": INSERT,
         "ts/client.ts": CLIENT,
         "py/version.py": VERSION,
         "ts/timeout.ts": "export function timeout(ms: number) {\n\treturn ms;\n}\n",
@@ -236,6 +258,9 @@ CASES = [
     ("`3000-AGAIN` (`cbl/ABCIQ01.cbl:9-12`) moves `'2'` to `WS-FAIL-CD`.", P),
     ("`3000-AGAIN` (`cbl/ABCIQ01.cbl:22-23`) moves `'2'` to `WS-FAIL-CD`.", S),
     ("`0000-MAIN` performs `3000-AGAIN` (`cbl/ABCIQ01.cbl:9-19`).", S),
+    # "A failed `X` sets ...": the quoted statement is the one the test governing the MOVE follows
+    ("## `ABCDB01`\n\nA failed `INSERT INTO CUSTOMER` sets `WS-RC` to `'90'`.", S),
+    ("## `ABCDB01`\n\nA failed `INSERT INTO CUSTOMER` sets `WS-RC` to `'98'`.", P),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
@@ -317,12 +342,18 @@ def test_the_condition_check_names_the_statement(grounder):
 
 def test_governed_region_climbs_to_the_heading_test():
     lines = tuple(INQUIRY.splitlines())
-    # PERFORM 3000-AGAIN (line 15) is governed by the IF on lines 13-14
+    # PERFORM 3000-AGAIN (line 15) is governed by the IF on lines 13-14; the IF block before it (10-12) is a
+    # sibling test, not what line 13 tests
     assert governed_region(lines, "cobol", 15, 9) == (13, 15)
     # PERFORM 4000-FOUND (line 17) sits under ELSE, which the IF on line 13 heads
     assert governed_region(lines, "cobol", 17, 9) == (13, 17)
     # a statement at the paragraph's own level has no governing test: itself only
     assert governed_region(lines, "cobol", 19, 9) == (19, 19)
+    # the statement a test follows belongs to it, from its first line over its END-EXEC and a lone period
+    insert = tuple(INSERT.splitlines())
+    assert governed_region(insert, "cobol", 14, 8) == (9, 14)
     # Python: the body of an except block, and a statement's continuation lines
     py = ("def f(x):", "    try:", "        g(x)", "    except KeyError:", "        h(", "            x)", "    return x")
-    assert governed_region(py, "python", 5, 1) == (4, 6)
+    assert governed_region(py, "python", 5, 1) == (4, 6)  # the try block before the except is a sibling
+    py = ("def f(x):", "    r = parse(x)", "    if r is None:", "        raise ValueError(x)")
+    assert governed_region(py, "python", 4, 1) == (2, 4)  # the statement the test follows
