@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from groundjudge.grounding.facts import extract_facts
@@ -343,7 +344,9 @@ class Cue:
     passive: bool
 
 
-def relation_cues(text: str) -> list[Cue]:
+# The extractor and the verifier both read a claim's cues; cues are frozen, so one reading serves both.
+@lru_cache(maxsize=4096)
+def relation_cues(text: str) -> tuple[Cue, ...]:
     """Relation cue words in a claim's text, by position (the verifier uses them for subject/object)."""
     cues: list[Cue] = []
     taken: list[tuple[int, int]] = []
@@ -365,7 +368,7 @@ def relation_cues(text: str) -> list[Cue]:
                 bool(_PARTICIPLE.search(m.group(0))) and bool(_PASSIVE_HEAD.search(masked[: m.start()]))
             )
             cues.append(Cue(relation, m.start(), m.end(), passive))
-    return sorted(cues, key=lambda c: c.start)
+    return tuple(sorted(cues, key=lambda c: c.start))
 
 
 def _mask_code(text: str) -> str:

@@ -11,6 +11,7 @@ and relations, since the snapshot can confirm the names it uses but never a word
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -439,7 +440,7 @@ def _member_facts(text: str, refs: list[ClaimRef]) -> list[Fact]:
     return facts
 
 
-def extract_facts(text: str, refs: list[ClaimRef], cues: list[Cue]) -> list[Fact]:
+def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[Fact]:
     """The facts one claim asserts. ``cues``: grounding.claims.relation_cues(text)."""
     names = _names(refs)
     masked = _mask(text)

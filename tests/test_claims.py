@@ -171,13 +171,13 @@ def test_relation_cues_positions_and_passive():
     cues = relation_cues("`2000-X` is performed by `1000-MAIN`, which also reads ACCTFILE and XCTLs to BKMNU01C")
     assert [(c.relation, c.passive) for c in cues] == [("calls", True), ("reads", False), ("transfers", False)]
     # cue words inside names or hyphenated words are not cues
-    assert relation_cues("`1000-READ-NEXT` is a well-written paragraph") == []
-    assert relation_cues("1000-READ-NEXT is at line 9") == []
+    assert relation_cues("`1000-READ-NEXT` is a well-written paragraph") == ()
+    assert relation_cues("1000-READ-NEXT is at line 9") == ()
     # a noun after a determiner, a negated verb and an alias are no relations; the statement's name and an
     # adverb before the verb keep theirs
-    assert relation_cues("`send` times the call with `preferred_clock`") == []
-    assert relation_cues("`SRCHBIN` writes no print file, and `P` does not call `Q`") == []
-    assert relation_cues("urllib3's `HTTPError`, imported as `BaseHTTPError`") == []
+    assert relation_cues("`send` times the call with `preferred_clock`") == ()
+    assert relation_cues("`SRCHBIN` writes no print file, and `P` does not call `Q`") == ()
+    assert relation_cues("urllib3's `HTTPError`, imported as `BaseHTTPError`") == ()
     assert [c.relation for c in relation_cues("The COPY of `BKDATEWS` in BKACT01C")] == ["copies"]
     assert [c.relation for c in relation_cues("`A` first performs `B`")] == ["calls"]
 
