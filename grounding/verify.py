@@ -188,6 +188,7 @@ _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by
 # "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place
 _AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
 _COMPARED_BEFORE = re.compile(r"\b(?:like|unlike|than|as\s+in)\s+(?:the\s+)?(?:program\s+)?`?$", re.I)
+_PART_OF_BEFORE = re.compile(r"\b\w+s\s+of\s+(?:the\s+)?`?$", re.I)
 _OWNED_BEFORE = re.compile(r"\w['’]s\s+`?$")
 _PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|first\s+)?$", re.I)
 # What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
@@ -2021,7 +2022,12 @@ class _ClaimChecker:
                 continue
             if _CO_SUBJECTS.fullmatch(text, first.ref.end, loc.pos):
                 continue  # "`replace`, `ljust` and `center` escape ...": a list of subjects, not what the first uses
-            if loc.res is None or not loc.res.found or loc.pos >= clause_end or _AGENT_BEFORE.search(text, 0, loc.pos):
+            if loc.res is None or not loc.res.found or loc.pos >= clause_end:
+                continue
+            if cobol and _PART_OF_BEFORE.search(text, 0, loc.pos) and self._is_group(loc):
+                self._check_group_use(first, loc)
+                continue
+            if _AGENT_BEFORE.search(text, 0, loc.pos):
                 continue
             if _OWNED_BEFORE.search(text, 0, loc.pos):
                 continue  # "urllib3's `HTTPError`": another module's name, which the subject may import under another
@@ -2034,6 +2040,33 @@ class _ClaimChecker:
             if _last(loc.ref.value) in {_last(first.ref.value), *first.ref.value.split(".")[:-1]}:
                 continue  # `Store` in a claim about `Store.load`
             self._check_involvement("uses", first, loc, holds=False)
+
+    def _is_group(self, loc: _Located) -> bool:
+        return loc.res is not None and any(d.kind == SymbolKind.DATA_ITEM and d.end_line > d.start_line for d in loc.res.defs)
+
+    def _check_group_use(self, first: _Located, group: _Located) -> None:
+        """ "`P` displays the labels of `G`": P's span must name the group or one of the items inside it."""
+        who, spans = self._subject_scope(first)
+        assert group.res is not None
+        if not spans:
+            return
+        parts = {group.ref.value} | {
+            d.name
+            for g in group.res.defs
+            if g.kind == SymbolKind.DATA_ITEM
+            for d in self.lk.definitions(None, SymbolKind.DATA_ITEM, g.path)
+            if g.start_line < d.start_line <= g.end_line
+        }
+        for name in sorted(parts):
+            at = next(((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, name, a, b)), None)
+            if at is not None:
+                self._add(
+                    "ok", f"{who} uses {name} of {group.ref.value} at {at[0]}:{at[1]}", [self.lk.snippet(at[0], at[1], at[1])]
+                )
+                return
+        self._add(
+            "contradicted", f"{who} names neither {group.ref.value} nor any item of it ({_spans_text(spans)})", relation=True
+        )
 
     def _data_subject(self, pos: int) -> _Located | None:
         """The data item a clause ending at pos is about: the nearest name before it that cannot act."""

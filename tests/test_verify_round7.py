@@ -110,6 +110,23 @@ INSERT = """\
            GOBACK.
 """
 
+LABELS = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. ABCUI01.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01  WK-LABELS.
+           05  WK-LBL-CODE       PIC X(10) VALUE 'CODE : '.
+           05  WK-LBL-NAME       PIC X(10) VALUE 'NAME : '.
+       01  WK-TITLE              PIC X(20) VALUE 'TITLE'.
+       PROCEDURE DIVISION.
+       1000-START.
+           DISPLAY WK-TITLE.
+       2000-LABELS.
+           DISPLAY WK-LBL-CODE
+           DISPLAY WK-LBL-NAME.
+"""
+
 MARKERS = """\
 def evaluate(environment=None, context="metadata"):
     # environment is ignored here
@@ -195,6 +212,7 @@ def grounder(tmp_path_factory):
         "cbl/ABCFL01.cbl": FILES,
         "py/markers.py": MARKERS,
         "cbl/ABCDB01.cbl": INSERT,
+        "cbl/ABCUI01.cbl": LABELS,
         "ts/client.ts": CLIENT,
         "py/version.py": VERSION,
         "ts/timeout.ts": "export function timeout(ms: number) {\n\treturn ms;\n}\n",
@@ -261,6 +279,9 @@ CASES = [
     # "A failed `X` sets ...": the quoted statement is the one the test governing the MOVE follows
     ("## `ABCDB01`\n\nA failed `INSERT INTO CUSTOMER` sets `WS-RC` to `'90'`.", S),
     ("## `ABCDB01`\n\nA failed `INSERT INTO CUSTOMER` sets `WS-RC` to `'98'`.", P),
+    # "the labels of `G`": the paragraph names the group or an item inside it
+    ("`2000-LABELS` displays the labels of `WK-LABELS`.", S),
+    ("`1000-START` displays the labels of `WK-LABELS`.", U),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
