@@ -966,7 +966,8 @@ class _ClaimChecker:
         """A value or data name that a clause puts before a relation that held, or after it in a condition
         ("for customer number 0 it performs `P`", "on `NOTFND` it sets `X` to '2'", "performs `P` until
         `EOF-SW` is 'Y'"), must be in a statement that does it or in the conditions that govern that
-        statement: found only elsewhere, the relation holds but not when the claim says."""
+        statement: found only elsewhere, the relation holds but not when the claim says, which contradicts
+        the relation as stated."""
         taken = self._fact_term_spans()
         for check in list(self.checks):
             if check.outcome != "ok" or not check.relation or not check.evidence:
@@ -1000,27 +1001,19 @@ class _ClaimChecker:
                 regions = self._governed_regions(where.path, name)
             if not regions:
                 continue
-            for m in fragments:
-                parts = [m.group(0).strip("`").strip()]
-                if not any(self.lk.statement_line(where.path, parts, a, b) for a, b in regions):
-                    a, b = regions[0]
-                    self._add(
-                        "mismatch",
-                        f"{parts[0]} is not in the statement nor its conditions where {check.message.split(' (')[0]} "
-                        f"({where.path}:{a}-{b})",
-                        [self.lk.snippet(where.path, a, b)],
-                    )
-            for ref in qualifiers:
-                if not any(self.lk.code_mentions(where.path, ref.value, a, b) for a, b in regions):
-                    a, b = regions[0]
-                    self._about = ref
-                    self._add(
-                        "mismatch",
-                        f"{ref.value} is not in the statement nor its conditions where {check.message.split(' (')[0]} "
-                        f"({where.path}:{a}-{b})",
-                        [self.lk.snippet(where.path, a, b)],
-                    )
-                    self._about = None
+            absent = [m.group(0).strip("`").strip() for m in fragments]
+            absent = [f for f in absent if not any(self.lk.statement_line(where.path, [f], a, b) for a, b in regions)]
+            absent += [
+                r.value for r in qualifiers if not any(self.lk.code_mentions(where.path, r.value, a, b) for a, b in regions)
+            ]
+            if absent:
+                # the relation holds, but not where or when the claim says: as stated, it does not hold
+                a, b = regions[0]
+                said = check.message.split(" (")[0]
+                message = f"{', '.join(absent)} not in the statement nor its conditions where {said} ({where.path}:{a}-{b})"
+                self.checks[self.checks.index(check)] = CheckResult(
+                    "contradicted", message, [self.lk.snippet(where.path, a, b)], True, check.fact, check.ref
+                )
 
     def _condition_phrases(self, pos: int) -> list[tuple[int, int]]:
         """The condition phrases of the clause around pos ("when `X` is 'Y'", "until `EOF`", a leading "for

@@ -223,16 +223,18 @@ def grounder(tmp_path_factory):
 
 
 CASES = [
-    # a condition's value is in the test that governs the PERFORM, or it is not
+    # a condition's value is in the test that governs the PERFORM, or the PERFORM does not happen as said
     ("## `ABCIQ01`\n\nFor customer number 9999999999 it performs `2000-LAST`.", S),
-    ("## `ABCIQ01`\n\nFor customer number 9999999999 it performs `3000-AGAIN`.", P),
+    ("## `ABCIQ01`\n\nFor customer number 9999999999 it performs `3000-AGAIN`.", U),
+    # the same beside a clause that holds
+    ("## `ABCIQ01`\n\nFor customer number 9999999999 it performs `3000-AGAIN`; `3000-AGAIN` moves `'2'` to `WS-FAIL-CD`.", P),
     ("## `ABCIQ01`\n\n`0000-MAIN` performs `3000-AGAIN` when `WS-RESP` is `NOTFND`.", S),
     ("## `ABCIQ01`\n\n`0000-MAIN` performs `2000-LAST` when `WS-RESP` is `NOTFND`.", P),
     # an ELSE branch is governed by the IF that heads it
     ("## `ABCIQ01`\n\n`0000-MAIN` performs `4000-FOUND` unless `WS-RESP` is `NOTFND`.", S),
     # "on `X`" opening the clause is a condition too
     ("## `ABCIQ01`\n\nOn `NOTFND` it performs `3000-AGAIN`.", S),
-    ("## `ABCIQ01`\n\nOn `NOTFND` it performs `2000-LAST`.", P),
+    ("## `ABCIQ01`\n\nOn `NOTFND` it performs `2000-LAST`.", U),
     # an annotation sits right above the class it annotates
     ("`PetValidator` is annotated with `@Component`.", S),
     ("`OwnerPage` is annotated with `@Component`.", U),
@@ -278,7 +280,7 @@ CASES = [
     ("`0000-MAIN` performs `3000-AGAIN` (`cbl/ABCIQ01.cbl:9-19`).", S),
     # "A failed `X` sets ...": the quoted statement is the one the test governing the MOVE follows
     ("## `ABCDB01`\n\nA failed `INSERT INTO CUSTOMER` sets `WS-RC` to `'90'`.", S),
-    ("## `ABCDB01`\n\nA failed `INSERT INTO CUSTOMER` sets `WS-RC` to `'98'`.", P),
+    ("## `ABCDB01`\n\nA failed `INSERT INTO CUSTOMER` sets `WS-RC` to `'98'`.", U),
     # "the labels of `G`": the paragraph names the group or an item inside it
     ("`2000-LABELS` displays the labels of `WK-LABELS`.", S),
     ("`1000-START` displays the labels of `WK-LABELS`.", U),
@@ -357,7 +359,7 @@ def test_a_rows_missing_value_is_named(grounder):
 
 def test_the_condition_check_names_the_statement(grounder):
     c = grounder.one("## `ABCIQ01`\n\nFor customer number 9999999999 it performs `3000-AGAIN`.")
-    assert c.reason.startswith("9999999999 is not in the statement nor its conditions where"), c.reason
+    assert c.reason.startswith("9999999999 not in the statement nor its conditions where"), c.reason
     assert c.evidence[0].path == "cbl/ABCIQ01.cbl" and (c.evidence[0].start_line, c.evidence[0].end_line) == (13, 15)
 
 
