@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,9 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+
+
+RUNS = 3
 
 
 def make_claims(idx, n: int, seed: int) -> str:
@@ -88,7 +92,7 @@ def main() -> None:
             corpus = Path(tmp) / "corpus"
             subprocess.run([sys.executable, str(HERE / "make_cobol_corpus.py"), str(corpus), "--lines", "60000"], check=True)
 
-        from groundjudge.grounding.claims import MarkdownClaimExtractor
+        from groundjudge.grounding.claims import MarkdownClaimExtractor, relation_cues
         from groundjudge.grounding.index import load_index
         from groundjudge.grounding.snapshot import snapshot_directory
         from groundjudge.grounding.verify import DeterministicVerifier
@@ -111,10 +115,17 @@ def main() -> None:
             idx.definitions(name=name)
         t_base = time.perf_counter() - t0
 
-        verifier = DeterministicVerifier()
-        t0 = time.perf_counter()
-        verified = [verifier.verify(c, idx, snapshot) for c in claims]
-        t_verify = time.perf_counter() - t0
+        # This machine's speed swings from run to run: verify three times, each with a fresh index handle,
+        # verifier and cue cache (nothing carried over), and judge the median.
+        times = []
+        for _ in range(RUNS):
+            run_idx = load_index(snapshot)
+            relation_cues.cache_clear()
+            verifier = DeterministicVerifier()
+            t0 = time.perf_counter()
+            verified = [verifier.verify(c, run_idx, snapshot) for c in claims]
+            times.append(time.perf_counter() - t0)
+        t_verify = statistics.median(times)
 
     verdicts = Counter(v.verdict.value for v in verified)
     print(
@@ -123,8 +134,9 @@ def main() -> None:
     )
     print(f"claims: {len(claims)}  " + "  ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
     print(f"extract {len(claims)} claims:            {t_extract:.3f} s")
+    print(f"verify {len(claims)} claims, {RUNS} runs:     {' '.join(f'{t:.3f}' for t in times)} s")
     print(
-        f"verify {len(claims)} claims:             {t_verify:.3f} s  ({'meets' if t_verify < 1.0 else 'MISSES'} the 1 s target)"
+        f"verify {len(claims)} claims, median:     {t_verify:.3f} s  ({'meets' if t_verify < 1.0 else 'MISSES'} the 1 s target)"
     )
     print(f"baseline {len(names)} definitions() look-ups: {t_base:.3f} s")
     print(f"ratio verify / baseline:          {t_verify / t_base:.1f}x")

@@ -372,8 +372,14 @@ class _Lookup:
     ) -> tuple[Symbol, ...]:
         return tuple(self.index.definitions(name=name, kind=kind, path=path))
 
-    def _references(self, target: str | None = None, kind: RefKind | None = None, path: str | None = None) -> tuple[Ref, ...]:
-        return tuple(self.index.references(target=target, kind=kind, path=path))
+    def _references(
+        self,
+        target: str | None = None,
+        kind: RefKind | None = None,
+        path: str | None = None,
+        lines: tuple[int, int] | None = None,
+    ) -> tuple[Ref, ...]:
+        return tuple(self.index.references(target=target, kind=kind, path=path, lines=lines))
 
     def _file_lines(self, path: str) -> tuple[str, ...]:
         info = self.file_info(path)
@@ -397,24 +403,25 @@ class _Lookup:
         return Evidence(path=path, start_line=start, end_line=end, snippet="\n".join(lines[start - 1 : end]), note=note)
 
     def mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
-        """Lines start..end naming a name as a whole word; the file is scanned as one text, which is
-        much faster than a search per line."""
+        """Lines start..end naming a name as a whole word."""
+        return list(self._mention_lines(path, name, start, end))
+
+    def _mention_lines(self, path: str, name: str, start: int = 1, end: int | None = None) -> Iterator[int]:
+        """The lines of mentions, lazily: the file is scanned as one text (much faster than a search per
+        line), one hit per line."""
         text, starts = self._joined(path)
-        if not starts:
-            return []
         first = max(start, 1)
         stop = len(starts) if end is None else min(end, len(starts))
-        if first > stop:
-            return []
+        if not starts or first > stop:
+            return
         limit = starts[stop] - 1 if stop < len(starts) else len(text)
-        pattern, found, at = word_pattern(name), [], starts[first - 1]
+        pattern, at = word_pattern(name), starts[first - 1]
         while (m := pattern.search(text, at, limit)) is not None:
             n = bisect.bisect_right(starts, m.start())
-            found.append(n)
+            yield n
             if n >= len(starts):
-                break
-            at = starts[n]  # the next line: one hit per line is all a caller needs
-        return found
+                return
+            at = starts[n]
 
     def _joined(self, path: str) -> tuple[str, list[int]]:
         if path not in self._joined_text:
@@ -434,11 +441,17 @@ class _Lookup:
         return language
 
     def code_mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
-        """Like mentions, without comment lines (COBOL column 7 `*` or `/`, or `*>` in free format; JCL `//*`;
-        `#` and `//` lines)."""
+        """Like mentions, without comment lines (each language's own markers; COBOL column 7 `*` or `/`,
+        `*>` in free format; JCL `//*`)."""
+        return list(self.code_mention_lines(path, name, start, end))
+
+    def first_code_mention(self, path: str, name: str, start: int = 1, end: int | None = None) -> int | None:
+        return next(self.code_mention_lines(path, name, start, end), None)
+
+    def code_mention_lines(self, path: str, name: str, start: int = 1, end: int | None = None) -> Iterator[int]:
         lines = self.file_lines(path)
         language = self.line_language(path)
-        return [n for n in self.mentions(path, name, start, end) if not _is_comment(lines[n - 1], language)]
+        return (n for n in self._mention_lines(path, name, start, end) if not _is_comment(lines[n - 1], language))
 
     def text_hits(self, text: str, limit: int = 5) -> list[tuple[str, int]]:
         """Lines containing text (whole word when it is a name), from the full-text table, confirmed by
@@ -736,8 +749,8 @@ def _where(sym: Symbol) -> str:
 
 def _def_evidence(lk: _Lookup, sym: Symbol) -> Evidence:
     if sym.kind in FILE_KINDS:  # a whole file: show the line that names it (PROGRAM-ID, JOB card)
-        named = lk.code_mentions(sym.path, sym.name, sym.start_line, sym.end_line)
-        line = named[0] if named else sym.start_line
+        named = lk.first_code_mention(sym.path, sym.name, sym.start_line, sym.end_line)
+        line = named if named is not None else sym.start_line
         return lk.snippet(sym.path, line, line, note=f"{sym.kind} {sym.name}")
     return lk.snippet(sym.path, sym.start_line, sym.end_line, note=f"{sym.kind} {sym.name}")
 
@@ -946,7 +959,7 @@ class _ClaimChecker:
                 continue
             if _EXAMPLE_BEFORE.search(text, 0, ref.start):
                 continue  # "an operation code such as `01IEND`": an example of the kind, not the name's own value
-            hit = next(((p, n) for p, a, b in regions for n in self.lk.code_mentions(p, ref.value, a, b)), None)
+            hit = next(((p, n) for p, a, b in regions for n in self.lk.code_mention_lines(p, ref.value, a, b)), None)
             self._about = ref
             if hit is not None:
                 p, n = hit
@@ -1004,7 +1017,9 @@ class _ClaimChecker:
             absent = [m.group(0).strip("`").strip() for m in fragments]
             absent = [f for f in absent if not any(self.lk.statement_line(where.path, [f], a, b) for a, b in regions)]
             absent += [
-                r.value for r in qualifiers if not any(self.lk.code_mentions(where.path, r.value, a, b) for a, b in regions)
+                r.value
+                for r in qualifiers
+                if all(self.lk.first_code_mention(where.path, r.value, a, b) is None for a, b in regions)
             ]
             if absent:
                 # the relation holds, but not where or when the claim says: as stated, it does not hold
@@ -1141,11 +1156,11 @@ class _ClaimChecker:
         if spans is None:
             return
         name = obj.ref.value
-        mention = next(((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b)), None)
+        mention = next(((p, n) for p, a, b in spans for n in self.lk.code_mention_lines(p, _last(name), a, b)), None)
         if mention is None and relation == "uses":
             # what the subject does through a function it calls is its doing too ("`load` raises X" via a helper)
             callees = [(d.path, d.start_line, d.end_line) for d in self._callees(spans)]
-            mention = next(((p, n) for p, a, b in callees for n in self.lk.code_mentions(p, _last(name), a, b)), None)
+            mention = next(((p, n) for p, a, b in callees for n in self.lk.code_mention_lines(p, _last(name), a, b)), None)
         if mention is None:
             where = _spans_text(spans)
             self._add("contradicted", f"{who} never names {name} ({where}), so it {_NEGATED[relation]} it", relation=True)
@@ -1327,7 +1342,7 @@ class _ClaimChecker:
                     not spanned and sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line
                 ):
                     return CheckResult("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
-            if (uses or not defs) and self.lk.code_mentions(path, _last(name), start, end):
+            if (uses or not defs) and self.lk.first_code_mention(path, _last(name), start, end) is not None:
                 return CheckResult("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
             if (uses or not defs) and self.lk.mentions(path, _last(name), start, end):
                 # "saves `SQLCODE` into its message (lines 147-157)" where only a comment there names it
@@ -1451,7 +1466,7 @@ class _ClaimChecker:
         # Only for names that belong to no program (a DD, a dataset, a transaction ID): a data item or a
         # paragraph is best shown where it is defined.
         if not defs and not refs and not any(d.kind in FILE_KINDS | LOCATABLE_KINDS for d in res.defs):
-            mention = next(((p, n) for p in about for n in self.lk.code_mentions(p, _last(name))[:1]), None)
+            mention = next(((p, n) for p in about for n in self.lk.code_mention_lines(p, _last(name))), None)
             if mention is not None:
                 p, n = mention
                 return f"{name} appears at {p}:{n}", [self.lk.snippet(p, n, n)]
@@ -1936,7 +1951,7 @@ class _ClaimChecker:
         else:
             # The index may not know every form (a program run from SYSTSIN, a CALL through a variable):
             # a name that the subject's code spells out is not contradicted, only unindexed.
-            mention = next(((p, n) for p, a, b in (spans or []) for n in self.lk.code_mentions(p, name, a, b)), None)
+            mention = next(((p, n) for p, a, b in (spans or []) for n in self.lk.code_mention_lines(p, name, a, b)), None)
             if mention is not None:
                 p, n = mention
                 self._add(
@@ -1986,9 +2001,7 @@ class _ClaimChecker:
             return [r for k in sorted(kinds) for r in self.lk.references(None, k, None)]
         out: list[Ref] = []
         for path, start, end in spans:
-            out.extend(
-                r for r in self.lk.references(None, None, path) if (kinds is None or r.kind in kinds) and start <= r.line <= end
-            )
+            out.extend(r for r in self.lk.references(None, None, path, (start, end)) if kinds is None or r.kind in kinds)
         return out
 
     # -- what the subject's own code does with a data item --------------------------------------------------
@@ -2051,7 +2064,7 @@ class _ClaimChecker:
             if g.start_line < d.start_line <= g.end_line
         }
         for name in sorted(parts):
-            at = next(((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, name, a, b)), None)
+            at = next(((p, n) for p, a, b in spans for n in self.lk.code_mention_lines(p, name, a, b)), None)
             if at is not None:
                 self._add(
                     "ok", f"{who} uses {name} of {group.ref.value} at {at[0]}:{at[1]}", [self.lk.snippet(at[0], at[1], at[1])]

@@ -88,6 +88,10 @@ def ref_row(
     return (kind, target, line, path, context, language, _detail_json(detail), match_key(target, language))
 
 
+def _same_key(asked: str, stored: str, language: str) -> bool:
+    return asked == stored or match_key(asked, language) == match_key(stored, language)
+
+
 def symbol_of(row: SymbolRow) -> Symbol:
     kind, name, start, end, path, language, source, detail, _ = row
     return Symbol(
@@ -107,9 +111,11 @@ def ref_of(row: RefRow) -> Ref:
     return Ref(kind=kind, target=target, path=path, line=line, context=context, language=language, detail=_detail(detail))
 
 
+@lru_cache(maxsize=65536)
 def _detail(stored: str) -> dict[str, str]:
-    # most rows have no detail, and decoding "{}" thousands of times per answer shows in verification time
-    return {} if stored == "{}" else json.loads(stored)
+    # details repeat (an empty one, a `PIC X(10)` at level 05), and decoding them per row shows in verification
+    # time; the models copy the dict they are given, so the shared decoded one is never changed
+    return json.loads(stored)
 
 
 def _insert(table: str, columns: tuple[str, ...]) -> str:
@@ -233,10 +239,22 @@ class Index:
 
     # symbols and refs ----------------------------------------------------------------------------
     def _select(
-        self, table: str, columns: str, order: str, key: str | None, kind: SymbolKind | RefKind | None, path: str | None
+        self,
+        table: str,
+        columns: str,
+        order: str,
+        key: str | None,
+        kind: SymbolKind | RefKind | None,
+        path: str | None,
+        lines: tuple[int, int] | None = None,
     ) -> sqlite3.Cursor:
-        """Rows of symbols or refs filtered on name key, kind and path; the key's case rule is the row language's."""
-        where, args = [], []
+        """Rows of symbols or refs filtered on name key, kind, path and (refs) lines; the key's case rule is the
+        row language's."""
+        where: list[str] = []
+        args: list[object] = []
+        if lines is not None:
+            where.append("line BETWEEN ? AND ?")
+            args += list(lines)
         key_column = "name_key" if table == "symbols" else "target_key"
         if key is not None:
             where.append(f"({key_column} = ? OR {key_column} = ?)")
@@ -253,11 +271,18 @@ class Index:
     def definitions(self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None) -> list[Symbol]:
         rows = self._select("symbols", _SYMBOL_SELECT, "path, start_line, kind, name, end_line, detail", name, kind, path)
         # a row whose name_key matched the other case rule is no match
-        return [symbol_of(r) for r in rows if name is None or match_key(name, r[LANGUAGE]) == match_key(r[NAME], r[LANGUAGE])]
+        return [symbol_of(r) for r in rows if name is None or _same_key(name, r[NAME], r[LANGUAGE])]
 
-    def references(self, target: str | None = None, kind: RefKind | None = None, path: str | None = None) -> list[Ref]:
-        rows = self._select("refs", _REF_SELECT, "path, line, kind, target, context, detail", target, kind, path)
-        return [ref_of(r) for r in rows if target is None or match_key(target, r[LANGUAGE]) == match_key(r[NAME], r[LANGUAGE])]
+    def references(
+        self,
+        target: str | None = None,
+        kind: RefKind | None = None,
+        path: str | None = None,
+        lines: tuple[int, int] | None = None,
+    ) -> list[Ref]:
+        """References by target, kind, path and a window of lines (first, last), each filter optional."""
+        rows = self._select("refs", _REF_SELECT, "path, line, kind, target, context, detail", target, kind, path, lines)
+        return [ref_of(r) for r in rows if target is None or _same_key(target, r[NAME], r[LANGUAGE])]
 
     def enclosing(
         self,
