@@ -526,6 +526,24 @@ class _Lookup:
             at = i
         return bisect.bisect_right(starts, first)
 
+    def command_line(self, path: str, quoted: str) -> int | None:
+        """Line of an EXEC CICS/SQL/DLI command that matches a quoted one in any order of its options
+        (`EXEC CICS FETCH CHILD(T)` for `EXEC CICS FETCH CHANNEL(C) CHILD(T) ... END-EXEC`); an option
+        written `NAME(...)` takes any argument. None when the quote is no such command or none matches."""
+        tokens = _COMMAND_TOKEN.findall(_squash(quoted).upper())
+        if len(tokens) < 3 or tokens[0] != "EXEC" or tokens[1] not in ("CICS", "SQL", "DLI"):
+            return None
+        verb = tokens[2].split("(", 1)[0]
+        options = ([tokens[2]] if "(" in tokens[2] else []) + tokens[3:]
+        text, starts = self.code_text(path)
+        head = re.compile(rf"\bEXEC {tokens[1]} {re.escape(verb)}\b")
+        for m in head.finditer(text):
+            end = text.find("END-EXEC", m.end())
+            block = text[m.start() : end if end >= 0 else m.end() + 2000]
+            if all(_option_in(option, block) for option in options):
+                return bisect.bisect_right(starts, m.start())
+        return None
+
     def context_files(self, name: str) -> list[str]:
         """Files a carried context names; a path under a made-up directory (src/main/cobol/X.cbl) still
         means the one snapshot file of that name."""
@@ -1587,6 +1605,8 @@ class _ClaimChecker:
         files = scope or sorted({p for p, _ in self.lk.text_hits(_longest_word(parts[0]), 20) if not self.lk.is_prose(p)})
         for path in files:
             line = self.lk.statement_line(path, parts)
+            if line is None:
+                line = self.lk.command_line(path, ref.value)  # the same command, its options in another order
             if line is not None:
                 self._add("ok", f"{ref.text} is in {path} (line {line})", [self.lk.snippet(path, line, line)])
                 return
@@ -2704,6 +2724,18 @@ def _import_lines(lines: tuple[str, ...], start: int, end: int) -> list[int]:
 def _argument_of_quoted_code(ref: ClaimRef) -> bool:
     """Is the value part of a longer quoted piece of code (a call's argument), not quoted on its own?"""
     return in_code_fragment(ref) and not re.fullmatch(r"[\"'].*[\"']", ref.text.strip("`").strip())
+
+
+# a command's words and options: NAME(argument) or a bare word
+_COMMAND_TOKEN = re.compile(r"[^\s(]+(?:\([^)]*\))?")
+
+
+def _option_in(option: str, block: str) -> bool:
+    """Is a quoted option (`CHILD(T)`, `NOSUSPEND`, `PROGRAM(...)` for any program) in a command's text?"""
+    name, _, argument = option.partition("(")
+    if not argument or argument.rstrip(")").strip() in ("...", "…"):
+        return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", block) is not None
+    return re.search(rf"(?<![\w-]){re.escape(name)}\s*\(\s*{re.escape(argument.rstrip(')').strip())}\s*\)", block) is not None
 
 
 def _split_arguments(args: str) -> list[str]:

@@ -127,6 +127,23 @@ LABELS = """\
            DISPLAY WK-LBL-NAME.
 """
 
+FETCH = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. ABCCH01.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01  WS-CHAN               PIC X(16).
+       01  WS-TKN                PIC X(16).
+       01  WS-STATUS             PIC S9(8) COMP.
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           EXEC CICS FETCH CHANNEL(WS-CHAN)
+                CHILD(WS-TKN)
+                COMPSTATUS(WS-STATUS)
+           END-EXEC
+           EXEC CICS RETURN END-EXEC.
+"""
+
 MARKERS = """\
 def evaluate(environment=None, context="metadata"):
     # environment is ignored here
@@ -213,6 +230,7 @@ def grounder(tmp_path_factory):
         "py/markers.py": MARKERS,
         "cbl/ABCDB01.cbl": INSERT,
         "cbl/ABCUI01.cbl": LABELS,
+        "cbl/ABCCH01.cbl": FETCH,
         "ts/client.ts": CLIENT,
         "py/version.py": VERSION,
         "ts/timeout.ts": "export function timeout(ms: number) {\n\treturn ms;\n}\n",
@@ -284,6 +302,10 @@ CASES = [
     # "the labels of `G`": the paragraph names the group or an item inside it
     ("`2000-LABELS` displays the labels of `WK-LABELS`.", S),
     ("`1000-START` displays the labels of `WK-LABELS`.", U),
+    # a quoted EXEC command matches its statement in any order of its options; `(...)` is any argument
+    ("`ABCCH01` waits for its child with `EXEC CICS FETCH CHILD(WS-TKN)`.", S),
+    ("`ABCCH01` waits for its child with `EXEC CICS FETCH CHILD(...) CHANNEL(WS-CHAN)`.", S),
+    ("`ABCCH01` waits for its child with `EXEC CICS FETCH CHILD(WS-TKN) NOSUSPEND`.", U),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
