@@ -189,6 +189,8 @@ _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by
 _AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
 _COMPARED_BEFORE = re.compile(r"\b(?:like|unlike|than|as\s+in)\s+(?:the\s+)?(?:program\s+)?`?$", re.I)
 _PART_OF_BEFORE = re.compile(r"\b\w+s\s+of\s+(?:the\s+)?`?$", re.I)
+# packages of a language's own library, whose classes no snapshot declares
+_STANDARD_PACKAGE = re.compile(r"(?:java|javax|kotlin|builtins|System)\.")
 _OWNED_BEFORE = re.compile(r"\w['’]s\s+`?$")
 _PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|first\s+)?$", re.I)
 # What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
@@ -644,6 +646,8 @@ class _Lookup:
             if d.detail.get("parent") == owner
             or PurePosixPath(d.path).stem == owner
             or PurePosixPath(d.path).with_suffix("").as_posix().endswith(module)
+            # `jwt.InvalidTokenError`: a name a package's modules define (and its __init__ re-exports)
+            or PurePosixPath(d.path).parent.as_posix().endswith(module)
         ]
         if matched:
             return Resolution(defs=matched)
@@ -858,7 +862,7 @@ class _ClaimChecker:
                 # A name of a whole file is only placed by a cited path, not by other names. The context
                 # carried from earlier units is too weak to call a name misplaced: it only scopes the
                 # relations, values and code below.
-                scope = explicit if loc.files else strong
+                scope = self._placing_files(loc, explicit) if explicit and not loc.files else explicit if loc.files else strong
                 self._check_identifier(loc, [f for f in scope if f not in loc.files])
         self._about = None
         self._check_values(self.scope)
@@ -952,16 +956,17 @@ class _ClaimChecker:
             return
         if key.ref.value.isupper() and not (key.res.defs or key.res.refs or key.res.files):
             return  # a row keyed by a value (an abend code, a request id) names no statement to hold the others
+        if key.res.files or any(d.kind in _CONTAINER_KINDS for d in key.res.defs):
+            return  # a program's or class's row lists what is said of it (its transaction, its callers), held anywhere
         others = [
             loc.res.defs
             for loc in self.located
             if loc is not key and loc.ref.kind == "identifier" and loc.res is not None and loc.ref.value not in _LITERAL_WORDS
         ]
         regions = [(d.path, d.start_line, d.end_line) for defs in others for d in defs if d.kind in _VALUE_HOLDERS]
-        # a program, class or function of the row's name holds its values somewhere in its code; a name
-        # of an option or a field, in the statements that name it (both, when the name is ambiguous)
+        # a function of the row's name holds its values somewhere in its code; a name of an option or a field,
+        # in the statements that name it (both, when the name is ambiguous)
         regions += [(d.path, d.start_line, d.end_line) for d in key.res.defs if d.kind not in _VALUE_HOLDERS]
-        regions += [(f, 1, 10**9) for f in key.res.files]
         paths = self.scope or sorted(
             {d.path for d in key.res.defs} | {r.path for r in key.res.refs} | {p for p, _ in key.res.hits}
         )
@@ -992,6 +997,16 @@ class _ClaimChecker:
         if ref.kind == "identifier":
             return ref.value in _LITERAL_WORDS
         return ref.kind == "value" and ref.value_kind in ("number", "string") and (ref.strict or _specific(ref.value))
+
+    def _placing_files(self, loc: _Located, explicit: list[str]) -> list[str]:
+        """The cited files that place a name: those cited in its own clause. A sentence that follows a call
+        across files cites where its point is, not every name it passes ("`a` delegates to `B.c`, which ...
+        (`b.py:10-20`)" places `B.c`, not `a`)."""
+        if " | " in self.claim.text:
+            return explicit  # a table row's path cell places the row's names
+        lo, hi = self._clause_of(loc.pos)
+        cited = [f for c in self.located if c.ref.kind == "path" and lo <= c.pos < hi for f in c.files]
+        return [f for f in explicit if f in cited]
 
     def _check_qualifiers(self) -> None:
         """A value or data name that a clause puts before a relation that held, or after it in a condition
@@ -1385,7 +1400,10 @@ class _ClaimChecker:
             )
             return
         if not res.found:
-            if ref.value.upper() in special_names():
+            if ref.value.upper() in special_names() or (
+                _STANDARD_PACKAGE.match(ref.value) and _last(ref.value).upper() in special_names()
+            ):
+                # `java.lang.Exception`: the language's own, by its full name too
                 self._add("ok", f"{ref.value} is a name the language supplies (no file declares it)")
             elif ref.value.upper() in keywords() and not self._acted_on(ref):
                 # "none of them has a `READ`": a verb of the language, which no corpus invents (what a fact says
@@ -1521,8 +1539,8 @@ class _ClaimChecker:
         anchored = any(loc.ref.strict or loc.ref.kind != "value" for loc in self.located)
         for loc in self.located:
             ref = loc.ref
-            if ref.kind != "value":
-                continue
+            if ref.kind != "value" or _EXAMPLE_BEFORE.search(self.claim.text, 0, ref.start):
+                continue  # "a number such as `-5`": an example of a kind of input, not a value of the code
             if ref.value_kind in ("pic", "usage"):
                 self._check_item_attr(ref, self._data_items(loc.pos), scope)
             elif ref.value_kind == "initial":
@@ -2328,6 +2346,8 @@ class _ClaimChecker:
                 continue
             if any(_run_time_values(a, call.group("args")) for _, _, a in seen):
                 continue  # `InvalidVersion("Invalid version: None")` where the code passes `msg`: a run's value
+            if all(_VARIABLE.fullmatch(a) for a in _split_arguments(call.group("args"))):
+                continue  # `register_algorithm(alg_id, alg_obj)`: names, a signature or the caller's variables
             p, n, args = seen[0]
             self._add(
                 "contradicted",
@@ -2576,6 +2596,7 @@ _OPENING_CONDITION = re.compile(r"[\s,;]*(?:[-*+]\s+|\d+[.)]\s+)?(?:for|on)\b", 
 # Names a language gives to values, which a table cell states as a value ("| `retryOnTimeout` | `false` |")
 _LITERAL_WORDS = frozenset({"true", "false", "True", "False", "None", "null", "undefined", "nil"})
 # Definitions small enough that a value inside them belongs to them: constants, data items, fields
+_CONTAINER_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.CLASS, SymbolKind.COPYBOOK, SymbolKind.JOB, SymbolKind.PROC})
 _VALUE_HOLDERS = frozenset({SymbolKind.CONSTANT, SymbolKind.DATA_ITEM, SymbolKind.FIELD, SymbolKind.CONDITION})
 # "A before B", "A, then B", "B after A": the order two steps are said to come in
 _ORDER_WORD = re.compile(r"(?<![\w-])(?:before|after|then)(?![\w-])", re.I)
