@@ -195,7 +195,9 @@ OPINION = re.compile(
     r"on\s+purpose|purposely|deliberately|keep\s+the\s+focus|easier|harder|forgiving|(?:un)?safe(?:st|r)?|pragmatic|"
     r"concession|practice|mostly|demos?|teach(?:es|ing)?|rarely|neat|spares|"
     r"should|ought|may|might|could|would|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
-    r"acceptable|unacceptable|reasonable|appropriate|trade-?offs?|(?:fast|slow)(?:er|est)?(?!\s+path)|learners?|"
+    r"acceptable|unacceptable|reasonable|appropriate|trade-?offs?|trades\s+\w+\s+for|(?:fast|slow)(?:er|est)?(?!\s+path)|"
+    r"learners?|hard(?:er|est)?|surpris\w*|realistic(?:ally)?|easy|cheap(?:er|est)?|dominates?|convenien(?:t|ce)|"
+    r"the\s+right\s+(?:design|choice|call|approach|default)|"
     r"suggests?|apparently|exists?\s+(?:so(?:\s+that)?|to)|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
     # runtime behaviour and performance: what a run does, which static code alone does not show
     r"silently|at\s+run\s*time|in\s+production|under\s+load|quickly|slowly|efficient(?:ly)?|"

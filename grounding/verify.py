@@ -45,7 +45,7 @@ from groundjudge.grounding.checks import (
     normalize_value,
 )
 from groundjudge.grounding.claims import OBJECT_BEFORE, in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
-from groundjudge.grounding.facts import Fact, Predicate
+from groundjudge.grounding.facts import Fact, Predicate, Term
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import assign_dd, case_insensitive, comment_starts, keywords, special_names
@@ -954,8 +954,6 @@ class _ClaimChecker:
         key = next((loc for loc in self.located if loc.ref.kind == "identifier" and loc.ref.start < first_cell), None)
         if key is None or key.res is None or not key.res.found:
             return
-        if key.ref.value.isupper() and not (key.res.defs or key.res.refs or key.res.files):
-            return  # a row keyed by a value (an abend code, a request id) names no statement to hold the others
         if key.res.files or any(d.kind in _CONTAINER_KINDS for d in key.res.defs):
             return  # a program's or class's row lists what is said of it (its transaction, its callers), held anywhere
         others = [
@@ -982,7 +980,7 @@ class _ClaimChecker:
                 continue
             if _EXAMPLE_BEFORE.search(text, 0, ref.start):
                 continue  # "an operation code such as `01IEND`": an example of the kind, not the name's own value
-            hit = next(((p, n) for p, a, b in regions for n in self.lk.code_mention_lines(p, ref.value, a, b)), None)
+            hit = next(((p, n) for p, a, b in regions for n in self._value_lines(p, ref, a, b)), None)
             self._about = ref
             if hit is not None:
                 p, n = hit
@@ -990,6 +988,16 @@ class _ClaimChecker:
             elif regions:
                 self._add("contradicted", f"no statement naming {key.ref.value} holds {ref.value}", relation=True)
             self._about = None
+
+    def _value_lines(self, path: str, ref: ClaimRef, start: int, end: int) -> Iterator[int]:
+        """Code lines start..end holding a value: a string as a quoted literal (`"="` is no assignment), a
+        number or name as a word."""
+        if ref.kind != "value" or ref.value_kind != "string":
+            yield from self.lk.code_mention_lines(path, ref.value, start, end)
+            return
+        literal = re.compile("[\"']" + re.escape(ref.value) + "[\"']")
+        lines = self.lk.file_lines(path)
+        yield from (n for n in range(max(start, 1), min(end, len(lines)) + 1) if literal.search(lines[n - 1]))
 
     def _row_value(self, ref: ClaimRef) -> bool:
         if in_code_fragment(ref):
@@ -1176,7 +1184,24 @@ class _ClaimChecker:
             )
             if owner is not None:
                 update[role] = term.model_copy(update={"value": f"{_last(owner)}.{term.value}"})
+        actor = fact.subject
+        # "..., and a non-integer `nbf` raises X": a variable raises nothing; the sentence's function does
+        if (
+            fact.predicate in _STATEMENT_PREDICATES
+            and actor is not None
+            and "subject" not in update
+            and not self.lk.definitions(_last(actor.value))
+            and (opener := self._opening_function()) is not None
+        ):
+            update["subject"] = Term(text=opener.ref.text, value=opener.ref.value, span=(opener.ref.start, opener.ref.end))
         return fact.model_copy(update=update) if update else fact
+
+    def _opening_function(self) -> _Located | None:
+        """The function or method a sentence opens with, if it opens with one."""
+        first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
+        if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
+            return None
+        return first if first.res.defs and all(d.kind in FUNCTION_KINDS for d in first.res.defs) else None
 
     def _check_involvement(self, relation: str, subject: _Located | None, obj: _Located, holds: bool = True) -> None:
         """A relation stated on a name that is no file, program or paragraph ("writes `ERR-MSG-DATA1`",
@@ -1638,6 +1663,8 @@ class _ClaimChecker:
 
     def _check_literal(self, ref: ClaimRef, scope: list[str]) -> None:
         value = ref.value
+        if not value.strip():
+            return  # `" "`: blanks, which the full-text search cannot look for and every file holds
         shown = value if ref.value_kind == "number" else f"'{value}'"
         # A number may be written with thousands separators in the code (a literal '50,000.00') or not.
         spellings = sorted({value, ref.text}) if ref.value_kind == "number" else [value]
@@ -2596,6 +2623,7 @@ _OPENING_CONDITION = re.compile(r"[\s,;]*(?:[-*+]\s+|\d+[.)]\s+)?(?:for|on)\b", 
 # Names a language gives to values, which a table cell states as a value ("| `retryOnTimeout` | `false` |")
 _LITERAL_WORDS = frozenset({"true", "false", "True", "False", "None", "null", "undefined", "nil"})
 # Definitions small enough that a value inside them belongs to them: constants, data items, fields
+_STATEMENT_PREDICATES = frozenset({Predicate.RAISES, Predicate.CATCHES})
 _CONTAINER_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.CLASS, SymbolKind.COPYBOOK, SymbolKind.JOB, SymbolKind.PROC})
 _VALUE_HOLDERS = frozenset({SymbolKind.CONSTANT, SymbolKind.DATA_ITEM, SymbolKind.FIELD, SymbolKind.CONDITION})
 # "A before B", "A, then B", "B after A": the order two steps are said to come in

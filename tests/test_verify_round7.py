@@ -144,6 +144,31 @@ FETCH = """\
            EXEC CICS RETURN END-EXEC.
 """
 
+TOKENS = """\
+DEFAULT_SEP = " "
+
+
+class DecodeError(Exception):
+    pass
+
+
+class ImmatureSignatureError(Exception):
+    pass
+
+
+class InvalidIssuedAtError(Exception):
+    pass
+
+
+def validate_nbf(payload, now, leeway):
+    try:
+        nbf = int(payload["nbf"])
+    except ValueError:
+        raise DecodeError("nbf must be an integer")
+    if nbf > now + leeway:
+        raise ImmatureSignatureError("not yet valid")
+"""
+
 MARKERS = """\
 def evaluate(environment=None, context="metadata"):
     # environment is ignored here
@@ -231,6 +256,7 @@ def grounder(tmp_path_factory):
         "cbl/ABCDB01.cbl": INSERT,
         "cbl/ABCUI01.cbl": LABELS,
         "cbl/ABCCH01.cbl": FETCH,
+        "py/tokens.py": TOKENS,
         "jwtlike/__init__.py": "from .exceptions import TokenError\n",
         "jwtlike/exceptions.py": "class TokenError(Exception):\n    pass\n",
         "ts/client.ts": CLIENT,
@@ -317,6 +343,15 @@ CASES = [
     ("`pack` calls `zlib.compress(data)`.", S),
     # "such as `-5`": an example of an input, not a value of the code
     ("`parse` refuses input such as `-5`.", S),
+    # a clause whose actor is a variable: the sentence's function raises, or does not
+    ("`validate_nbf` raises `ImmatureSignatureError` when `nbf` is late, and a non-integer `nbf` raises `DecodeError`.", S),
+    (
+        "`validate_nbf` raises `ImmatureSignatureError` when `nbf` is late, and a non-integer `nbf` raises `InvalidIssuedAtError`.",
+        P,
+    ),
+    # judgements of difficulty, cost, realism and design
+    ("`validate_nbf` is the hardest part of the module to reason about.", N),
+    ("Checking `nbf` eagerly is the right design: a late token fails early.", N),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
@@ -389,6 +424,12 @@ def test_a_row_about_a_program_is_no_table_of_its_values(grounder):
     # what a row says of a program (a message it is paired with) may be held anywhere: no row contradiction
     row = grounder.claims("| Program | Message |\n|---|---|\n| `ABCIQ01` | `'ENDOWMENT'` |\n")[0]
     assert "no statement naming" not in row.reason, row.reason
+
+
+def test_a_rows_string_value_is_a_quoted_literal(grounder):
+    # `"="` is not the assignment's equals sign
+    rows = '| Constant | Value |\n|---|---|\n| `DEFAULT_SEP` | `" "` |\n| `DEFAULT_SEP` | `"="` |\n'
+    assert [c.verdict for c in grounder.claims(rows)] == [S, U]
 
 
 def test_a_rows_missing_value_is_named(grounder):
