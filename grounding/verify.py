@@ -50,7 +50,7 @@ from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import assign_dd, case_insensitive, comment_starts, keywords, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
-from groundjudge.grounding.outcomes import record_checks
+from groundjudge.grounding.outcomes import RELATION_PREDICATES, record_checks
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 
 SNIPPET_LINES = 15
@@ -2632,19 +2632,8 @@ _STEP_GAP = re.compile(r"(?:\s+[\w'-]+){0,5}\s+")
 _EXAMPLE_BEFORE = re.compile(
     r"\b(?:such\s+as|e\.g\.,?|for\s+example|for\s+instance|like)\s+(?:`[^`]*`,?\s+(?:or\s+|and\s+)?)*`?$", re.I
 )
-_ACTION_PREDICATES = frozenset(
-    {
-        Predicate.CALLS,
-        Predicate.READS,
-        Predicate.WRITES,
-        Predicate.REWRITES,
-        Predicate.DELETES,
-        Predicate.TRANSFERS_CONTROL,
-        Predicate.LINKS,
-        Predicate.CALLS_PROGRAM,
-        Predicate.COPIES,
-    }
-)
+# what a fact says the code acts on: the relations, without placing and importing
+_ACTION_PREDICATES = RELATION_PREDICATES - {Predicate.IMPORTS, Predicate.DEFINED_AT}
 # an argument that is a variable (whose value only a run knows), and one that is a literal
 _VARIABLE = re.compile(r"(?!(?:True|False|None)\b)[A-Za-z_][\w.]*")
 _LITERAL_ARG = re.compile(r"[\"'\d-]")
