@@ -572,13 +572,21 @@ def check_assigned(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     claimed = normalize_value(fact.value)
     name = fact.subject.value
     for path, line, value in found:
-        if normalize_value(value) == claimed:
+        if normalize_value(value) == claimed or _a_branch(value, fact.value):
             return FactOutcome("ok", f"{who} sets {name} to {value} ({path}:{line})", [lk.snippet(path, line, line)])
     values = ", ".join(dict.fromkeys(v for _, _, v in found))
     path, line, _ = found[0]
     return FactOutcome(
         "contradicted", f"{who} sets {name} to {values} ({path}:{line}), never to {fact.value}", [lk.snippet(path, line, line)]
     )
+
+
+def _a_branch(assigned: str, claimed: str) -> bool:
+    """Is the claimed literal one branch of a conditional assignment (`"*" if args else None`)?"""
+    branches = re.fullmatch(r"(.+?)\s+if\s+.+?\s+else\s+(.+)|.+?\?\s*(.+?)\s*:\s*(.+)", assigned.strip())
+    if branches is None:
+        return False
+    return normalize_value(claimed) in {normalize_value(b) for b in branches.groups() if b is not None}
 
 
 def _pic_length(pic: str) -> int:

@@ -185,8 +185,10 @@ _PASSIVE_CLAUSE = re.compile(
 # "is called by `Y`", "is performed from `Y`": the passive's agent or origin, which lives elsewhere
 # ("is annotated with `@Component`" names what the subject carries)
 _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by|from|in|inside|within)\b", re.I)
-# "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place
+# "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place; and
+# "from `eventemitter3`" a module a name comes from (not "a line from `NUM-CRUNCH`", data the code uses)
 _AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?(?:module\s+|package\s+|library\s+)?`?$", re.I)
 _COMPARED_BEFORE = re.compile(r"\b(?:like|unlike|than|as\s+in)\s+(?:the\s+)?(?:program\s+)?`?$", re.I)
 _PART_OF_BEFORE = re.compile(r"\b\w+s\s+of\s+(?:the\s+)?`?$", re.I)
 # packages of a language's own library, whose classes no snapshot declares
@@ -283,8 +285,9 @@ def _is_comment(line: str, language: str) -> bool:
     return stripped.startswith(starts if starts is not None else ("#", "//", "/*", "* "))
 
 
-# Words that continue a condition's chain at its own indentation: their governing test is above them.
-_BRANCH = re.compile(r"\s*(?:else|elif|when|other|case|default|not\s+at\s+end|not\s+invalid)\b", re.I)
+# Words that continue a condition's chain at its own indentation: their governing test is above them (a
+# THEN or an opening brace on a line of its own belongs to the IF above it).
+_BRANCH = re.compile(r"\s*(?:else|elif|when|other|case|default|not\s+at\s+end|not\s+invalid|then\s*$|\{\s*$)", re.I)
 
 
 # a line that only ends a statement: END-EXEC, END-IF, a lone period, closing brackets
@@ -528,7 +531,7 @@ class _Lookup:
             at = i
         return bisect.bisect_right(starts, first)
 
-    def command_line(self, path: str, quoted: str) -> int | None:
+    def command_line(self, path: str, quoted: str, start: int = 1, end: int | None = None) -> int | None:
         """Line of an EXEC CICS/SQL/DLI command that matches a quoted one in any order of its options
         (`EXEC CICS FETCH CHILD(T)` for `EXEC CICS FETCH CHANNEL(C) CHILD(T) ... END-EXEC`); an option
         written `NAME(...)` takes any argument. None when the quote is no such command or none matches."""
@@ -540,10 +543,11 @@ class _Lookup:
         text, starts = self.code_text(path)
         head = re.compile(rf"\bEXEC {tokens[1]} {re.escape(verb)}\b")
         for m in head.finditer(text):
-            end = text.find("END-EXEC", m.end())
-            block = text[m.start() : end if end >= 0 else m.end() + 2000]
-            if all(_option_in(option, block) for option in options):
-                return bisect.bisect_right(starts, m.start())
+            closing = text.find("END-EXEC", m.end())
+            block = text[m.start() : closing if closing >= 0 else m.end() + 2000]
+            line = bisect.bisect_right(starts, m.start())
+            if start <= line <= (end or line) and all(_option_in(option, block) for option in options):
+                return line
         return None
 
     def context_files(self, name: str) -> list[str]:
@@ -655,6 +659,11 @@ class _Lookup:
         if field_lines:
             return Resolution(hits=field_lines)
         res = Resolution(refs=[r for r in self.references(name)] or [r for r in self.references(last) if r.target == name])
+        if not res.refs and not candidates:
+            # `difflib.get_close_matches` where the code says `from difflib import get_close_matches`
+            res.hits = [h for h in self.text_hits(f"{qualifier} import {last}") if not self.is_prose(h[0])]
+            if res.hits:
+                return res
         if not res.refs and not candidates:  # a dotted module name: pyledger.ledger
             whole = name.replace(".", "/")
             res.files = list(self.paths_matching(whole + ".py")) or list(self.paths_matching(whole))
@@ -1406,6 +1415,14 @@ class _ClaimChecker:
                 # "saves `SQLCODE` into its message (lines 147-157)" where only a comment there names it
                 return CheckResult("mismatch", f"{cited} names {name} only in comments", [self.lk.snippet(path, start, end)])
             misplaced.extend(defs)
+        # "runs `PTNR` with `EXEC CICS RUN TRANSID(...)` (lines 182-187)": the quoted statement is what is cited
+        for ref in self.claim.refs:
+            if ref.kind == "value" and ref.value_kind == "code" and lo <= ref.start < hi:
+                parts = [p.strip() for p in re.split(r"\.\.\.|…", ref.value) if p.strip()]
+                if parts and (
+                    self.lk.statement_line(path, parts, start, end) or self.lk.command_line(path, ref.value, start, end)
+                ):
+                    return CheckResult("ok", f"{cited} holds {ref.text}", [self.lk.snippet(path, start, end)])
         if misplaced:
             sym = misplaced[0]
             return CheckResult("mismatch", f"{sym.name} is at {_where(sym)}, not at {cited}", [_def_evidence(self.lk, sym)])
@@ -1507,7 +1524,8 @@ class _ClaimChecker:
         or comment lines? A changelog or a comment naming a class is no sign the code has it."""
         if not res.hits or not (_CODE_SHAPED.search(name) or is_cobol_shaped(name)):
             return False
-        for path, n in self.lk.text_hits(name, 50):
+        # the resolution's own lines first (a `from difflib import get_close_matches` for the dotted name)
+        for path, n in [*res.hits, *self.lk.text_hits(name, 50)]:
             if not self.lk.is_prose(path) and not _is_comment(self.lk.file_lines(path)[n - 1], self.lk.line_language(path)):
                 return False
         return True
@@ -1663,8 +1681,8 @@ class _ClaimChecker:
 
     def _check_literal(self, ref: ClaimRef, scope: list[str]) -> None:
         value = ref.value
-        if not value.strip():
-            return  # `" "`: blanks, which the full-text search cannot look for and every file holds
+        if not re.search(r"\w", value):
+            return  # `" "`, `"*"`: blanks or punctuation, which the full-text search cannot look for
         shown = value if ref.value_kind == "number" else f"'{value}'"
         # A number may be written with thousands separators in the code (a literal '50,000.00') or not.
         spellings = sorted({value, ref.text}) if ref.value_kind == "number" else [value]
@@ -2099,6 +2117,8 @@ class _ClaimChecker:
                 self._check_group_use(first, loc)
                 continue
             if _AGENT_BEFORE.search(text, 0, loc.pos):
+                continue
+            if _FROM_BEFORE.search(text, 0, loc.pos) and not any(d.kind in DATA_KINDS for d in loc.res.defs):
                 continue
             if _OWNED_BEFORE.search(text, 0, loc.pos):
                 continue  # "urllib3's `HTTPError`": another module's name, which the subject may import under another
@@ -2789,7 +2809,9 @@ def _split_arguments(args: str) -> list[str]:
         else:
             current += ch
     out.append(current)
-    return [re.sub(r"^[fbrFBR]{1,2}(?=[\"'])", "", _squash(re.sub(r"\bself\.", "", a))) for a in out if a.strip()]
+    # a message wrapped for translation (`_("Missing command.")`) is the message
+    unwrapped = [re.sub(r"^\s*(?:_|gettext)\((.*)\)\s*$", r"\1", a) for a in out]
+    return [re.sub(r"^[fbrFBR]{1,2}(?=[\"'])", "", _squash(re.sub(r"\bself\.", "", a))) for a in unwrapped if a.strip()]
 
 
 def _arguments(args: str) -> set[str]:

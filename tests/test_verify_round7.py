@@ -135,8 +135,13 @@ FETCH = """\
        01  WS-CHAN               PIC X(16).
        01  WS-TKN                PIC X(16).
        01  WS-STATUS             PIC S9(8) COMP.
+       01  WS-TRAN               PIC X(4) VALUE 'PTNR'.
        PROCEDURE DIVISION.
        0000-MAIN.
+           IF WS-STATUS = 0
+           THEN
+              MOVE WS-CHAN TO WS-TKN
+           END-IF
            EXEC CICS FETCH CHANNEL(WS-CHAN)
                 CHILD(WS-TKN)
                 COMPSTATUS(WS-STATUS)
@@ -177,6 +182,7 @@ def evaluate(environment=None, context="metadata"):
 
 VERSION = """\
 import zlib
+from difflib import get_close_matches
 
 
 class InvalidVersion(ValueError):
@@ -194,10 +200,24 @@ def pack(json):
 
 _RANK_STABLE = 3
 _SUFFIX = (_RANK_STABLE, 0)
+
+
+def route(args):
+    mode = "*" if args else None
+    return mode
+
+
+def fail_missing(ctx):
+    ctx.fail(_("Missing command."))
+
+
+def suggest(word, names):
+    return get_close_matches(word, names)
 """
 
 CLIENT = """\
-export class Client {
+import {EventEmitter} from 'eventemitter3';
+export class Client extends EventEmitter {
 \t#calculateDelay(attempt: number) {
 \t\treturn attempt * 2;
 \t}
@@ -308,7 +328,7 @@ CASES = [
     # a cited range that names a name only in a comment does not show the code using it
     ("The `environment` argument is passed on (`py/markers.py:2-2`).", P),
     # `#name` is a TypeScript private method, not a comment
-    ("`#calculateDelay` doubles the attempt (`ts/client.ts:2-4`).", S),
+    ("`#calculateDelay` doubles the attempt (`ts/client.ts:3-5`).", S),
     # hypotheticals and judgements of fitness or speed are opinions; a "fast path" is a name for code
     ("`parse` would be simpler with a regular expression.", N),
     ("Raising on every bad string is acceptable for a parser.", N),
@@ -352,6 +372,16 @@ CASES = [
     # judgements of difficulty, cost, realism and design
     ("`validate_nbf` is the hardest part of the module to reason about.", N),
     ("Checking `nbf` eagerly is the right design: a late token fails early.", N),
+    # a THEN on a line of its own belongs to the IF above it
+    ("When `WS-STATUS` is 0, `ABCCH01` moves `WS-CHAN` to `WS-TKN`.", S),
+    # a cited range that holds the quoted statement holds what the sentence says
+    ("It starts the child `PTNR` with `EXEC CICS FETCH CHILD(WS-TKN)` (`cbl/ABCCH01.cbl:15-18`).", S),
+    # "from `module`": where a name comes from, not what the class uses
+    ("`Client` extends `EventEmitter` from `eventemitter3`.", S),
+    # a message wrapped for translation; one branch of a conditional assignment; a from-import's module path
+    ('`fail_missing` calls `ctx.fail("Missing command.")`.', S),
+    ('`route` sets `mode` to `"*"`.', S),
+    ("`suggest` finds the nearest names with `difflib.get_close_matches`.", S),
     # a purpose is intent, which no code shows
     ("`escape_inner` exists so that nothing is escaped twice.", N),
     # steps said to come in an order: the body's first lines naming them
