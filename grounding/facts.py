@@ -197,7 +197,8 @@ OPINION = re.compile(
     r"should|ought|may|might|could|would|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
     r"acceptable|unacceptable|reasonable|appropriate|trade-?offs?|trades\s+\w+\s+for|(?:fast|slow)(?:er|est)?(?!\s+path)|"
     r"learners?|hard(?:er|est)?|surpris\w*|realistic(?:ally)?|easy|cheap(?:er|est)?|dominates?|convenien(?:t|ce)|"
-    r"the\s+right\s+(?:design|choice|call|approach|default)|"
+    r"the\s+right\s+(?:design|choice|call|approach|default|precedence|thing|way|place|decision|abstraction|fix)|"
+    r"(?:a|an|is)\s+sound\s+\w+|"
     r"suggests?|apparently|exists?\s+(?:so(?:\s+that)?|to)|designed\s+to|meant\s+to|intended|in\s+order\s+to|"
     # runtime behaviour and performance: what a run does, which static code alone does not show
     r"silently|at\s+run\s*time|in\s+production|under\s+load|quickly|slowly|efficient(?:ly)?|"

@@ -372,6 +372,9 @@ CASES = [
     # judgements of difficulty, cost, realism and design
     ("`validate_nbf` is the hardest part of the module to reason about.", N),
     ("Checking `nbf` eagerly is the right design: a late token fails early.", N),
+    ("Splitting `validate_nbf` out is a sound design.", N),
+    # "right" as a side is no judgement
+    ("`validate_nbf` compares `nbf` with the right operand `now + leeway`.", S),
     # a THEN on a line of its own belongs to the IF above it
     ("When `WS-STATUS` is 0, `ABCCH01` moves `WS-CHAN` to `WS-TKN`.", S),
     # a cited range that holds the quoted statement holds what the sentence says
