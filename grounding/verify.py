@@ -1065,7 +1065,7 @@ class _ClaimChecker:
             if not regions:
                 continue
             absent = [m.group(0).strip("`").strip() for m in fragments]
-            absent = [f for f in absent if not any(self.lk.statement_line(where.path, [f], a, b) for a, b in regions)]
+            absent = [f for f in absent if not any(self._fragment_in(where.path, f, a, b) for a, b in regions)]
             absent += [
                 r.value
                 for r in qualifiers
@@ -1079,6 +1079,15 @@ class _ClaimChecker:
                 self.checks[self.checks.index(check)] = CheckResult(
                     "contradicted", message, [self.lk.snippet(where.path, a, b)], True, check.fact, check.ref
                 )
+
+    def _fragment_in(self, path: str, fragment: str, start: int, end: int) -> bool:
+        """Is a quoted piece of code in lines start..end: as written, as an EXEC command in any order of
+        options, or (a condition such as `exp <= now - leeway`, which code may parenthesise) with every name
+        it uses on those lines?"""
+        if self.lk.statement_line(path, [fragment], start, end) or self.lk.command_line(path, fragment, start, end):
+            return True
+        names = re.findall(r"[A-Za-z_][\w.-]*", fragment)
+        return bool(names) and all(self.lk.first_code_mention(path, n, start, end) is not None for n in names)
 
     def _condition_phrases(self, pos: int) -> list[tuple[int, int]]:
         """The condition phrases of the clause around pos ("when `X` is 'Y'", "until `EOF`", a leading "for
@@ -1164,6 +1173,8 @@ class _ClaimChecker:
         loc = next((loc for loc in self.located if loc.ref is ref), None)
         if loc is None or loc.res is None or not loc.res.found or loc.res.files:
             return False
+        if _last(ref.value).upper() in special_names():
+            return False  # `TypeError`: a class the language supplies, another fact's object, no datum
         return all(d.kind in _DATA_KINDS for d in loc.res.defs)
 
     def _check_facts(self) -> None:

@@ -170,7 +170,7 @@ def validate_nbf(payload, now, leeway):
         nbf = int(payload["nbf"])
     except ValueError:
         raise DecodeError("nbf must be an integer")
-    if nbf > now + leeway:
+    if nbf > (now + leeway):
         raise ImmatureSignatureError("not yet valid")
 """
 
@@ -363,6 +363,8 @@ CASES = [
     ("`pack` calls `zlib.compress(data)`.", S),
     # "such as `-5`": an example of an input, not a value of the code
     ("`parse` refuses input such as `-5`.", S),
+    # a condition quoted as code is found with its names though the code parenthesises it
+    ("`validate_nbf` raises `ImmatureSignatureError` when `nbf > now + leeway`.", S),
     # a clause whose actor is a variable: the sentence's function raises, or does not
     ("`validate_nbf` raises `ImmatureSignatureError` when `nbf` is late, and a non-integer `nbf` raises `DecodeError`.", S),
     (
