@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from groundjudge.grounding.facts import Fact, Predicate
+from groundjudge.grounding.facts import EXPRESSION, Fact, Predicate
 from groundjudge.grounding.index.model import FUNCTION_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import language
 from groundjudge.grounding.models import Evidence
@@ -159,8 +159,7 @@ def _evaluate(expr: str) -> str | None:
         return None
 
 
-# An arithmetic expression of names and numbers (`10 * 1024 * 1024`, `0.3 * attempt`)
-_EXPRESSION = re.compile(r"[\w.]+(?:\s+(?:\*\*|[-+*/%])\s+[\w.()]+)+")
+_EXPRESSION = re.compile(EXPRESSION)
 
 
 def _squashed(code: str) -> str:

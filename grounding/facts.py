@@ -175,10 +175,11 @@ HAS_VALUE = re.compile(
 )
 # "`X` is `60 * 1000`", "`X`, the cap on a read, is 5 MiB (`5 * 1024 * 1024`)": a computed value quoted as
 # the code spells it (an appositive and a few words of prose may come first)
+# An arithmetic expression of names and numbers (`10 * 1024 * 1024`, `0.3 * attempt`); the operators stand
+# apart ("5 * 1024"): a COBOL name's hyphens (`WX-ENTRADA`) are no subtraction
+EXPRESSION = r"[\w.]+(?:\s+(?:\*\*|[-+*/%])\s+[\w.()]+)+"
 HAS_EXPRESSION = re.compile(
-    r"(?:,\s[^,`]{1,40},)?\s*(?P<verb>is|=|equals|defaults?\s+to)\s+(?:[\w.]+\s+){0,3}\(?"
-    # the operators stand apart ("5 * 1024"): a COBOL name's hyphens (`WX-ENTRADA`) are no subtraction
-    r"`(?P<value>[\w.]+(?:\s+(?:\*\*|[-+*/%])\s+[\w.()]+)+)`",
+    r"(?:,\s[^,`]{1,40},)?\s*(?P<verb>is|=|equals|defaults?\s+to)\s+(?:[\w.]+\s+){0,3}\(?" + f"`(?P<value>{EXPRESSION})`",
     re.I,
 )
 # A value stated inside a condition ("until `X` is 'Y'") is a runtime state, not the name's value.

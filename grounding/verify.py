@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import PurePosixPath
@@ -531,6 +531,14 @@ class _Lookup:
             at = i
         return bisect.bisect_right(starts, first)
 
+    def quoted_statement_line(self, path: str, quoted: str, start: int = 1, end: int | None = None) -> int | None:
+        """Line of a quoted statement within lines start..end: as written ("..." skipping any text), else as
+        an EXEC command with its options in another order."""
+        parts = statement_parts(quoted)
+        if not parts:
+            return None
+        return self.statement_line(path, parts, start, end) or self.command_line(path, quoted, start, end)
+
     def command_line(self, path: str, quoted: str, start: int = 1, end: int | None = None) -> int | None:
         """Line of an EXEC CICS/SQL/DLI command that matches a quoted one in any order of its options
         (`EXEC CICS FETCH CHILD(T)` for `EXEC CICS FETCH CHANNEL(C) CHILD(T) ... END-EXEC`); an option
@@ -664,7 +672,7 @@ class _Lookup:
             res.hits = [h for h in self.text_hits(f"{qualifier} import {last}") if not self.is_prose(h[0])]
             if res.hits:
                 return res
-        if not res.refs and not candidates:  # a dotted module name: pyledger.ledger
+            # a dotted module name: pyledger.ledger
             whole = name.replace(".", "/")
             res.files = list(self.paths_matching(whole + ".py")) or list(self.paths_matching(whole))
         if not res.found:
@@ -903,8 +911,8 @@ class _ClaimChecker:
         """ "`f` replaces `<` before it replaces `>`", "performs `A`, then `B`", "runs `X` after it builds
         `Y`": when the sentence opens with a paragraph or function and both sides of the order word quote
         something its body names, the first lines naming them must come in the order stated."""
-        first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
-        if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
+        first = self._opening_name()
+        if first is None or first.res is None:
             return
         bodies = [d for d in self._preferred(first.res.defs) if d.kind in SPAN_KINDS]
         if len(bodies) != 1:
@@ -927,7 +935,6 @@ class _ClaimChecker:
             line_a, line_b = self._first_use(body, a), self._first_use(body, b)
             if a == b or line_a is None or line_b is None or line_a == line_b:
                 continue
-            self._about = None
             ev = [self.lk.snippet(body.path, min(line_a, line_b), max(line_a, line_b))]
             if line_a < line_b:
                 self._add("ok", f"{body.name} names {a} (line {line_a}) before {b} (line {line_b})", ev, relation=True)
@@ -939,8 +946,7 @@ class _ClaimChecker:
         lines = self.lk.file_lines(body.path)
         language = self.lk.line_language(body.path)
         if re.fullmatch(r"[\w.-]+", quoted):
-            found = self.lk.code_mentions(body.path, _last(quoted), body.start_line + 1, body.end_line)
-            return found[0] if found else None
+            return self.lk.first_code_mention(body.path, _last(quoted), body.start_line + 1, body.end_line)
         literal = re.compile("[\"']" + re.escape(quoted) + "[\"']")
         return next(
             (
@@ -1032,6 +1038,7 @@ class _ClaimChecker:
         statement: found only elsewhere, the relation holds but not when the claim says, which contradicts
         the relation as stated."""
         taken = self._fact_term_spans()
+        cites = {r.start for r in self.claim.refs if r.kind == "path"}
         for check in list(self.checks):
             if check.outcome != "ok" or not check.relation or not check.evidence:
                 continue
@@ -1048,7 +1055,6 @@ class _ClaimChecker:
                 and (ref.start, ref.end) not in taken
                 and self._qualifier(ref)
             ]
-            cites = {r.start for r in self.claim.refs if r.kind == "path"}
             fragments = [
                 m
                 for m in _BACKTICKED.finditer(self.claim.text)
@@ -1103,9 +1109,12 @@ class _ClaimChecker:
             phrases.append((start, end))
         return phrases
 
-    def _governed_lines(self, path: str, lines: list[int]) -> list[tuple[int, int]]:
-        """The governed region of each of these statement lines inside a paragraph or function."""
-        bodies = [d for d in self.lk.definitions(None, None, path) if d.kind in _BODY_KINDS]
+    def _governed_lines(
+        self, path: str, lines: Iterable[int], name: str = "", inside_bodies: bool = True
+    ) -> list[tuple[int, int]]:
+        """The governed region of each statement line inside a paragraph or function other than the named one
+        (or, unless inside_bodies, of a statement outside any: the statement alone)."""
+        bodies = [d for d in self.lk.definitions(None, None, path) if d.kind in _BODY_KINDS and not _same_name(d.name, name)]
         text, language = self.lk.file_lines(path), self.lk.line_language(path)
         regions = []
         for n in lines:
@@ -1113,23 +1122,15 @@ class _ClaimChecker:
             body = min(around, key=lambda d: d.end_line - d.start_line, default=None)
             if body is not None:
                 regions.append(governed_region(text, language, n, body.start_line))
+            elif not inside_bodies:
+                regions.append(governed_region(text, language, n, n - 1))
         return regions
 
     def _governed_regions(self, path: str, name: str, inside_bodies: bool = True) -> list[tuple[int, int]]:
         """For each statement of a file that uses a name inside a paragraph or function (not the name's own
         definition), or anywhere unless inside_bodies: the lines from the outermost condition governing it
         to the end of the statement."""
-        bodies = [d for d in self.lk.definitions(None, None, path) if d.kind in _BODY_KINDS and not _same_name(d.name, name)]
-        lines, language = self.lk.file_lines(path), self.lk.line_language(path)
-        regions = []
-        for n in self.lk.code_mentions(path, _last(name)):
-            around = [d for d in bodies if d.start_line < n <= d.end_line]
-            body = min(around, key=lambda d: d.end_line - d.start_line, default=None)
-            if body is not None:
-                regions.append(governed_region(lines, language, n, body.start_line))
-            elif not inside_bodies:
-                regions.append(governed_region(lines, language, n, n - 1))
-        return regions
+        return self._governed_lines(path, self.lk.code_mention_lines(path, _last(name)), name, inside_bodies)
 
     def _acted_on(self, ref: ClaimRef) -> bool:
         """Is the name what a fact says the code calls, reads, writes, copies or transfers control to?"""
@@ -1216,10 +1217,17 @@ class _ClaimChecker:
             update["subject"] = Term(text=opener.ref.text, value=opener.ref.value, span=(opener.ref.start, opener.ref.end))
         return fact.model_copy(update=update) if update else fact
 
-    def _opening_function(self) -> _Located | None:
-        """The function or method a sentence opens with, if it opens with one."""
+    def _opening_name(self) -> _Located | None:
+        """The resolved name a sentence opens with ("`P` performs ...", "- `f` returns ..."), if it opens with one."""
         first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
         if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
+            return None
+        return first
+
+    def _opening_function(self) -> _Located | None:
+        """The function or method a sentence opens with, if it opens with one."""
+        first = self._opening_name()
+        if first is None or first.res is None:
             return None
         return first if first.res.defs and all(d.kind in FUNCTION_KINDS for d in first.res.defs) else None
 
@@ -1428,12 +1436,9 @@ class _ClaimChecker:
             misplaced.extend(defs)
         # "runs `PTNR` with `EXEC CICS RUN TRANSID(...)` (lines 182-187)": the quoted statement is what is cited
         for ref in self.claim.refs:
-            if ref.kind == "value" and ref.value_kind == "code" and lo <= ref.start < hi:
-                parts = [p.strip() for p in re.split(r"\.\.\.|…", ref.value) if p.strip()]
-                if parts and (
-                    self.lk.statement_line(path, parts, start, end) or self.lk.command_line(path, ref.value, start, end)
-                ):
-                    return CheckResult("ok", f"{cited} holds {ref.text}", [self.lk.snippet(path, start, end)])
+            quoted = ref.kind == "value" and ref.value_kind == "code" and lo <= ref.start < hi
+            if quoted and self.lk.quoted_statement_line(path, ref.value, start, end) is not None:
+                return CheckResult("ok", f"{cited} holds {ref.text}", [self.lk.snippet(path, start, end)])
         if misplaced:
             sym = misplaced[0]
             return CheckResult("mismatch", f"{sym.name} is at {_where(sym)}, not at {cited}", [_def_evidence(self.lk, sym)])
@@ -1671,14 +1676,12 @@ class _ClaimChecker:
         """An inline COBOL statement (`EXEC CICS XCTL PROGRAM('BKUPD02C')`) must be in the claim's files
         as written (case, spacing and line breaks aside; "..." skips any text); with no files named,
         anywhere in the snapshot."""
-        parts = [p.strip() for p in re.split(r"\.\.\.|…", ref.value) if p.strip()]
+        parts = statement_parts(ref.value)
         if not parts:
             return
         files = scope or sorted({p for p, _ in self.lk.text_hits(_longest_word(parts[0]), 20) if not self.lk.is_prose(p)})
         for path in files:
-            line = self.lk.statement_line(path, parts)
-            if line is None:
-                line = self.lk.command_line(path, ref.value)  # the same command, its options in another order
+            line = self.lk.quoted_statement_line(path, ref.value)
             if line is not None:
                 self._add("ok", f"{ref.text} is in {path} (line {line})", [self.lk.snippet(path, line, line)])
                 return
@@ -2105,8 +2108,8 @@ class _ClaimChecker:
         ("`P` also rejects a `F` outside 1 to 12", "`P` prints a line from `C`"): each must be named in P's
         own span. Items a relation already points at are checked there. A mention is no fact that held: the
         claim's verb about the item is still unchecked."""
-        first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
-        if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
+        first = self._opening_name()
+        if first is None or first.res is None:
             return
         if not first.res.defs or any(d.kind not in SPAN_KINDS | {SymbolKind.CLASS} for d in first.res.defs):
             return
@@ -2805,6 +2808,11 @@ def _option_in(option: str, block: str) -> bool:
     if not argument or argument.rstrip(")").strip() in ("...", "…"):
         return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", block) is not None
     return re.search(rf"(?<![\w-]){re.escape(name)}\s*\(\s*{re.escape(argument.rstrip(')').strip())}\s*\)", block) is not None
+
+
+def statement_parts(quoted: str) -> list[str]:
+    """A quoted statement's parts between "..." (or "…"), which stands for any text in the code."""
+    return [p.strip() for p in re.split(r"\.\.\.|…", quoted) if p.strip()]
 
 
 def _split_arguments(args: str) -> list[str]:
