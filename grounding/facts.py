@@ -195,7 +195,9 @@ OPINION = re.compile(
     r"(?:in)?secure|vulnerable|important|critical|crucial|complex|complicated|overly|unnecessar(?:y|ily)|"
     r"on\s+purpose|purposely|deliberately|keep\s+the\s+focus|easier|harder|forgiving|(?:un)?safe(?:st|r)?|pragmatic|"
     r"concession|practice|mostly|demos?|teach(?:es|ing)?|rarely|neat|spares|"
-    r"should|ought|may|might|could|would|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
+    r"should|ought|might|could|would|"
+    # "may" is a hedge, except in a rule of what is allowed ("a literal may open with `'`", "may not have")
+    r"may(?!\s+(?:not\s+|also\s+|only\s+)*(?:(?:have|contain|open|start|begin|end|follow|precede|appear|hold|include|repeat|consist|be\s+(?:followed|preceded|omitted|given|empty|repeated))\b|be\s{3,}))|probably|likely|presumably|perhaps|maybe|seems?|looks?\s+like|"
     r"acceptable|unacceptable|reasonable|appropriate|trade-?offs?|trades\s+\w+\s+for|(?:fast|slow)(?:er|est)?(?!\s+path)|"
     r"learners?|hard(?:er|est)?|surpris\w*|realistic(?:ally)?|easy|cheap(?:er|est)?|dominates?|convenien(?:t|ce)|"
     r"the\s+right\s+(?:design|choice|call|approach|default|precedence|thing|way|place|decision|abstraction|fix)|"

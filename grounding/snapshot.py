@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -255,6 +256,8 @@ def open_corpus(spec: str | Path, verify: bool = True) -> Snapshot:
     return load_snapshot(str(spec), verify=verify)
 
 
+# the same few paths are asked about thousands of times while an answer is verified
+@lru_cache(maxsize=65536)
 def normalize_relpath(cited: str) -> str | None:
     """A cited path as a snapshot-relative POSIX path, or None when it would leave the root."""
     cited = cited.strip().replace("\\", "/")

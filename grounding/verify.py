@@ -190,7 +190,6 @@ _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by
 _AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?(?:module\s+|package\s+|library\s+)?`?$", re.I)
 _COMPARED_BEFORE = re.compile(r"\b(?:like|unlike|than|as\s+in)\s+(?:the\s+)?(?:program\s+)?`?$", re.I)
-_PART_OF_BEFORE = re.compile(r"\b\w+s\s+of\s+(?:the\s+)?`?$", re.I)
 # packages of a language's own library, whose classes no snapshot declares
 _STANDARD_PACKAGE = re.compile(r"(?:java|javax|kotlin|builtins|System)\.")
 _OWNED_BEFORE = re.compile(r"\w['’]s\s+`?$")
@@ -198,12 +197,16 @@ _PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+
 # What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
 UNIT_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.PROC, SymbolKind.JOB})
 _OTHER_VERB = re.compile(r"\b(?:returns?|raises?|throws?|catches|sets)\b", re.I)
+_CLAUSE_END = re.compile(r"[,(]\s*(?:which|whose|where|so)\b|;", re.I)
 _CO_SUBJECTS = re.compile(r"`?(?:\s*(?:,|\band\b|\bor\b)\s*`[^`]+`)*\s*(?:,|\band\b|\bor\b)\s*`?", re.I)
 _DIVISION = re.compile(
     r"\b(identification|environment|data|procedure|working-storage|local-storage|linkage|file)\s+(division|section)\b", re.I
 )
 _RELATIVE_AFTER = re.compile(r"`?,?\s*(?:which|whose|where)\b", re.I)
 _WHICH_SUBJECT = re.compile(r"\bwhich\s+(?:also\s+|then\s+|only\s+)?$", re.I)
+_PREPOSITION_BEFORE = re.compile(
+    r"\b(?:in|inside|within|of|on|to|into|from|with|for|by|via|under|over|through)\s+(?:the\s+|an?\s+)?$", re.I
+)
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
 _BY_AGENT = re.compile(r"\b(?:by|from)\b", re.I)
 _BY_MEANS_OF = re.compile(r"\b(?:with|via|using|through|by)\s+(?:an?\s+|the\s+)?(?:EXEC\s+CICS\s+)?$", re.I)
@@ -1352,6 +1355,8 @@ class _ClaimChecker:
                 continue
             if in_code_fragment(loc.ref):
                 continue  # a name inside a quoted statement is placed by that statement's own check
+            if any(a <= loc.pos < b for a, b in self._header_spans):
+                continue  # a column header ("Message put in `OUTCONT`") speaks of every row, not of this row's lines
             if path in loc.files or (
                 loc.ref.value.upper() == stem and (self.lk.file_info(path) or _NO_INFO).language in case_insensitive()
             ):
@@ -1382,6 +1387,13 @@ class _ClaimChecker:
     @cached_property
     def _clause_breaks(self) -> list[int]:
         return [m.start() for m in _CLAUSE_BREAK.finditer(self._masked)] + [i for i, ch in enumerate(self._masked) if ch == "|"]
+
+    @cached_property
+    def _header_spans(self) -> list[tuple[int, int]]:
+        """Where a table row's cells carry their column's header ("| Header: cell", see claims._row_text)."""
+        if " | " not in self.claim.text:
+            return []
+        return [m.span(1) for m in _ROW_HEADER.finditer(self._masked)]
 
     def _clause_of(self, pos: int) -> tuple[int, int]:
         """The span of the clause around a position of the claim text (see _CLAUSE_BREAK)."""
@@ -1805,6 +1817,9 @@ class _ClaimChecker:
             before = text[: cue.start]
             # "writes X to a file, and `load` reads it": a name the next verb follows is that verb's subject
             after = [loc for loc in named if cue.end <= loc.pos < nxt and (nxt > len(text) or text[loc.ref.end : nxt].strip())]
+            # "calls `load()`, which reads `config.properties`": the relative clause says what the object does
+            clause = _CLAUSE_END.search(self._masked, cue.end, nxt)
+            after = [loc for loc in after if clause is None or loc.pos < clause.start()]
             earlier = [loc for loc in named if loc.pos < cue.start]
             agents: list[_Located] = []
             # "... in BKACT01C", "... of BKUPD02C": a name after a place word locates, it is not an object
@@ -1851,7 +1866,9 @@ class _ClaimChecker:
                 else:
                     # "`0000-MAIN` in cbl/X.cbl performs Y": the paragraph acts, the file only locates it.
                     spans = [loc for loc in actors if not loc.files]
-                    subject = (spans or actors)[-1] if actors else (places[0] if places else None)
+                    # "`f` records the path in `RunInfo`, runs `g`": RunInfo is where f records, not who runs g
+                    free = [loc for loc in spans if not _PREPOSITION_BEFORE.search(text, 0, loc.pos)]
+                    subject = (free or spans or actors)[-1] if actors else (places[0] if places else None)
                 if not objects:
                     context = self._context_located()
                     passive_files = [loc for loc in earlier if not self._is_actor(loc)]
@@ -2127,7 +2144,8 @@ class _ClaimChecker:
                 continue  # "`replace`, `ljust` and `center` escape ...": a list of subjects, not what the first uses
             if loc.res is None or not loc.res.found or loc.pos >= clause_end:
                 continue
-            if cobol and _PART_OF_BEFORE.search(text, 0, loc.pos) and self._is_group(loc):
+            if cobol and self._is_group(loc):
+                # "the labels of `G`", "stamps `MSG-TIME`": a paragraph that sets a group's items uses the group
                 self._check_group_use(first, loc)
                 continue
             if _AGENT_BEFORE.search(text, 0, loc.pos):
@@ -2679,6 +2697,7 @@ _CLAUSE_BREAK = re.compile(
 )
 _BACKTICKED = re.compile(r"`[^`]*`")
 # A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
+_ROW_HEADER = re.compile(r"\|\s*([^|:]+):\s")
 _CITE_CELL = re.compile(r"\|?\s*(?:[\w ]+:\s*)?`[^`]*:\d+(?:\s*[-–]\s*\d+)?`\s*\|?\s*")
 # A clause that says where a name is, rather than what the code does with it.
 _PLACES = re.compile(

@@ -122,9 +122,6 @@ def _insert(table: str, columns: tuple[str, ...]) -> str:
     return f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
-# the same few paths are asked about thousands of times while an answer is verified
-_normalized = lru_cache(maxsize=4096)(normalize_relpath)
-
 _INSERT_SYMBOL = _insert("symbols", SYMBOL_COLUMNS)
 _INSERT_REF = _insert("refs", REF_COLUMNS)
 _SYMBOL_SELECT, _REF_SELECT = ", ".join(SYMBOL_COLUMNS), ", ".join(REF_COLUMNS)
@@ -264,7 +261,7 @@ class Index:
             args.append(kind)
         if path is not None:
             where.append("path = ?")
-            args.append(_normalized(path) or "")
+            args.append(normalize_relpath(path) or "")
         sql = f"SELECT {columns} FROM {table}" + (" WHERE " + " AND ".join(where) if where else "") + f" ORDER BY {order}"
         return self.conn.execute(sql, args)
 
