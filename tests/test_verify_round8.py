@@ -2,7 +2,8 @@
 the object does, not what the verb acted on; a name after a preposition is where or with what the actor
 acts, not the actor of the next verb in a list; a table's column header speaks of every row, not of the
 row's cited lines; "may" in a rule of what is allowed is no hedge; a paragraph that sets a group's items
-uses the group. Each on a small fixture corpus."""
+uses the group; free-format COBOL is read as such when its headers start before column 8, with no
+directive (a compiler option chose it). Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -95,6 +96,28 @@ STAMP = """\
            MOVE 'X' TO WS-OTHER.
 """
 
+# Free format chosen by the compiler's option (`cobc -free`), with no directive in the source
+FREE = """\
+*> --- Main-Save ---
+IDENTIFICATION DIVISION.
+PROGRAM-ID. Main-Save.
+DATA DIVISION.
+WORKING-STORAGE SECTION.
+    01 BUFFER                   PIC X(255).
+PROCEDURE DIVISION.
+    MOVE "Saving world" TO BUFFER
+    CALL "Helper-Save"
+    GOBACK.
+
+    IDENTIFICATION DIVISION.
+    PROGRAM-ID. Helper-Save.
+    PROCEDURE DIVISION.
+        DISPLAY "saved"
+        GOBACK.
+    END PROGRAM Helper-Save.
+END PROGRAM Main-Save.
+"""
+
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
@@ -108,6 +131,7 @@ def grounder(tmp_path_factory):
         "java/Replace.java": REPLACE,
         "cbl/ABCKD01.cbl": CHILD,
         "cbl/ABCST01.cbl": STAMP,
+        "src/save.cob": FREE,
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -129,6 +153,10 @@ CASES = [
     # a paragraph that sets a group's items uses the group
     ("`1000-STAMP` stamps `MSG-TIME` from the clock and displays `STATUS-MSG`.", S),
     ("`2000-OTHER` stamps `MSG-TIME` from the clock.", U),
+    # free format without a directive: the programs, their data and their CALLs are read
+    ("`Main-Save` moves `\"Saving world\"` to `BUFFER` and calls `Helper-Save` (`src/save.cob:7-10`).", S),
+    ("`Main-Save` moves `\"Saving world\"` to `BUFFER` and calls `Helper-Load`.", U),
+    ("`Helper-Save` is a program at `src/save.cob:13-18`.", S),
 ]
 
 
@@ -144,3 +172,31 @@ def test_a_column_headers_names_are_not_placed_at_each_rows_lines(grounder):
     # the row's own names must still be at its lines
     rows += "| `WS-MSG` | 2 seconds | `'child finished'` | `cbl/ABCKD01.cbl:12` |\n"
     assert [c.verdict for c in grounder.claims(rows)] == [S, P]
+
+
+@pytest.mark.parametrize(
+    ("text", "free"),
+    [
+        (FREE, True),
+        (STAMP, False),
+        # sequence numbers in columns 1-6 are fixed format
+        ("000100 IDENTIFICATION DIVISION.\n000200 PROGRAM-ID. ABC.\n", False),
+        ("  PROGRAM-ID. ABC.\n", True),
+    ],
+)
+def test_free_format_from_where_the_headers_start(text, free):
+    from groundjudge.grounding.index.cobol_source import is_free_format
+
+    assert is_free_format(text) is free
+
+
+def test_a_free_format_file_without_a_directive_is_indexed_as_programs(grounder):
+    from groundjudge.grounding.index.model import RefKind, SymbolKind
+
+    programs = grounder.index.definitions(kind=SymbolKind.PROGRAM, path="src/save.cob")
+    main, helper = sorted(programs, key=lambda p: p.start_line)
+    assert (main.name.upper(), helper.name.upper()) == ("MAIN-SAVE", "HELPER-SAVE")
+    # the nested program lies inside the one that contains it
+    assert main.start_line <= 3 and main.end_line >= 17 and (helper.start_line, helper.end_line) == (13, 17)
+    calls = grounder.index.references(kind=RefKind.CALL, path="src/save.cob")
+    assert [(r.target.upper(), r.line) for r in calls] == [("HELPER-SAVE", 9)]

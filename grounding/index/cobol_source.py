@@ -51,8 +51,20 @@ def _may_switch_format(text: str) -> bool:
     return ">>" in text or ("$" in text and re.search(r"\$[ \t]*SET", text, re.I) is not None)
 
 
+# A compiler option (`cobc -free`) can choose free format with no directive in the source. A division header
+# or PROGRAM-ID that starts in the sequence or indicator area (columns 1-7) cannot be fixed format, where code
+# starts in column 8 and column 7 holds only an indicator.
+_FREE_HEADER = re.compile(r"^ {0,6}(?:(?:IDENTIFICATION|ID)[ \t]+DIVISION|PROGRAM-ID)[ \t]*\.", re.I | re.M)
+
+
+def _implicitly_free(text: str) -> bool:
+    return _FREE_HEADER.search(text.expandtabs(8) if "\t" in text else text) is not None
+
+
 def is_free_format(text: str) -> bool:
-    """Some of text is in free format (a directive switches to it)."""
+    """Some of text is in free format (a directive switches to it, or its headers start before column 8)."""
+    if _implicitly_free(text):
+        return True
     return _may_switch_format(text) and any(m.group(1).upper() == "FREE" for m in _FORMAT_DIRECTIVE.finditer(text))
 
 
@@ -60,17 +72,17 @@ def _cards(text: str) -> list[tuple[str, str]]:
     """(indicator, code area) per physical line, tabs expanded, floating `*>` comments cut. Plain code:
     it sees every line of every COBOL file.
 
-    Lines after a free-format directive have no sequence or indicator area: the whole line is code,
+    Lines after a free-format directive (or all, when the headers show free format) have no sequence or indicator area: the whole line is code,
     `*>` starts a comment line and `>>D` a debug line. Their code starts in column 8 of the card, so an
     unindented paragraph name stands in area A and statements indented four or more stand in area B.
     The directive's own line is no code."""
     blank = (" ", "")
-    if "\t" not in text and "*>" not in text and not _may_switch_format(text):
+    free = _implicitly_free(text)
+    if "\t" not in text and "*>" not in text and not _may_switch_format(text) and not free:
         # the common case, nothing to expand or cut: a comprehension, cheaper than the loop
         return [(raw[6], raw[CODE_START:CODE_END]) if len(raw) > 6 else blank for raw in text.splitlines()]
     cards: list[tuple[str, str]] = []
     append = cards.append
-    free = False
     for raw in text.splitlines():
         if "\t" in raw:
             raw = raw.expandtabs(8)
