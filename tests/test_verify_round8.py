@@ -154,8 +154,8 @@ CASES = [
     ("`1000-STAMP` stamps `MSG-TIME` from the clock and displays `STATUS-MSG`.", S),
     ("`2000-OTHER` stamps `MSG-TIME` from the clock.", U),
     # free format without a directive: the programs, their data and their CALLs are read
-    ("`Main-Save` moves `\"Saving world\"` to `BUFFER` and calls `Helper-Save` (`src/save.cob:7-10`).", S),
-    ("`Main-Save` moves `\"Saving world\"` to `BUFFER` and calls `Helper-Load`.", U),
+    ('`Main-Save` moves `"Saving world"` to `BUFFER` and calls `Helper-Save` (`src/save.cob:7-10`).', S),
+    ('`Main-Save` moves `"Saving world"` to `BUFFER` and calls `Helper-Load`.', U),
     ("`Helper-Save` is a program at `src/save.cob:13-18`.", S),
 ]
 
