@@ -166,6 +166,8 @@ MEMBER = re.compile(
 HAS_VALUE = re.compile(
     # "the `context` parameter defaults to": a noun saying what the name is may stand before the verb
     r"(?:\s+(?:parameter|argument|option|field|attribute|constant|variable|setting|flag|default))?"
+    # "a `token` that defaults to": a relative pronoun may stand before a default
+    r"(?:\s+(?:that|which)(?=\s+defaults?\b))?"
     r"\s*(?P<verb>is\s+(?:set\s+to\s+|initiali[sz]ed\s+to\s+)?|=\s*|==\s*|equals\s+|defaults?\s+to\s+|"
     r"has\s+(?:the\s+)?(?:value|default)\s+(?:of\s+)?|has\s+(?=`VALUE\b)|starts?\s+(?:at|as)\s+)"
     r"(?P<value>`(?:VALUE\s+(?:IS\s+)?)?(?:[-+]?\d[\d_,]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False|"
@@ -284,6 +286,29 @@ def _mapping_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
             )
         )
     return facts
+
+
+# "`naturaltime` defaults to `months=True`", "the constructor's defaults are `salt=b"x"`, `sep=b"."`": a
+# parameter's default quoted as its declaration spells it, in a clause that speaks of defaults
+_QUOTED_DEFAULT = re.compile(
+    r"`(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[-+]?\d[\d_]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False)`"
+)
+_DEFAULT_WORD = re.compile(r"\bdefaults?\b[^;.]*$", re.I)
+
+
+def _quoted_default_facts(text: str) -> list[Fact]:
+    masked = _mask(text)
+    return [
+        Fact(
+            predicate=Predicate.HAS_VALUE,
+            span=m.span(),
+            subject=Term(text=m.group("name"), value=m.group("name"), span=m.span("name")),
+            value=m.group("value"),
+            initial=True,
+        )
+        for m in _QUOTED_DEFAULT.finditer(text)
+        if _DEFAULT_WORD.search(masked, 0, m.start())
+    ]
 
 
 def _value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
@@ -476,6 +501,7 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[
         )
     facts.extend(_mapping_facts(text, names))
     facts.extend(_value_facts(text, names))
+    facts.extend(_quoted_default_facts(text))
     facts.extend(_set_facts(text, names))
     facts.extend(_return_facts(text, names, masked))
     facts.extend(_count_facts(text, names, masked))

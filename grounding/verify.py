@@ -2427,6 +2427,14 @@ class _ClaimChecker:
                 continue  # `InvalidVersion("Invalid version: None")` where the code passes `msg`: a run's value
             if all(_VARIABLE.fullmatch(a) for a in _split_arguments(call.group("args"))):
                 continue  # `register_algorithm(alg_id, alg_obj)`: names, a signature or the caller's variables
+            declared = None if "." in name else self._declared_defaults(name, wanted)
+            if declared is not None:
+                # `bump_prerelease(token="rc", bump_when_empty=False)`: the signature, its defaults as declared
+                # (with a receiver, `ctx.scope(cleanup=True)`, it is a call)
+                self._add(
+                    "ok", f"{name} declares ({call.group('args')}) ({_where(declared)})", [_def_evidence(self.lk, declared)]
+                )
+                continue
             p, n, args = seen[0]
             self._add(
                 "contradicted",
@@ -2434,6 +2442,18 @@ class _ClaimChecker:
                 [self.lk.snippet(p, n, n)],
                 relation=True,
             )
+
+    def _declared_defaults(self, name: str, wanted: set[str]) -> Symbol | None:
+        """The function named whose declared defaults are every quoted `param=value` argument, if one is."""
+        pairs = [a.partition("=") for a in wanted]
+        if not pairs or any(not sep or not _VARIABLE.fullmatch(k) for k, sep, _ in pairs):
+            return None
+        for fn in self.lk.definitions(_last(name)):
+            if fn.kind in FUNCTION_KINDS:
+                declared = dict(d.partition("=")[::2] for d in filter(None, fn.detail.get("defaults", "").split(";")))
+                if all(k in declared and _split_arguments(declared[k]) == [v] for k, _, v in pairs):
+                    return fn
+        return None
 
     def _check_declared_types(self) -> None:
         """A claim that `self.sep` is a `bytes`: the name's annotations in the Python code say its type. An annotation

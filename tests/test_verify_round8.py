@@ -3,7 +3,8 @@ the object does, not what the verb acted on; a name after a preposition is where
 acts, not the actor of the next verb in a list; a table's column header speaks of every row, not of the
 row's cited lines; "may" in a rule of what is allowed is no hedge; a paragraph that sets a group's items
 uses the group; free-format COBOL is read as such when its headers start before column 8, with no
-directive (a compiler option chose it). Each on a small fixture corpus."""
+directive (a compiler option chose it); a parameter's default quoted as `name=value` in a clause about
+defaults, or as a signature with no receiver, is compared with the declaration. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -118,6 +119,20 @@ PROCEDURE DIVISION.
 END PROGRAM Main-Save.
 """
 
+TIMES = """\
+def naturaltime(value, future=False, months=True, when=None):
+    return value
+
+
+def bump_build(version, token="build"):
+    return version
+
+
+def caller(ctx):
+    with ctx.scope(cleanup=False):
+        return bump_build("1.0.0", "dev")
+"""
+
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
@@ -132,6 +147,7 @@ def grounder(tmp_path_factory):
         "cbl/ABCKD01.cbl": CHILD,
         "cbl/ABCST01.cbl": STAMP,
         "src/save.cob": FREE,
+        "py/times.py": TIMES,
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -157,6 +173,18 @@ CASES = [
     ('`Main-Save` moves `"Saving world"` to `BUFFER` and calls `Helper-Save` (`src/save.cob:7-10`).', S),
     ('`Main-Save` moves `"Saving world"` to `BUFFER` and calls `Helper-Load`.', U),
     ("`Helper-Save` is a program at `src/save.cob:13-18`.", S),
+    # a default quoted as the declaration spells it, in a clause about defaults
+    ("`naturaltime` defaults to `months=True`.", S),
+    ("`naturaltime` defaults to `months=False`, so months must be switched on.", U),
+    ("The defaults of `naturaltime` are `future=False` and `months=True`.", S),
+    ("`naturaltime` accepts `months=False`.", S),
+    # "a `token` that defaults to": a relative pronoun before the verb
+    ('`bump_build` takes a `token` that defaults to `"dev"`.', U),
+    ('`bump_build` takes a `token` that defaults to `"build"`.', S),
+    # a quoted signature states the declared defaults; with a receiver it is a call
+    ('`bump_build(token="build")` returns the version.', S),
+    ('`bump_build(token="dev")` returns the version.', U),
+    ("`caller` enters `ctx.scope(cleanup=True)`.", U),
 ]
 
 
