@@ -1735,6 +1735,12 @@ class _ClaimChecker:
                 p, n = hits[0]
                 self._add("ok", f"{shown} appears at {p}:{n}", [self.lk.snippet(p, n, n)])
                 return
+        if ref.value_kind == "string":
+            rendered = self._rendered_line(value, scope)
+            if rendered is not None:
+                p, n = rendered
+                self._add("ok", f"{shown} is what the template at {p}:{n} renders", [self.lk.snippet(p, n, n)])
+                return
         cobol = all((self.lk.file_info(path) or _NO_INFO).language == "cobol" for path in scope)
         if not ref.strict and ref.value_kind == "number" and _specific(value) and scope and scope == self.strong and cobol:
             # a telling number ("caps a loan at 100000000.01") stated of the COBOL programs the claim names is a
@@ -1765,6 +1771,22 @@ class _ClaimChecker:
             # an argument of a quoted call may be built at run time: absent, it is off, not made up
             missing = not scope and not _argument_of_quoted_code(ref)
             self._add("missing" if missing else "mismatch", f"{shown} does not appear in {where}")
+
+    def _rendered_line(self, value: str, scope: list[str]) -> tuple[str, int] | None:
+        """A code line whose string literal renders the quoted message: its format placeholders (`%d`, `{n}`)
+        stand for the quote's values, and the quote's own placeholders ("...", `<path>`) for the code's."""
+        words = re.findall(r"[A-Za-z]{3,}", _QUOTE_PLACEHOLDER.sub(" ", value))
+        if not words:
+            return None
+        # the longest word may be a value the template fills in: each word's lines are candidates
+        paths = scope or sorted({p for w in words for p, _ in self.lk.text_hits(w, 50)})
+        for path in paths:
+            if self.lk.is_prose(path):
+                continue
+            for n, line in enumerate(self.lk.file_lines(path), start=1):
+                if any(w in line for w in words) and any(renders(lit, value) for lit in _string_literals(line)):
+                    return path, n
+        return None
 
     # -- relations ----------------------------------------------------------------------------------
 
@@ -2898,6 +2920,33 @@ def _balanced(text: str, start: int) -> str | None:
 
 def _squash(line: str) -> str:
     return re.sub(r"\s+", " ", line).strip()
+
+
+# A value a template fills in: printf and Go verbs, Python format and f-string fields, JavaScript ${...}
+_FORMAT_PLACEHOLDER = re.compile(r"%[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdifgeExXvqrcu]|\$?\{[^{}]*\}")
+# What a writer puts for a value they leave out: "...", "…", `<path>`
+_QUOTE_PLACEHOLDER = re.compile(r"\.\.\.|…|<[\w .-]+>")
+_STRING_LITERAL = re.compile(r"""(["'`])((?:\\.|(?!\1).)*)\1""")
+
+
+def _string_literals(line: str) -> list[str]:
+    return [m.group(2) for m in _STRING_LITERAL.finditer(line)]
+
+
+def renders(template: str, quoted: str) -> bool:
+    """Does a code string with placeholders render the quoted message (`"%d Byte"` renders "1 Byte"), or a
+    quote with placeholders stand for part of it ("Run '<path> --help'" in `"Run '%v --help' for usage."`)?
+    Each side keeps four or more letters of its own: `"%s %s"` renders anything and says nothing."""
+    literal = _FORMAT_PLACEHOLDER.split(template)
+    if len(literal) > 1 and sum(len(re.sub(r"\W", "", part)) for part in literal) >= 4:
+        # a value of the quote's own placeholders may stand where the template has text
+        quote = _QUOTE_PLACEHOLDER.sub("\0", quoted)
+        if re.fullmatch("(?:.+?|\0)".join(re.escape(part) for part in literal), quote, re.S):
+            return True
+    parts = _QUOTE_PLACEHOLDER.split(quoted)
+    if len(parts) > 1 and sum(len(re.sub(r"\W", "", part)) for part in parts) >= 4:
+        return re.search(".+?".join(re.escape(part) for part in parts), template, re.S) is not None
+    return False
 
 
 def _longest_word(line: str) -> str:

@@ -4,7 +4,8 @@ acts, not the actor of the next verb in a list; a table's column header speaks o
 row's cited lines; "may" in a rule of what is allowed is no hedge; a paragraph that sets a group's items
 uses the group; free-format COBOL is read as such when its headers start before column 8, with no
 directive (a compiler option chose it); a parameter's default quoted as `name=value` in a clause about
-defaults, or as a signature with no receiver, is compared with the declaration. Each on a small fixture corpus."""
+defaults, or as a signature with no receiver, is compared with the declaration; a quoted message may be
+what a code template renders. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -128,6 +129,12 @@ def bump_build(version, token="build"):
     return version
 
 
+def check(unit):
+    if unit != "seconds":
+        raise ValueError(f"Minimum unit '{unit}' not supported")
+    return "%d Byte" % 1
+
+
 def caller(ctx):
     with ctx.scope(cleanup=False):
         return bump_build("1.0.0", "dev")
@@ -185,6 +192,11 @@ CASES = [
     ('`bump_build(token="build")` returns the version.', S),
     ('`bump_build(token="dev")` returns the version.', U),
     ("`caller` enters `ctx.scope(cleanup=True)`.", U),
+    # a message quoted as a template renders it, with the writer's "..." for a value left out
+    ("`check` raises `ValueError` with `\"Minimum unit 'minutes' not supported\"`.", S),
+    ("`check` raises `ValueError` with `\"Minimum unit '...' not supported\"`.", S),
+    ("`check` raises `ValueError` with `\"Maximum unit '...' is not allowed\"`.", U),
+    ('`check` builds `"1 Byte"`.', S),
 ]
 
 
@@ -228,3 +240,22 @@ def test_a_free_format_file_without_a_directive_is_indexed_as_programs(grounder)
     assert main.start_line <= 3 and main.end_line >= 17 and (helper.start_line, helper.end_line) == (13, 17)
     calls = grounder.index.references(kind=RefKind.CALL, path="src/save.cob")
     assert [(r.target.upper(), r.line) for r in calls] == [("HELPER-SAVE", 9)]
+
+
+@pytest.mark.parametrize(
+    ("template", "quoted", "rendered"),
+    [
+        ("%d Byte", "1 Byte", True),
+        ("Minimum unit '{minimum_unit}' not supported", "Minimum unit '...' not supported", True),
+        ("Run '%v --help' for usage.", "<path> --help", True),
+        ("Hello ${name}!", "Hello world!", True),
+        ("%d Bytes", "1 Byte", False),
+        # placeholders with almost no text of their own render anything, so they say nothing
+        ("%s %s", "3.00 MB", False),
+        ("a moment", "a moment", False),  # no placeholder on either side: the plain search has it
+    ],
+)
+def test_a_template_renders_a_quoted_message(template, quoted, rendered):
+    from groundjudge.grounding.verify import renders
+
+    assert renders(template, quoted) is rendered
