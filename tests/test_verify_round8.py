@@ -259,3 +259,11 @@ def test_a_template_renders_a_quoted_message(template, quoted, rendered):
     from groundjudge.grounding.verify import renders
 
     assert renders(template, quoted) is rendered
+
+
+def test_a_rows_cite_places_its_own_name_and_may_use_the_others(grounder):
+    rows = "| Step | Item | Lines |\n|---|---|---|\n"
+    rows += "| 1 | `WS-MSG` | `cbl/ABCKD01.cbl:9` |\n"  # the step's line uses the item
+    rows += "| `WS-MSG` | the message | `cbl/ABCKD01.cbl:9` |\n"  # the item's own row: its definition is at line 6
+    rows += "| `WS-MSG` | the message | `cbl/ABCKD01.cbl:6` |\n"
+    assert [c.verdict for c in grounder.claims(rows)] == [S, P, S]
