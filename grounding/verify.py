@@ -2678,7 +2678,11 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
         return True
     # self.post(...) inside class Ledger is Ledger.post
     owner = _last(qualifier)
-    return f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, SymbolKind.CLASS, ref.path))
+    if f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, SymbolKind.CLASS, ref.path)):
+        return True
+    # `c.ExecuteC()` through a variable of any name: Command.ExecuteC when no other type of the snapshot has such a method
+    methods = [d for d in lk.definitions(last) if d.kind in FUNCTION_KINDS]
+    return bool(ref.detail.get("receiver")) and bool(methods) and all(d.detail.get("parent") == owner for d in methods)
 
 
 # A dotted chain (value.timestamp.signature) often describes a format in prose; _unnamed_presence judges it.

@@ -5,7 +5,7 @@ row's cited lines; "may" in a rule of what is allowed is no hedge; a paragraph t
 uses the group; free-format COBOL is read as such when its headers start before column 8, with no
 directive (a compiler option chose it); a parameter's default quoted as `name=value` in a clause about
 defaults, or as a signature with no receiver, is compared with the declaration; a quoted message may be
-what a code template renders. Each on a small fixture corpus."""
+what a code template renders; a call through a variable is the method of the one type that defines it. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -140,6 +140,28 @@ def caller(ctx):
         return bump_build("1.0.0", "dev")
 """
 
+COMMAND = """\
+package demo
+
+type Command struct{}
+
+type Shell struct{}
+
+func (c *Command) ExecuteC() error { return nil }
+
+func (c *Command) Run() error { return nil }
+
+func (s *Shell) Run() error { return nil }
+
+func (c *Command) Execute() error {
+\treturn c.ExecuteC()
+}
+
+func Start(x *Shell) error {
+\treturn x.Run()
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
@@ -155,6 +177,7 @@ def grounder(tmp_path_factory):
         "cbl/ABCST01.cbl": STAMP,
         "src/save.cob": FREE,
         "py/times.py": TIMES,
+        "go/command.go": COMMAND,
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -197,6 +220,9 @@ CASES = [
     ("`check` raises `ValueError` with `\"Minimum unit '...' not supported\"`.", S),
     ("`check` raises `ValueError` with `\"Maximum unit '...' is not allowed\"`.", U),
     ('`check` builds `"1 Byte"`.', S),
+    # a call through a variable of any name is the method of the one type that has it
+    ("`Command.ExecuteC` is called when a command runs.", S),
+    ("`Command.Execute` calls `Command.ExecuteC`.", S),
 ]
 
 
