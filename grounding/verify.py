@@ -1431,21 +1431,24 @@ class _ClaimChecker:
         row = _ROW_RANGE.match(self.claim.text)
         if row is not None:
             names = [n for n in names if _same_name(row.group("name"), n)] or names
-        # a row's cite cell places the row's own name (its first cell's); the other cells' names it may only use
+        # a row's cite cell places the row's own name (its first cell's); a row without one, the names of its
+        # other cells, which the cited lines may only use
         key = _ROW_KEY.match(self.claim.text) if " | " in self.claim.text else None
+        keyed = [n for n in names if key is not None and _same_name(key.group("name"), n)]
+        names = keyed or names
+        uses = uses or (_CITE_CELL.fullmatch(clause) is not None and " | " in self.claim.text and not keyed)
         misplaced: list[Symbol] = []
         for name in names:
             defs = [d for d in self.lk.definitions(_last(name), None, path) if _same_name(d.name, _last(name))]
             spanned = row is not None and _same_name(row.group("name"), name)
-            uses_name = uses or (_CITE_CELL.fullmatch(clause) is not None and not (key and _same_name(key.group("name"), name)))
             for sym in defs:
                 if start <= sym.start_line <= end or (
                     not spanned and sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line
                 ):
                     return CheckResult("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
-            if (uses_name or not defs) and self.lk.first_code_mention(path, _last(name), start, end) is not None:
+            if (uses or not defs) and self.lk.first_code_mention(path, _last(name), start, end) is not None:
                 return CheckResult("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
-            if (uses_name or not defs) and self.lk.mentions(path, _last(name), start, end):
+            if (uses or not defs) and self.lk.mentions(path, _last(name), start, end):
                 # "saves `SQLCODE` into its message (lines 147-157)" where only a comment there names it
                 return CheckResult("mismatch", f"{cited} names {name} only in comments", [self.lk.snippet(path, start, end)])
             misplaced.extend(defs)
