@@ -1539,8 +1539,10 @@ class _ClaimChecker:
         head = name.split(".", 1)[0]
         if "." not in name or head in ("self", "cls"):
             return False
-        imported = any(r.target.split(".", 1)[0] == head for r in self.lk.references(head, RefKind.IMPORT))
-        if imported and not self.lk.paths_matching(head + ".py") and not self.lk.paths_matching(head + "/__init__.py"):
+        module = (f"{head}.py", f"{head}/__init__.py")
+        if any(p in module or p.endswith(("/" + module[0], "/" + module[1])) for p in self.lk.all_paths()):
+            return False  # `winterm.set_icon`: the snapshot's own module (or a variable named after it) has no such name
+        if any(r.target.split(".", 1)[0] == head for r in self.lk.references(head, RefKind.IMPORT)):
             return True  # `import json` of a module the snapshot does not hold
         if self.lk.definitions(head):
             return False
@@ -2444,6 +2446,7 @@ class _ClaimChecker:
                     if args is not None:
                         seen.append((path, n, args))
             if not seen:
+                self._check_sibling_call(name, wanted, m.group(1).strip())
                 continue
             # prose quotes a call's telling arguments, not always all of them
             same = next(((p, n) for p, n, a in seen if wanted <= _arguments(a)), None)
@@ -2470,6 +2473,22 @@ class _ClaimChecker:
                 [self.lk.snippet(p, n, n)],
                 relation=True,
             )
+
+    def _check_sibling_call(self, name: str, wanted: set[str], quoted: str) -> None:
+        """`bisect.bisect_left(powers, value)` where the code never calls it but calls another function of the
+        same module with those arguments (`bisect.bisect_right(powers, value)`): the call is another one."""
+        head, _, last = name.rpartition(".")
+        if not head or not wanted:
+            return
+        site = re.compile(r"(?<![\w.])" + re.escape(head) + r"\.(?P<other>[A-Za-z_]\w*)\s*\(")
+        for path, n in self._python_hits(head):
+            line = self.lk.file_lines(path)[n - 1]
+            for found in site.finditer(line):
+                args = _balanced(line, found.end())
+                if found.group("other") != last and args is not None and wanted <= _arguments(args):
+                    called = f"{head}.{found.group('other')}({args})"
+                    self._add("contradicted", f"{path}:{n} calls {called}, not {quoted}", [self.lk.snippet(path, n, n)], True)
+                    return
 
     def _declared_defaults(self, name: str, wanted: set[str]) -> Symbol | None:
         """The function named whose declared defaults are every quoted `param=value` argument, if one is."""

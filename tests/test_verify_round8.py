@@ -5,7 +5,9 @@ row's cited lines; "may" in a rule of what is allowed is no hedge; a paragraph t
 uses the group; free-format COBOL is read as such when its headers start before column 8, with no
 directive (a compiler option chose it); a parameter's default quoted as `name=value` in a clause about
 defaults, or as a signature with no receiver, is compared with the declaration; a quoted message may be
-what a code template renders; a call through a variable is the method of the one type that defines it. Each on a small fixture corpus."""
+what a code template renders; a call through a variable is the method of the one type that defines it; an attribute of the
+snapshot's own module must exist; a quoted call the code makes only as another function of the same
+module is contradicted. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -162,6 +164,26 @@ func Start(x *Shell) error {
 }
 """
 
+WINTERM = """\
+class WinTerm:
+    def fore(self, color):
+        return color
+"""
+
+ANSI = """\
+import bisect
+
+from .winterm import WinTerm
+
+winterm = WinTerm()
+powers = [10**3, 10**6]
+
+
+def paint(value):
+    winterm.fore(value)
+    return bisect.bisect_right(powers, value)
+"""
+
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
@@ -178,6 +200,8 @@ def grounder(tmp_path_factory):
         "src/save.cob": FREE,
         "py/times.py": TIMES,
         "go/command.go": COMMAND,
+        "term/winterm.py": WINTERM,
+        "term/ansi.py": ANSI,
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -223,6 +247,12 @@ CASES = [
     # a call through a variable of any name is the method of the one type that has it
     ("`Command.ExecuteC` is called when a command runs.", S),
     ("`Command.Execute` calls `Command.ExecuteC`.", S),
+    # an attribute of the snapshot's own module (or of a variable named after it) must exist
+    ("`paint` changes the icon through `winterm.set_icon`.", U),
+    ("`paint` colours through `winterm.fore`.", S),
+    # a quoted call of an outside module the code never makes, where it calls another of its functions
+    ("`paint` finds the power with `bisect.bisect_left(powers, value)`.", U),
+    ("`paint` finds the power with `bisect.bisect_right(powers, value)`.", S),
 ]
 
 
