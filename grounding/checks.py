@@ -283,7 +283,8 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
             message = f"{d.name} ({d.path}:{d.start_line}) is a constant whose declaration states no value"
             return FactOutcome("unchecked", message, [_sym_evidence(lk, d, f"constant {d.name}")])
         return None
-    claimed = normalize_value(fact.value)
+    # the index keeps a value with its white space squashed (index/tags.py), so the claim's is squashed too
+    claimed = normalize_value(" ".join(fact.value.split()))
     stated: list[tuple[Symbol, str, str]] = []
     for d, value, said in holders:
         # A COBOL VALUE clause is a literal already; a constant or a default may be computed.
@@ -646,7 +647,8 @@ def _squash(expr: str) -> str:
 def _returned(expr: str, wanted: str, ordinal: str | None) -> bool:
     """Does a return expression return the wanted name or value? A value must be the whole expression; a
     name may be part of it (``return self.x[-1]`` returns x), unless the claim says which entry of it."""
-    e, w = _squash(expr), _squash(wanted).removesuffix("()")
+    # "returns its `.stream`": an attribute, returned through it or a name of the same
+    e, w = _squash(expr), _squash(wanted).removesuffix("()").removeprefix(".")
     if normalize_value(e) == normalize_value(w):
         return True
     if ordinal is not None:
@@ -712,10 +714,12 @@ def check_returns(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
         return None
     ordinal = _ORDINAL.search(fact.value or "")
     which = ordinal.group("which").lower() if ordinal else None
-    for fn, n, expr in statements:
-        if _returned(expr, fact.object.value, which):
-            return FactOutcome("ok", f"{who} returns {expr} ({fn.path}:{n})", [lk.snippet(fn.path, n, n)])
+    # "returns `self.convert or self.strip`": the whole quoted expression, not its first name
     quoted = re.fullmatch(r"`([^`]+)`", (fact.value or "").strip())
+    wanted = quoted.group(1) if quoted else fact.object.value
+    for fn, n, expr in statements:
+        if _returned(expr, wanted, which):
+            return FactOutcome("ok", f"{who} returns {expr} ({fn.path}:{n})", [lk.snippet(fn.path, n, n)])
     written = _squash(quoted.group(1) if quoted else fact.object.value)
     if not _SIMPLE_RETURN.fullmatch(written):
         return None  # a compound value (`(False, payload)`) is confirmed only as written: answers paraphrase its parts

@@ -262,6 +262,8 @@ _PATH_SLASHED = re.compile(
 # Inside backticks a path may hold spaces and '#' (a directory "Course #2 - Labs"); it still needs a
 # directory and a file extension, so a sentence in backticks is not taken for one.
 _SPACED_PATH = re.compile(r"((?:[^`/:\s][^`/:\n]*[^`/:\s]/)+[^`/:\s][^`/:\n]*\.[A-Za-z0-9]{1,8})" + _LINE_SUFFIX)
+# A file name with spaces and no directory (`VSAM FILES.jcl`), with an extension a source or data file has
+_SPACED_NAME = re.compile(r"([\w#$@][\w#$@ .-]*\.(?:" + _EXT + r"))" + _LINE_SUFFIX, re.I)
 _PATH_ROOTED = re.compile(r"(?<![\w/.-])((?:\.{1,2}/|/|~/)[\w.$#@/-]*[\w$#@-])" + _LINE_SUFFIX)
 _LINE_CITE = re.compile(r"\b(?:lines?|ll?\.)\s+(\d+)(?:\s*(?:-|–|—|to|through|thru|and)\s*(\d+))?\b", re.I)
 # A picture string alone, with a repeat count so it cannot be a number or a word
@@ -327,9 +329,13 @@ _CUES: list[tuple[Relation, re.Pattern[str]]] = [
     ),
 ]
 _DETERMINER = re.compile(r"\b(?:the|a|an|each|every|this|that|its|their|one|any)\s+$", re.I)
-_NEGATED = re.compile(r"\b(?:not|never|n't|no\s+longer)\s+(?:\w+ly\s+)?$", re.I)
+_NEGATED = re.compile(r"\b(?:not|never|n't|no\s+longer|rather\s+than|instead\s+of|without)\s+(?:\w+ly\s+)?$", re.I)
 _NO_OBJECT = re.compile(r"\s+(?:no|nothing|none)\b", re.I)
 _ALIAS = re.compile(r"\s+as\b", re.I)
+_RUNS_WHEN = re.compile(
+    r"\s+(?:right\s+|just\s+|only\s+|immediately\s+|directly\s+)?(?:after|before|when|whenever|once|until|while|first|last)\b",
+    re.I,
+)
 _PASSIVE_TAIL = re.compile(r"\s+(?:by|from)\b", re.I)
 # "is performed (with THRU X) from Y", "are read by": an auxiliary before a participle cue
 _PASSIVE_HEAD = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?$", re.I)
@@ -363,6 +369,9 @@ def relation_cues(text: str) -> tuple[Cue, ...]:
                 continue
             if relation == "copies" and _ALIAS.match(masked, m.end()):
                 continue  # "imported as `BaseHTTPError`": an alias, not what is imported
+            if relation == "calls" and _RUNS_WHEN.match(masked, m.end()) and re.match(r"run|execut", m.group(0), re.I):
+                taken.append((m.start(), m.end()))
+                continue  # "`validateEncoding` runs right after `validateTimeout`": it is run, it runs nothing
             taken.append((m.start(), m.end()))
             passive = bool(_PASSIVE_TAIL.match(masked, m.end())) or (
                 bool(_PARTICIPLE.search(m.group(0))) and bool(_PASSIVE_HEAD.search(masked[: m.start()]))
@@ -473,7 +482,7 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
     if re.fullmatch(r"[-+]?\d+(?:_\d+)*(?:\.\d+)?", c):  # `10_000`: digit separators as the code writes them
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
         return
-    spaced = _SPACED_PATH.fullmatch(c) if " " in c else None
+    spaced = (_SPACED_PATH.fullmatch(c) or _SPACED_NAME.fullmatch(c)) if " " in c else None
     if spaced:  # `COBOL Programming Course #2 - Learning COBOL/Labs/cbl/CBL0006.cobol:14-15`
         out.add(pos, _path_ref(whole, spaced.group(1), spaced.group(2), spaced.group(3)))
         return
@@ -487,6 +496,8 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         if _PLACEHOLDER_NAME.fullmatch(c):  # a copybook's name as written before COPY REPLACING fills it in
             out.add(pos, ClaimRef(kind="identifier", text=whole, value=c.upper()))
             return
+        if "*" in c and re.fullmatch(r"[\w.*-]+", c):
+            return  # `LIGHT*_EX`: a pattern for names, which the code spells in full
         ident = re.sub(r"\(\)$", "", c).rstrip(".:,;")
         if len(ident) < 2:
             return  # `D`, `*`: a character being talked about, not a name
@@ -706,7 +717,8 @@ def _row_text(cells: list[str], header: list[str] | None) -> str:
 def _clean_inline(text: str) -> str:
     text = _HTML_COMMENT.sub(" ", text)
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
-    return re.sub(r"\s+", " ", text).strip()
+    # spacing inside code is the code's ('ENABLE  A Y B'); only a line break in it is the answer's
+    return re.sub(r"(`[^`]*`)|\s+", lambda m: m.group(1).replace("\n", " ") if m.group(1) else " ", text).strip()
 
 
 def _units(answer_text: str) -> list[_Unit]:

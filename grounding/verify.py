@@ -188,6 +188,13 @@ _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by
 # "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place; and
 # "from `eventemitter3`" a module a name comes from (not "a line from `NUM-CRUNCH`", data the code uses)
 _AGENT_BEFORE = re.compile(r"\b(?:than|like|unlike|of|in|inside|within|after|before)\s+(?:the\s+)?`?$", re.I)
+_LISTED_BEFORE = re.compile(r"`[^`]+`\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)`?$")
+# "does not rely on `instanceof`", "without `X`", "the marker that `setErrorName` defines": no use by the subject
+_NOT_USED_BEFORE = re.compile(
+    r"\b(?:not\s+(?:\w+\s+){0,2}(?:on|to|with|for)?|never\s+(?:\w+\s+){0,2}|(?:without|instead\s+of|rather\s+than)(?:\s+\w+ing)?|that|which)"
+    r"\s+(?:the\s+)?`?$",
+    re.I,
+)
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?(?:module\s+|package\s+|library\s+)?`?$", re.I)
 _COMPARED_BEFORE = re.compile(r"\b(?:like|unlike|than|as\s+in)\s+(?:the\s+)?(?:program\s+)?`?$", re.I)
 # packages of a language's own library, whose classes no snapshot declares
@@ -2168,6 +2175,8 @@ class _ClaimChecker:
         for loc in self.located:
             if loc is first or id(loc) in objects or loc.ref.kind != "identifier" or in_code_fragment(loc.ref):
                 continue
+            if not loc.ref.strict:
+                continue  # "as ANSI expects": a capitalised word of the prose, not a name the answer quotes
             if loc.ref.start in judged:
                 continue
             if _CO_SUBJECTS.fullmatch(text, first.ref.end, loc.pos):
@@ -2178,7 +2187,11 @@ class _ClaimChecker:
                 # "the labels of `G`", "stamps `MSG-TIME`": a paragraph that sets a group's items uses the group
                 self._check_group_use(first, loc)
                 continue
-            if _AGENT_BEFORE.search(text, 0, loc.pos):
+            # "after `A`, `B` and `C`": the word before a list governs each of its names
+            head = loc.pos
+            while (listed := _LISTED_BEFORE.search(text, 0, head)) is not None:
+                head = listed.start()
+            if _AGENT_BEFORE.search(text, 0, head) or _NOT_USED_BEFORE.search(text, 0, head):
                 continue
             if _FROM_BEFORE.search(text, 0, loc.pos) and not any(d.kind in DATA_KINDS for d in loc.res.defs):
                 continue

@@ -7,7 +7,8 @@ directive (a compiler option chose it); a parameter's default quoted as `name=va
 defaults, or as a signature with no receiver, is compared with the declaration; a quoted message may be
 what a code template renders; a call through a variable is the method of the one type that defines it; an attribute of the
 snapshot's own module must exist; a quoted call the code makes only as another function of the same
-module is contradicted. Each on a small fixture corpus."""
+module is contradicted; quoted returned expressions whole; "runs after" is no call; lists after
+"after"/"rather than"; prose capitals; spacing inside code; file names with spaces; name patterns. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -184,6 +185,46 @@ def paint(value):
     return bisect.bisect_right(powers, value)
 """
 
+WRAP = """\
+ANSI = "ansi"
+MODE = 'A  B'
+
+
+class Wrapper:
+    def __init__(self, stream):
+        self.stream = stream
+        self.convert = False
+        self.strip = False
+
+    def should_wrap(self):
+        return self.convert or self.strip
+
+
+def wrap_stream(stream):
+    wrapper = Wrapper(stream)
+    if wrapper.should_wrap():
+        stream = wrapper.stream
+    return stream
+
+
+def validate_timeout(options):
+    return options
+
+
+def validate_encoding(options):
+    return options
+
+
+def normalize(options):
+    validate_timeout(options)
+    validate_encoding(options)
+    return options
+
+
+def is_error(value):
+    return hasattr(value, "marker")
+"""
+
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
@@ -202,6 +243,8 @@ def grounder(tmp_path_factory):
         "go/command.go": COMMAND,
         "term/winterm.py": WINTERM,
         "term/ansi.py": ANSI,
+        "py/wrap.py": WRAP,
+        "etc/VSAM FILES.jcl": "//JOB1 JOB\n",
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -253,6 +296,20 @@ CASES = [
     # a quoted call of an outside module the code never makes, where it calls another of its functions
     ("`paint` finds the power with `bisect.bisect_left(powers, value)`.", U),
     ("`paint` finds the power with `bisect.bisect_right(powers, value)`.", S),
+    # a quoted returned expression is compared whole; ".attr" is an attribute returned or a name of it
+    ("`Wrapper.should_wrap` returns `self.convert or self.strip`.", S),
+    ("`wrap_stream` returns the wrapper's `.stream`.", S),
+    # "runs right after": it is run, it runs nothing; a list after such a word, or after a negation
+    ("`validate_encoding` runs right after `validate_timeout` (`py/wrap.py:31-34`).", S),
+    ("`Wrapper.should_wrap` is consulted after `validate_timeout`, `validate_encoding` and `normalize`.", S),
+    ("`is_error` checks a marker rather than calling `validate_encoding`.", S),
+    # a capitalised prose word is no name the subject must use
+    ("`wrap_stream` wraps the stream as ANSI expects.", S),
+    # spacing inside code is the code's; a file name with spaces; a pattern for names
+    ("`MODE` is `'A  B'`.", S),
+    ("`MODE` is `'A  C'`.", U),
+    ("`VSAM FILES.jcl` holds the job.", S),
+    ("The `validate_*` functions return their options.", N),  # a pattern alone names nothing to check
 ]
 
 
