@@ -168,6 +168,8 @@ HAS_VALUE = re.compile(
     r"(?:\s+(?:parameter|argument|option|field|attribute|constant|variable|setting|flag|default))?"
     # "a `token` that defaults to": a relative pronoun may stand before a default
     r"(?:\s+(?:that|which)(?=\s+defaults?\b))?"
+    # "`__version__` set in `pkg/__init__.py` is": where the name is set may stand before the verb
+    r"(?:\s+(?:(?:set|defined|declared|assigned)\s+)?in\s+`[^`]+`)?"
     r"\s*(?P<verb>is\s+(?:set\s+to\s+|initiali[sz]ed\s+to\s+)?|=\s*|==\s*|equals\s+|defaults?\s+to\s+|"
     r"has\s+(?:the\s+)?(?:value|default)\s+(?:of\s+)?|has\s+(?=`VALUE\b)|starts?\s+(?:at|as)\s+)"
     r"(?P<value>`(?:VALUE\s+(?:IS\s+)?)?(?:[-+]?\d[\d_,]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False|"
@@ -293,7 +295,9 @@ def _mapping_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
 _QUOTED_DEFAULT = re.compile(
     r"`(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[-+]?\d[\d_]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False)`"
 )
-_DEFAULT_WORD = re.compile(r"\bdefaults?\b[^;.]*$", re.I)
+# the word "default" governs the quoted `name=value` items right after it, not a later clause's ("unless you
+# pass `x=False`")
+_DEFAULT_WORD = re.compile(r"\bdefaults?\b(?:[\s,:]|\b(?:are|is|to|of|and|its|their|the)\b)*$", re.I)
 
 
 def _quoted_default_facts(text: str) -> list[Fact]:

@@ -906,6 +906,7 @@ class _ClaimChecker:
         self._check_cics_options()
         self._check_facts()
         self._check_quoted_calls()
+        self._check_mapped_entries()
         self._check_declared_types()
         self._check_holds_empty()
         self._check_class_attributes()
@@ -2487,6 +2488,29 @@ class _ClaimChecker:
                 relation=True,
             )
 
+    def _check_mapped_entries(self) -> None:
+        """ "`AnsiStyle.DIM` is mapped to `(winterm.style, WinStyle.NORMAL)`": the code's entries for the key
+        (`KEY: value`, `KEY => value`, `KEY -> value`) must include one whose value is the quoted one; entries
+        with other values only contradict it; no entry leaves it to the other checks."""
+        for m in _MAPPED.finditer(self.claim.text):
+            key, value = m.group("key") or m.group("key2"), m.group("value") or m.group("value2")
+            wanted = _squash_code(value)
+            entry = re.compile(r"(?<![\w.])" + re.escape(key) + r"['\"]?\s*(?::|=>|->)\s*(?P<value>.+?)\s*,?\s*$")
+            paths = self.scope or sorted({p for p, _ in self.lk.text_hits(_longest_word(key), 50)})
+            found = [
+                (p, n, e.group("value"))
+                for p in paths
+                if not self.lk.is_prose(p)
+                for n, line in enumerate(self.lk.file_lines(p), start=1)
+                if key in line and (e := entry.search(line)) is not None
+            ]
+            same = next(((p, n) for p, n, v in found if _squash_code(v) == wanted), None)
+            if same is not None:
+                self._add("ok", f"{key} maps to {value} at {same[0]}:{same[1]}", [self.lk.snippet(*same, same[1])], True)
+            elif found:
+                p, n, v = found[0]
+                self._add("contradicted", f"{key} maps to {v} ({p}:{n}), not {value}", [self.lk.snippet(p, n, n)], True)
+
     def _check_sibling_call(self, name: str, wanted: set[str], quoted: str) -> None:
         """`bisect.bisect_left(powers, value)` where the code never calls it but calls another function of the
         same module with those arguments (`bisect.bisect_right(powers, value)`): the call is another one."""
@@ -2990,6 +3014,18 @@ def renders(template: str, quoted: str) -> bool:
     if len(parts) > 1 and sum(len(re.sub(r"\W", "", part)) for part in parts) >= 4:
         return re.search(".+?".join(re.escape(part) for part in parts), template, re.S) is not None
     return False
+
+
+# "`K` is mapped to `V`", "maps `K` to `V`": an entry of a table in the code
+_MAPPED = re.compile(
+    r"`(?P<key>[^`\s]+)`\s+(?:is|are)\s+mapped\s+(?:on)?to\s+`(?P<value>[^`]+)`|"
+    r"\bmaps?\s+`(?P<key2>[^`\s]+)`\s+(?:on)?to\s+`(?P<value2>[^`]+)`",
+    re.I,
+)
+
+
+def _squash_code(text: str) -> str:
+    return re.sub(r"\s+", "", text).rstrip(",").strip("'\"")
 
 
 def _longest_word(line: str) -> str:

@@ -8,7 +8,8 @@ defaults, or as a signature with no receiver, is compared with the declaration; 
 what a code template renders; a call through a variable is the method of the one type that defines it; an attribute of the
 snapshot's own module must exist; a quoted call the code makes only as another function of the same
 module is contradicted; quoted returned expressions whole; "runs after" is no call; lists after
-"after"/"rather than"; prose capitals; spacing inside code; file names with spaces; name patterns. Each on a small fixture corpus."""
+"after"/"rather than"; prose capitals; spacing inside code; file names with spaces; name patterns; module
+metadata (`__version__`) as constants; "default" governing only the items after it; entries of a code table. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -186,8 +187,12 @@ def paint(value):
 """
 
 WRAP = """\
+__version__ = "1.2.0"
 ANSI = "ansi"
 MODE = 'A  B'
+STYLES = {
+    "dim": (ANSI, MODE),
+}
 
 
 class Wrapper:
@@ -300,7 +305,7 @@ CASES = [
     ("`Wrapper.should_wrap` returns `self.convert or self.strip`.", S),
     ("`wrap_stream` returns the wrapper's `.stream`.", S),
     # "runs right after": it is run, it runs nothing; a list after such a word, or after a negation
-    ("`validate_encoding` runs right after `validate_timeout` (`py/wrap.py:31-34`).", S),
+    ("`validate_encoding` runs right after `validate_timeout` (`py/wrap.py:35-38`).", S),
     ("`Wrapper.should_wrap` is consulted after `validate_timeout`, `validate_encoding` and `normalize`.", S),
     ("`is_error` checks a marker rather than calling `validate_encoding`.", S),
     # a capitalised prose word is no name the subject must use
@@ -309,7 +314,15 @@ CASES = [
     ("`MODE` is `'A  B'`.", S),
     ("`MODE` is `'A  C'`.", U),
     ("`VSAM FILES.jcl` holds the job.", S),
-    ("The `validate_*` functions return their options.", N),  # a pattern alone names nothing to check
+    ("The `validate_*` functions return their options.", N),
+    # module metadata is a constant; where it is set may stand between the name and its value
+    ('`__version__` set in `py/wrap.py` is `"1.2.0"`.', S),
+    ('`__version__` set in `py/wrap.py` is `"1.3.0"`.', U),
+    # "default" governs the quoted items right after it, not a later clause's
+    ("`naturaltime` defaults to `months=False` unless you pass `months=True`.", U),
+    # an entry of a table in the code
+    ('`"dim"` is mapped to `(ANSI, MODE)`.', S),
+    ('`"dim"` is mapped to `(MODE, ANSI)`.', U),  # a pattern alone names nothing to check
 ]
 
 

@@ -5,7 +5,7 @@
 (import_statement name: (dotted_name) @name) @reference.import
 (import_statement name: (aliased_import name: (dotted_name) @name)) @reference.import
 (import_from_statement module_name: (_) @name) @reference.import
-(module (assignment left: (identifier) @name right: (_)? @value) @definition.constant (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+(module (assignment left: (identifier) @name right: (_)? @value) @definition.constant (#match? @name "^(_*[A-Z][A-Z0-9_]*|__[a-z][a-z0-9_]*__)$"))
 (default_parameter name: (identifier) @name value: (_) @value) @definition.default
 (typed_default_parameter name: (identifier) @name value: (_) @value) @definition.default
 (raise_statement . [(call function: [(identifier) @name (attribute attribute: (identifier) @name)]) (identifier) @name (attribute attribute: (identifier) @name)]) @reference.raise
