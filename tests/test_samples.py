@@ -267,15 +267,19 @@ def _python_symbols(path: Path) -> set[tuple[int, str, str]]:
                     found.add((sub.lineno, f"{node.name}.{sub.name}", "method"))
         elif isinstance(node, ast.FunctionDef):
             found.add((node.lineno, node.name, "function"))
-        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id.isupper():
-            found.add((node.lineno, node.targets[0].id, "constant"))
+        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            # constants: UPPER_CASE names and module metadata (`__version__`, `__all__`)
+            if name.isupper() or (name.startswith("__") and name.endswith("__")):
+                found.add((node.lineno, name, "constant"))
     return found
 
 
 def test_pyledger_symbols_match_the_files() -> None:
     rows = _table_rows((PYLEDGER / "SYMBOLS.md").read_text(), "| File | Line | Symbol | Kind |")
     listed: dict[str, set[tuple[int, str, str]]] = {}
-    for rel, number, name, kind in rows:
+    for rel, number, quoted, kind in rows:
+        name = quoted.strip("`")
         line = (PYLEDGER / rel).read_text().splitlines()[int(number) - 1]
         short = name.split(".")[-1]
         expected = {"class": f"class {short}", "method": f"def {short}(", "function": f"def {short}(", "constant": f"{short} ="}
