@@ -1445,6 +1445,16 @@ class _ClaimChecker:
         keyed = [n for n in names if key is not None and _same_name(key.group("name"), n)]
         names = keyed or names
         uses = uses or (_CITE_CELL.fullmatch(clause) is not None and " | " in self.claim.text and not keyed)
+        # "`makeSuccessResult` sets ... `exitCode` (`result.js:62-86`)": a cite that ends a sentence about a
+        # function of this file but neither reaches its code nor calls it is misplaced, whatever names the lines
+        # happen to mention (a definition of another name there still holds: the cite is then that name's)
+        opener = self._opening_function() if closes else None
+        own = [d for d in (opener.res.defs if opener and opener.res else []) if d.path == path]
+        astray = (
+            bool(own)
+            and not any(d.start_line <= end and start <= d.end_line for d in own)
+            and self.lk.first_code_mention(path, _last(own[0].name), start, end) is None
+        )
         misplaced: list[Symbol] = []
         for name in names:
             defs = [d for d in self.lk.definitions(_last(name), None, path) if _same_name(d.name, _last(name))]
@@ -1454,9 +1464,9 @@ class _ClaimChecker:
                     not spanned and sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line
                 ):
                     return CheckResult("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
-            if (uses or not defs) and self.lk.first_code_mention(path, _last(name), start, end) is not None:
+            if (uses or not defs) and not astray and self.lk.first_code_mention(path, _last(name), start, end) is not None:
                 return CheckResult("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
-            if (uses or not defs) and self.lk.mentions(path, _last(name), start, end):
+            if (uses or not defs) and not astray and self.lk.mentions(path, _last(name), start, end):
                 # "saves `SQLCODE` into its message (lines 147-157)" where only a comment there names it
                 return CheckResult("mismatch", f"{cited} names {name} only in comments", [self.lk.snippet(path, start, end)])
             misplaced.extend(defs)

@@ -9,7 +9,8 @@ what a code template renders; a call through a variable is the method of the one
 snapshot's own module must exist; a quoted call the code makes only as another function of the same
 module is contradicted; quoted returned expressions whole; "runs after" is no call; lists after
 "after"/"rather than"; prose capitals; spacing inside code; file names with spaces; name patterns; module
-metadata (`__version__`) as constants; "default" governing only the items after it; entries of a code table. Each on a small fixture corpus."""
+metadata (`__version__`) as constants; "default" governing only the items after it; entries of a code table; a sentence-end cite that misses the
+code of the function the sentence is about. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -228,6 +229,10 @@ def normalize(options):
 
 def is_error(value):
     return hasattr(value, "marker")
+
+
+def report(options):
+    return normalize(options)
 """
 
 
@@ -320,6 +325,10 @@ CASES = [
     ('`__version__` set in `py/wrap.py` is `"1.3.0"`.', U),
     # "default" governs the quoted items right after it, not a later clause's
     ("`naturaltime` defaults to `months=False` unless you pass `months=True`.", U),
+    # a cite ending a sentence about a function of the cited file must reach its code; a mention elsewhere is
+    # not enough (a definition there would be: the cite is then that name's)
+    ("`report` returns the `options` (`py/wrap.py:44-45`).", S),
+    ("`report` returns the `options` (`py/wrap.py:35`).", P),
     # an entry of a table in the code
     ('`"dim"` is mapped to `(ANSI, MODE)`.', S),
     ('`"dim"` is mapped to `(MODE, ANSI)`.', U),  # a pattern alone names nothing to check
