@@ -1365,6 +1365,8 @@ class _ClaimChecker:
                 continue  # a name inside a quoted statement is placed by that statement's own check
             if any(a <= loc.pos < b for a, b in self._header_spans):
                 continue  # a column header ("Message put in `OUTCONT`") speaks of every row, not of this row's lines
+            if _ABSENT_BEFORE.search(self.claim.text, 0, loc.pos):
+                continue  # "with neither `TIMEOUT` nor `NOSUSPEND`": said to be absent, so not at the lines
             if path in loc.files or (
                 loc.ref.value.upper() == stem and (self.lk.file_info(path) or _NO_INFO).language in case_insensitive()
             ):
@@ -1470,10 +1472,15 @@ class _ClaimChecker:
                 # "saves `SQLCODE` into its message (lines 147-157)" where only a comment there names it
                 return CheckResult("mismatch", f"{cited} names {name} only in comments", [self.lk.snippet(path, start, end)])
             misplaced.extend(defs)
-        # "runs `PTNR` with `EXEC CICS RUN TRANSID(...)` (lines 182-187)": the quoted statement is what is cited
+        # "runs `PTNR` with `EXEC CICS RUN TRANSID(...)` (lines 182-187)": the quoted statement, or a quoted
+        # message, is what is cited (of the cite's clause; of the whole sentence, when the cite ends it)
+        first, last = (0, len(self.claim.text)) if closes else (lo, hi)
         for ref in self.claim.refs:
-            quoted = ref.kind == "value" and ref.value_kind == "code" and lo <= ref.start < hi
-            if quoted and self.lk.quoted_statement_line(path, ref.value, start, end) is not None:
+            if ref.kind != "value" or not first <= ref.start < last:
+                continue
+            if ref.value_kind == "code" and self.lk.quoted_statement_line(path, ref.value, start, end) is not None:
+                return CheckResult("ok", f"{cited} holds {ref.text}", [self.lk.snippet(path, start, end)])
+            if ref.value_kind == "string" and " " in ref.value.strip() and next(self._value_lines(path, ref, start, end), None):
                 return CheckResult("ok", f"{cited} holds {ref.text}", [self.lk.snippet(path, start, end)])
         if misplaced:
             sym = misplaced[0]
@@ -2815,6 +2822,7 @@ _CLAUSE_BREAK = re.compile(
 )
 _BACKTICKED = re.compile(r"`[^`]*`")
 # A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
+_ABSENT_BEFORE = re.compile(r"\b(?:neither|nor|without|no)\s+`?$", re.I)
 _ROW_HEADER = re.compile(r"\|\s*([^|:]+):\s")
 _CITE_CELL = re.compile(r"\|?\s*(?:[\w ]+:\s*)?`[^`]*:\d+(?:\s*[-–]\s*\d+)?`\s*\|?\s*")
 # A clause that says where a name is, rather than what the code does with it.

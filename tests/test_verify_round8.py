@@ -10,7 +10,8 @@ snapshot's own module must exist; a quoted call the code makes only as another f
 module is contradicted; quoted returned expressions whole; "runs after" is no call; lists after
 "after"/"rather than"; prose capitals; spacing inside code; file names with spaces; name patterns; module
 metadata (`__version__`) as constants; "default" governing only the items after it; entries of a code table; a sentence-end cite that misses the
-code of the function the sentence is about. Each on a small fixture corpus."""
+code of the function the sentence is about; names said to be absent; a sentence-end cite held by a statement
+or message quoted anywhere in the sentence. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -329,6 +330,13 @@ CASES = [
     # not enough (a definition there would be: the cite is then that name's)
     ("`report` returns the `options` (`py/wrap.py:44-45`).", S),
     ("`report` returns the `options` (`py/wrap.py:35`).", P),
+    # names said to be absent are not looked for at the cited lines; a cite that ends the sentence is
+    # held by a statement the sentence quotes in any clause
+    (
+        "## `ABCKD01`\n\nIt puts the message with `EXEC CICS PUT CONTAINER(OUTCONT) FROM(WS-MSG)` and neither `MSG-HOUR`"
+        " nor `MSG-MIN`, so the parent gets only the text (`cbl/ABCKD01.cbl:10-11`).",
+        S,
+    ),
     # an entry of a table in the code
     ('`"dim"` is mapped to `(ANSI, MODE)`.', S),
     ('`"dim"` is mapped to `(MODE, ANSI)`.', U),  # a pattern alone names nothing to check
