@@ -474,9 +474,10 @@ class _Lookup:
         pattern = word_pattern(text) if re.fullmatch(r"[\w$#@.-]+", text) else re.compile(re.escape(text))
         found = self.search(text)
         hits = {(p, n) for p, n, line in found if pattern.search(line)}
-        if not hits and len(found) == SEARCH_LIMIT:
+        if len(found) == SEARCH_LIMIT and all(self.is_prose(p) for p, _ in hits):
             # The phrase's tokens fill the first page with other spellings (RETURN-CODE: "return code" in
-            # comments): a name is called absent only after every line holding its tokens was looked at.
+            # comments), or with prose files that sort first (README.rst before the package): a name is called
+            # absent, or only described, after every line holding its tokens was looked at.
             hits = {(p, n) for p, n, line in self.search(text, FULL_SEARCH_LIMIT) if pattern.search(line)}
         return sorted(hits, key=lambda h: (self.is_prose(h[0]), h))[:limit]
 
@@ -1358,20 +1359,24 @@ class _ClaimChecker:
         else the range after it ("lines 1-9 (`A`), lines 10-20 (`B`)")."""
         stem = PurePosixPath(path).stem.upper()
         names: list[tuple[int, str]] = []
+        own_program = False
         for loc in self.located:
             if loc.ref.kind != "identifier" or (not loc.ref.strict and not (loc.res and loc.res.found)):
                 continue
             if in_code_fragment(loc.ref):
                 continue  # a name inside a quoted statement is placed by that statement's own check
-            if any(a <= loc.pos < b for a, b in self._header_spans):
-                continue  # a column header ("Message put in `OUTCONT`") speaks of every row, not of this row's lines
+            if any(a <= loc.pos < b for a, b in self._header_spans) or _is_keyword(loc.ref.value):
+                continue  # a column header ("Message put in `OUTCONT`") speaks of every row; `COPY` is a word of the language
             if _ABSENT_BEFORE.search(self.claim.text, 0, loc.pos):
                 continue  # "with neither `TIMEOUT` nor `NOSUSPEND`": said to be absent, so not at the lines
             if path in loc.files or (
                 loc.ref.value.upper() == stem and (self.lk.file_info(path) or _NO_INFO).language in case_insensitive()
             ):
+                own_program = True
                 continue
             names.append((loc.pos, loc.ref.value))
+        if not names and own_program and not _PLACES.search(self.claim.text) and not _DIVISION.search(self.claim.text):
+            return []  # "`ZUTZCPC` is a batch precompiler (`ZUTZCPC.CBL:1-18`)": any lines of the program are its own
         cites = sorted(loc.pos for loc in self.located if loc.ref.kind == "path" and loc.ref.start_line is not None)
         if len(cites) > 1 and cite.pos in cites and names:
             i = cites.index(cite.pos)
@@ -1828,7 +1833,9 @@ class _ClaimChecker:
         or a copybook cannot."""
         if loc.ref.kind == "path":
             return True
-        return loc.res is not None and (bool(loc.res.files) or any(d.kind in ACTOR_KINDS for d in loc.res.defs))
+        # `INPUT`, an OPEN mode, is no program though a file input.txt shares its stem
+        named_file = bool(loc.res and loc.res.files) and not _is_keyword(loc.ref.value)
+        return loc.res is not None and (named_file or any(d.kind in ACTOR_KINDS for d in loc.res.defs))
 
     def _in_cobol(self, loc: _Located) -> bool:
         """Is the name or file a COBOL one (where "copies" means a COPY statement)?"""
@@ -2487,6 +2494,8 @@ class _ClaimChecker:
                 continue
             if any(_run_time_values(a, call.group("args")) for _, _, a in seen):
                 continue  # `InvalidVersion("Invalid version: None")` where the code passes `msg`: a run's value
+            if any(a.lstrip().startswith("*") or ", *" in a for _, _, a in seen):
+                continue  # `Version(**ver)`: a call that unpacks its arguments may pass the quoted ones
             if all(_VARIABLE.fullmatch(a) for a in _split_arguments(call.group("args"))):
                 continue  # `register_algorithm(alg_id, alg_obj)`: names, a signature or the caller's variables
             declared = None if "." in name else self._declared_defaults(name, wanted)
@@ -3044,6 +3053,11 @@ _MAPPED = re.compile(
 
 def _squash_code(text: str) -> str:
     return re.sub(r"\s+", "", text).rstrip(",").strip("'\"")
+
+
+def _is_keyword(name: str) -> bool:
+    """A reserved word written in capitals (`COPY`, `INPUT`): a word of a language, not a name of the code."""
+    return name.isupper() and name in keywords()
 
 
 def _longest_word(line: str) -> str:

@@ -11,7 +11,8 @@ module is contradicted; quoted returned expressions whole; "runs after" is no ca
 "after"/"rather than"; prose capitals; spacing inside code; file names with spaces; name patterns; module
 metadata (`__version__`) as constants; "default" governing only the items after it; entries of a code table; a sentence-end cite that misses the
 code of the function the sentence is about; names said to be absent; a sentence-end cite held by a statement
-or message quoted anywhere in the sentence. Each on a small fixture corpus."""
+or message quoted anywhere in the sentence; names whose first search page is all prose; unpacked call
+arguments; a program's own lines. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -236,6 +237,20 @@ def report(options):
     return normalize(options)
 """
 
+RETRY = """\
+class Version:
+    def __init__(self, major, minor):
+        self.major = major
+
+
+def attempt(retry_state):
+    return retry_state
+
+
+def make(ver):
+    return Version(**ver)
+"""
+
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
@@ -256,6 +271,9 @@ def grounder(tmp_path_factory):
         "term/ansi.py": ANSI,
         "py/wrap.py": WRAP,
         "etc/VSAM FILES.jcl": "//JOB1 JOB\n",
+        "py/retry.py": RETRY,
+        # prose that sorts before the code and names a parameter on every line of the first search page
+        "README.rst": "Pass ``retry_state`` on.\n" * 60,
     }.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -337,6 +355,12 @@ CASES = [
         " nor `MSG-MIN`, so the parent gets only the text (`cbl/ABCKD01.cbl:10-11`).",
         S,
     ),
+    # a name whose first page of full-text hits is all prose is looked for in the code too
+    ("`attempt` takes `retry_state` and returns it.", S),
+    # a call that unpacks its arguments may pass the quoted ones
+    ("`make` builds `Version(major=1, minor=2)`.", S),
+    # a description of a program citing its own lines; a reserved word in capitals is no name to place
+    ("`ABCKD01` is a child program that ends with a `RETURN` (`cbl/ABCKD01.cbl:1-2`).", S),
     # an entry of a table in the code
     ('`"dim"` is mapped to `(ANSI, MODE)`.', S),
     ('`"dim"` is mapped to `(MODE, ANSI)`.', U),  # a pattern alone names nothing to check
