@@ -2094,6 +2094,12 @@ class _ClaimChecker:
         }[relation]
         reaching = [r for r in self._refs_of(None, spans) if _targets_match(self.lk, r, name, targets)]
         if io:
+            # A paragraph's I/O is often done by the paragraphs it performs ("`8100-LOAD` reads two records from
+            # `CONFIG`" through `PERFORM 9100-READ-CONFIG`)
+            # (only the statement doing what is claimed is taken from them: they may do other things too)
+            if spans and not any(r.kind in family and relation in io_directions(r) for r in reaching):
+                performed = [r for r in self._refs_of(None, self._performed(spans)) if _targets_match(self.lk, r, name, targets)]
+                reaching += [r for r in performed if r.kind in family and relation in io_directions(r)]
             # A READ/WRITE statement is better evidence than the OPEN before it.
             found = sorted((r for r in reaching if r.kind in family), key=lambda r: r.kind == RefKind.FILE_OPEN)
             exact = [r for r in found if relation in io_directions(r)]
@@ -2168,6 +2174,22 @@ class _ClaimChecker:
             if up in names:
                 aliases.add(sym.name.upper())
         return aliases
+
+    def _performed(self, spans: list[tuple[str, int, int]], depth: int = 2) -> list[tuple[str, int, int]]:
+        """The spans of the paragraphs and sections the spans PERFORM, up to depth PERFORMs deep (same file)."""
+        out: list[tuple[str, int, int]] = []
+        todo = list(spans)
+        for _ in range(depth):
+            found = [
+                (d.path, d.start_line, d.end_line)
+                for path, start, end in todo
+                for r in self.lk.references(None, RefKind.PERFORM, path, (start, end))
+                for d in self.lk.definitions(r.target, None, path)
+                if d.kind in PROCEDURE_KINDS
+            ]
+            todo = [f for f in dict.fromkeys(found) if f not in out and f not in spans]
+            out += todo
+        return out
 
     def _refs_of(self, kinds: frozenset[RefKind] | None, spans: list[tuple[str, int, int]] | None) -> list[Ref]:
         """References of the given kinds (None: any) inside the spans (None: the whole snapshot)."""

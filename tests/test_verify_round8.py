@@ -12,7 +12,7 @@ module is contradicted; quoted returned expressions whole; "runs after" is no ca
 metadata (`__version__`) as constants; "default" governing only the items after it; entries of a code table; a sentence-end cite that misses the
 code of the function the sentence is about; names said to be absent; a sentence-end cite held by a statement
 or message quoted anywhere in the sentence; names whose first search page is all prose; unpacked call
-arguments; a program's own lines. Each on a small fixture corpus."""
+arguments; a program's own lines; a paragraph's reads and writes through the paragraphs it performs. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -251,6 +251,31 @@ def make(ver):
     return Version(**ver)
 """
 
+READER = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. ABCRD01.
+       ENVIRONMENT DIVISION.
+       INPUT-OUTPUT SECTION.
+       FILE-CONTROL.
+           SELECT CONFIG-FILE ASSIGN TO CONFIG.
+       DATA DIVISION.
+       FILE SECTION.
+       FD  CONFIG-FILE.
+       01  CONFIG-REC            PIC X(80).
+       PROCEDURE DIVISION.
+       1000-LOAD.
+           OPEN INPUT CONFIG-FILE
+           PERFORM 2500-NEXT.
+       2000-OTHER.
+           DISPLAY 'X'.
+       2500-NEXT.
+           PERFORM 9100-READ-CONFIG.
+       9100-READ-CONFIG.
+           READ CONFIG-FILE
+               AT END DISPLAY 'EOF'
+           END-READ.
+"""
+
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
@@ -272,6 +297,7 @@ def grounder(tmp_path_factory):
         "py/wrap.py": WRAP,
         "etc/VSAM FILES.jcl": "//JOB1 JOB\n",
         "py/retry.py": RETRY,
+        "cbl/ABCRD01.cbl": READER,
         # prose that sorts before the code and names a parameter on every line of the first search page
         "README.rst": "Pass ``retry_state`` on.\n" * 60,
     }.items():
@@ -361,6 +387,9 @@ CASES = [
     ("`make` builds `Version(major=1, minor=2)`.", S),
     # a description of a program citing its own lines; a reserved word in capitals is no name to place
     ("`ABCKD01` is a child program that ends with a `RETURN` (`cbl/ABCKD01.cbl:1-2`).", S),
+    # a paragraph reads a file through the paragraphs it performs
+    ("`2500-NEXT` reads `CONFIG-FILE`.", S),
+    ("`2000-OTHER` reads `CONFIG-FILE`.", U),
     # an entry of a table in the code
     ('`"dim"` is mapped to `(ANSI, MODE)`.', S),
     ('`"dim"` is mapped to `(MODE, ANSI)`.', U),  # a pattern alone names nothing to check
