@@ -1969,7 +1969,11 @@ class _ClaimChecker:
             for who in [subject, *agents]:
                 for obj in objects:
                     if obj is not who and obj.ref.kind == "identifier":
-                        links.append((cue.relation, kinds, who, obj))
+                        # "copies the record to `TEST-SOURCE`": where the copy goes is written, no copybook
+                        if cue.relation == "copies" and _DESTINATION_BEFORE.search(text, cue.end, obj.pos):
+                            links.append(("writes", RELATION_REFS["writes"], who, obj))
+                        else:
+                            links.append((cue.relation, kinds, who, obj))
         return links + self._statement_links(named) + self._row_copy_links(named, links)
 
     def _row_copy_links(
@@ -2853,6 +2857,7 @@ _CLAUSE_BREAK = re.compile(
 )
 _BACKTICKED = re.compile(r"`[^`]*`")
 # A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
+_DESTINATION_BEFORE = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+|its\s+|a\s+)?(?:file\s+)?`?$", re.I)
 _ABSENT_BEFORE = re.compile(r"\b(?:neither|nor|without|no)\s+`?$", re.I)
 _ROW_HEADER = re.compile(r"\|\s*([^|:]+):\s")
 _CITE_CELL = re.compile(r"\|?\s*(?:[\w ]+:\s*)?`[^`]*:\d+(?:\s*[-–]\s*\d+)?`\s*\|?\s*")

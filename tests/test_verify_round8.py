@@ -12,7 +12,7 @@ module is contradicted; quoted returned expressions whole; "runs after" is no ca
 metadata (`__version__`) as constants; "default" governing only the items after it; entries of a code table; a sentence-end cite that misses the
 code of the function the sentence is about; names said to be absent; a sentence-end cite held by a statement
 or message quoted anywhere in the sentence; names whose first search page is all prose; unpacked call
-arguments; a program's own lines; a paragraph's reads and writes through the paragraphs it performs. Each on a small fixture corpus."""
+arguments; a program's own lines; a paragraph's reads and writes through the paragraphs it performs; "copies ... to `F`" as a write. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -274,6 +274,10 @@ READER = """\
            READ CONFIG-FILE
                AT END DISPLAY 'EOF'
            END-READ.
+       3000-SAVE.
+           PERFORM 9200-WRITE-CONFIG.
+       9200-WRITE-CONFIG.
+           WRITE CONFIG-REC.
 """
 
 
@@ -390,6 +394,9 @@ CASES = [
     # a paragraph reads a file through the paragraphs it performs
     ("`2500-NEXT` reads `CONFIG-FILE`.", S),
     ("`2000-OTHER` reads `CONFIG-FILE`.", U),
+    # "copies ... to `F`": where the copy goes is written, no copybook
+    ("`3000-SAVE` copies the record to `CONFIG-FILE`.", S),
+    ("`2000-OTHER` copies the record to `CONFIG-FILE`.", U),
     # an entry of a table in the code
     ('`"dim"` is mapped to `(ANSI, MODE)`.', S),
     ('`"dim"` is mapped to `(MODE, ANSI)`.', U),  # a pattern alone names nothing to check
