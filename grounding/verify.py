@@ -349,7 +349,31 @@ def governed_region(lines: tuple[str, ...], language: str, line: int, body_start
     last = line
     while last < len(lines) and (width := indent(last + 1)) is not None and width > own:
         last += 1
+    # a call whose arguments stand one to a line ("Issue.create(\n id = ..., \n severity = ERROR\n)"): the
+    # statement runs to the bracket that closes what its first line opened
+    depth = sum(_bracket_balance(_code_part(lines[n - 1], language)) for n in range(first, last + 1))
+    while depth > 0 and last < min(len(lines), first + _MAX_STATEMENT_LINES):
+        last += 1
+        depth += _bracket_balance(_code_part(lines[last - 1], language))
     return first, last
+
+
+_MAX_STATEMENT_LINES = 200
+
+
+def _statement_start(lines: tuple[str, ...], language: str, line: int) -> int:
+    """The first line of the bracketed statement a line stands in (`val X = Issue.create(` for its `id = ...`
+    argument line), or the line itself."""
+    depth = 0
+    for n in range(line - 1, max(0, line - _MAX_STATEMENT_LINES), -1):
+        depth += _bracket_balance(_code_part(lines[n - 1], language))
+        if depth > 0:
+            return n
+    return line
+
+
+def _bracket_balance(code: str) -> int:
+    return sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
 
 
 def _specific(number: str) -> bool:
@@ -1031,7 +1055,15 @@ class _ClaimChecker:
             return False  # a quoted statement is checked as a whole
         if ref.kind == "identifier":
             return ref.value in _LITERAL_WORDS
-        return ref.kind == "value" and ref.value_kind in ("number", "string") and (ref.strict or _specific(ref.value))
+        # a number standing alone in its cell ("| 9 |") is that column's value for the row
+        alone = (
+            ref.value_kind == "number"
+            and _WHOLE_CELL.match(self.claim.text, ref.end)
+            and _CELL_START.search(self.claim.text, 0, ref.start)
+        )
+        return (
+            ref.kind == "value" and ref.value_kind in ("number", "string") and (ref.strict or _specific(ref.value) or bool(alone))
+        )
 
     def _placing_files(self, loc: _Located, explicit: list[str]) -> list[str]:
         """The cited files that place a name: those cited in its own clause. A sentence that follows a call
@@ -1135,7 +1167,7 @@ class _ClaimChecker:
             if body is not None:
                 regions.append(governed_region(text, language, n, body.start_line))
             elif not inside_bodies:
-                regions.append(governed_region(text, language, n, n - 1))
+                regions.append(governed_region(text, language, n, _statement_start(text, language, n) - 1))
         return regions
 
     def _governed_regions(self, path: str, name: str, inside_bodies: bool = True) -> list[tuple[int, int]]:
@@ -2858,6 +2890,8 @@ _CLAUSE_BREAK = re.compile(
 _BACKTICKED = re.compile(r"`[^`]*`")
 # A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
 _DESTINATION_BEFORE = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+|its\s+|a\s+)?(?:file\s+)?`?$", re.I)
+_WHOLE_CELL = re.compile(r"\s*(?:\||$)")
+_CELL_START = re.compile(r"\|\s*(?:[^|:]+:\s*)?$")
 _ABSENT_BEFORE = re.compile(r"\b(?:neither|nor|without|no)\s+`?$", re.I)
 _ROW_HEADER = re.compile(r"\|\s*([^|:]+):\s")
 _CITE_CELL = re.compile(r"\|?\s*(?:[\w ]+:\s*)?`[^`]*:\d+(?:\s*[-–]\s*\d+)?`\s*\|?\s*")

@@ -12,7 +12,8 @@ module is contradicted; quoted returned expressions whole; "runs after" is no ca
 metadata (`__version__`) as constants; "default" governing only the items after it; entries of a code table; a sentence-end cite that misses the
 code of the function the sentence is about; names said to be absent; a sentence-end cite held by a statement
 or message quoted anywhere in the sentence; names whose first search page is all prose; unpacked call
-arguments; a program's own lines; a paragraph's reads and writes through the paragraphs it performs; "copies ... to `F`" as a write. Each on a small fixture corpus."""
+arguments; a program's own lines; a paragraph's reads and writes through the paragraphs it performs; "copies ... to `F`" as a write; a row's values in a call laid out one argument a line, and a number alone in its
+cell. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -280,6 +281,18 @@ READER = """\
            WRITE CONFIG-REC.
 """
 
+ISSUES = """\
+class Detector {
+  companion object {
+    val ISSUE_LOG = Issue.create(
+      id = "LogNotTimber",
+      priority = 5,
+      severity = WARNING
+    )
+  }
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
@@ -302,6 +315,7 @@ def grounder(tmp_path_factory):
         "etc/VSAM FILES.jcl": "//JOB1 JOB\n",
         "py/retry.py": RETRY,
         "cbl/ABCRD01.cbl": READER,
+        "kt/Detector.kt": ISSUES,
         # prose that sorts before the code and names a parameter on every line of the first search page
         "README.rst": "Pass ``retry_state`` on.\n" * 60,
     }.items():
@@ -470,3 +484,10 @@ def test_a_rows_cite_places_its_own_name_and_may_use_the_others(grounder):
     rows += "| `WS-MSG` | the message | `cbl/ABCKD01.cbl:9` |\n"  # the item's own row: its definition is at line 6
     rows += "| `WS-MSG` | the message | `cbl/ABCKD01.cbl:6` |\n"
     assert [c.verdict for c in grounder.claims(rows)] == [S, P, S]
+
+
+def test_a_rows_values_in_a_call_laid_out_one_argument_a_line(grounder):
+    rows = "| Id | Constant | Severity | Priority |\n|---|---|---|---|\n"
+    rows += "| `LogNotTimber` | `ISSUE_LOG` | `WARNING` | 5 |\n"
+    rows += "| `LogNotTimber` | `ISSUE_LOG` | `WARNING` | 9 |\n"  # a number alone in its cell is the row's value
+    assert [c.verdict for c in grounder.claims(rows)] == [S, U]
