@@ -290,7 +290,7 @@ _ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|no|fig|resp)\.$", re.I)
 _COBOL_STATEMENT = re.compile(
     r"(?:EXEC\s+(?:CICS|SQL)|CALL|PERFORM|MOVE|COPY|READ|WRITE|REWRITE|OPEN|CLOSE|SET|EVALUATE|COMPUTE|DISPLAY|"
     r"GO\s+TO|STOP\s+RUN|INITIALIZE|DELETE|START|SELECT\s+[A-Z0-9-]+\s+ASSIGN|SORT|MERGE|SEARCH|INSPECT|UNSTRING|"
-    r"(?:ASCENDING|DESCENDING)\s+KEY)\s+\S"
+    r"(?:ASCENDING|DESCENDING)\s+KEY|FUNCTION)\s+\S"
 )
 _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
 # a COBOL procedure name may start with digits (`1000-PRICE`): one token, not "PRICE"

@@ -1759,8 +1759,8 @@ class _ClaimChecker:
         as written (case, spacing and line breaks aside; "..." skips any text); with no files named,
         anywhere in the snapshot."""
         parts = statement_parts(ref.value)
-        if not parts:
-            return
+        if not parts or _HYPOTHETICAL.search(self.claim.text, 0, ref.start):
+            return  # "would be better done with `FUNCTION NUMVAL`": a statement proposed, not said to be there
         files = scope or sorted({p for p, _ in self.lk.text_hits(_longest_word(parts[0]), 20) if not self.lk.is_prose(p)})
         for path in files:
             line = self.lk.quoted_statement_line(path, ref.value)
@@ -2892,6 +2892,7 @@ _BACKTICKED = re.compile(r"`[^`]*`")
 _DESTINATION_BEFORE = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+|its\s+|a\s+)?(?:file\s+)?`?$", re.I)
 _WHOLE_CELL = re.compile(r"\s*(?:\||$)")
 _CELL_START = re.compile(r"\|\s*(?:[^|:]+:\s*)?$")
+_HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|better|instead|consider|prefer)\b", re.I)
 _ABSENT_BEFORE = re.compile(r"\b(?:neither|nor|without|no)\s+`?$", re.I)
 _ROW_HEADER = re.compile(r"\|\s*([^|:]+):\s")
 _CITE_CELL = re.compile(r"\|?\s*(?:[\w ]+:\s*)?`[^`]*:\d+(?:\s*[-–]\s*\d+)?`\s*\|?\s*")

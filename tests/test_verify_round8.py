@@ -13,7 +13,7 @@ metadata (`__version__`) as constants; "default" governing only the items after 
 code of the function the sentence is about; names said to be absent; a sentence-end cite held by a statement
 or message quoted anywhere in the sentence; names whose first search page is all prose; unpacked call
 arguments; a program's own lines; a paragraph's reads and writes through the paragraphs it performs; "copies ... to `F`" as a write; a row's values in a call laid out one argument a line, and a number alone in its
-cell. Each on a small fixture corpus."""
+cell; quoted intrinsic function calls (`FUNCTION NUMVAL`), unless proposed ("would be clearer with"). Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -408,6 +408,10 @@ CASES = [
     # a paragraph reads a file through the paragraphs it performs
     ("`2500-NEXT` reads `CONFIG-FILE`.", S),
     ("`2000-OTHER` reads `CONFIG-FILE`.", U),
+    # a quoted intrinsic function call is a statement the code must hold; a proposed one is not claimed there
+    ("`ABCST01` stamps the time from `FUNCTION CURRENT-DATE(9:2)`.", S),
+    ("`ABCST01` converts the hour with `FUNCTION NUMVAL`.", U),
+    ("`ABCST01` would be clearer with `FUNCTION NUMVAL`.", N),
     # "copies ... to `F`": where the copy goes is written, no copybook
     ("`3000-SAVE` copies the record to `CONFIG-FILE`.", S),
     ("`2000-OTHER` copies the record to `CONFIG-FILE`.", U),
