@@ -44,7 +44,14 @@ from groundjudge.grounding.checks import (
     check_fact,
     normalize_value,
 )
-from groundjudge.grounding.claims import OBJECT_BEFORE, in_code_fragment, is_cobol_shaped, normalize_pic, relation_cues
+from groundjudge.grounding.claims import (
+    OBJECT_BEFORE,
+    in_code_fragment,
+    is_cobol_shaped,
+    is_program_shaped,
+    normalize_pic,
+    relation_cues,
+)
 from groundjudge.grounding.facts import Fact, Predicate, Term
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
@@ -1393,8 +1400,9 @@ class _ClaimChecker:
         names: list[tuple[int, str]] = []
         own_program = False
         for loc in self.located:
-            if loc.ref.kind != "identifier" or (not loc.ref.strict and not (loc.res and loc.res.found)):
-                continue
+            quoted = loc.ref.text.startswith("`") or is_cobol_shaped(loc.ref.value) or is_program_shaped(loc.ref.value)
+            if loc.ref.kind != "identifier" or not quoted:
+                continue  # "a stream that is not a TTY": a word of the prose, which cited lines need not spell
             if in_code_fragment(loc.ref):
                 continue  # a name inside a quoted statement is placed by that statement's own check
             if any(a <= loc.pos < b for a, b in self._header_spans) or _is_keyword(loc.ref.value):
@@ -1549,6 +1557,10 @@ class _ClaimChecker:
                 self._add("ok", f"{ref.value} is a reserved word of the language, which no code in the snapshot uses")
             elif self._outside_member(ref.value):
                 return  # `mac.hexdigest()` on a local `mac`: a method of another library's object, no name of the corpus
+            elif not ref.text.startswith("`") and (spelled := self._spelled_otherwise(ref.value)) is not None:
+                # "CircleCI" in prose for the code's 'CIRCLECI': a word of the answer, written its own way
+                p, n = spelled
+                self._add("ok", f"{ref.value} appears at {p}:{n} (in another case)", [self.lk.snippet(p, n, n)])
             elif ref.strict:
                 self._add("missing", f"{ref.value} appears nowhere in the snapshot")
             return
@@ -1593,6 +1605,11 @@ class _ClaimChecker:
             self._add("ok", f"{ref.value} appears in {found[0]}", self._mention_evidence(found[0], ref.value))
             return
         self._add("ok", *self._place(ref.value, res, scope))
+
+    def _spelled_otherwise(self, name: str) -> tuple[str, int] | None:
+        """A line of code holding the name in another case (the full-text search ignores case)."""
+        pattern = re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", re.I)
+        return next(((p, n) for p, n, line in self.lk.search(name) if not self.lk.is_prose(p) and pattern.search(line)), None)
 
     def _outside_member(self, name: str) -> bool:
         """Is a dotted name an attribute of a local variable (`mac.hexdigest`) or of a module the code imports
@@ -2556,7 +2573,7 @@ class _ClaimChecker:
                 continue  # `Version(**ver)`: a call that unpacks its arguments may pass the quoted ones
             if all(_VARIABLE.fullmatch(a) for a in _split_arguments(call.group("args"))):
                 continue  # `register_algorithm(alg_id, alg_obj)`: names, a signature or the caller's variables
-            declared = None if "." in name else self._declared_defaults(name, wanted)
+            declared = None if "." in name else self._declared_signature(name, call.group("args"))
             if declared is not None:
                 # `bump_prerelease(token="rc", bump_when_empty=False)`: the signature, its defaults as declared
                 # (with a receiver, `ctx.scope(cleanup=True)`, it is a call)
@@ -2611,17 +2628,34 @@ class _ClaimChecker:
                     self._add("contradicted", f"{path}:{n} calls {called}, not {quoted}", [self.lk.snippet(path, n, n)], True)
                     return
 
-    def _declared_defaults(self, name: str, wanted: set[str]) -> Symbol | None:
-        """The function named whose declared defaults are every quoted `param=value` argument, if one is."""
-        pairs = [a.partition("=") for a in wanted]
-        if not pairs or any(not sep or not _VARIABLE.fullmatch(k) for k, sep, _ in pairs):
+    def _declared_signature(self, name: str, quoted: str) -> Symbol | None:
+        """The function (or class, by its `__init__`) whose declaration the quoted arguments spell: each bare
+        name one of its parameters, each `param=value` one of its defaults as declared."""
+        args = _split_arguments(quoted)
+        if not args:
             return None
         for fn in self.lk.definitions(_last(name)):
-            if fn.kind in FUNCTION_KINDS:
-                declared = dict(d.partition("=")[::2] for d in filter(None, fn.detail.get("defaults", "").split(";")))
-                if all(k in declared and _split_arguments(declared[k]) == [v] for k, _, v in pairs):
-                    return fn
+            if fn.kind == SymbolKind.CLASS:
+                inits = [d for d in self.lk.definitions("__init__", None, fn.path) if d.detail.get("parent") == fn.name]
+                params = self._parameters(inits[0]) if inits else None
+            else:
+                params = self._parameters(fn) if fn.kind in FUNCTION_KINDS else None
+            if params is not None and all(_declares(params, arg) for arg in args):
+                return fn
         return None
+
+    def _parameters(self, fn: Symbol) -> dict[str, str | None] | None:
+        """A Python function's parameters as declared: name -> default as written (None: no default)."""
+        text = "\n".join(self.lk.file_lines(fn.path)[fn.start_line - 1 : fn.start_line + CALL_LINES])
+        m = re.search(r"\bdef\s+\w+\s*\(", text)
+        declared = _balanced(text, m.end()) if m else None
+        if declared is None:
+            return None
+        params: dict[str, str | None] = {}
+        for part in _split_arguments(declared):
+            head, sep, default = part.lstrip("*").partition("=")
+            params[head.split(":", 1)[0]] = default if sep else None
+        return params
 
     def _check_declared_types(self) -> None:
         """A claim that `self.sep` is a `bytes`: the name's annotations in the Python code say its type. An annotation
@@ -3061,6 +3095,15 @@ def _run_time_values(code_args: str, quoted_args: str) -> bool:
     pairs = list(zip(code, quoted, strict=False))
     given = [(c, q) for c, q in pairs if c != q]
     return len(code) == len(quoted) and bool(given) and all(_VARIABLE.fullmatch(c) and _LITERAL_ARG.match(q) for c, q in given)
+
+
+def _declares(params: dict[str, str | None], arg: str) -> bool:
+    """Does a declared parameter list hold a quoted argument: a bare name as a parameter, `p=v` as a default?"""
+    name, sep, value = arg.partition("=")
+    if not sep:
+        return bool(_VARIABLE.fullmatch(arg)) and arg in params
+    default = params.get(name)
+    return default is not None and _split_arguments(default) == [value]
 
 
 def _balanced(text: str, start: int) -> str | None:

@@ -13,7 +13,8 @@ metadata (`__version__`) as constants; "default" governing only the items after 
 code of the function the sentence is about; names said to be absent; a sentence-end cite held by a statement
 or message quoted anywhere in the sentence; names whose first search page is all prose; unpacked call
 arguments; a program's own lines; a paragraph's reads and writes through the paragraphs it performs; "copies ... to `F`" as a write; a row's values in a call laid out one argument a line, and a number alone in its
-cell; quoted intrinsic function calls (`FUNCTION NUMVAL`), unless proposed ("would be clearer with"). Each on a small fixture corpus."""
+cell; quoted intrinsic function calls (`FUNCTION NUMVAL`), unless proposed ("would be clearer with"); quoted
+signatures with parameters and defaults; prose words in another case. Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -250,6 +251,15 @@ def attempt(retry_state):
 
 def make(ver):
     return Version(**ver)
+
+
+def cache(maxsize, ttl, timer=time.monotonic, getsizeof=None):
+    return maxsize
+
+
+DEFAULT_CACHE = cache(128, 600)
+CI_NAMES = ["CIRCLECI", "TRAVIS"]
+TTY = True
 """
 
 READER = """\
@@ -405,6 +415,12 @@ CASES = [
     ("`make` builds `Version(major=1, minor=2)`.", S),
     # a description of a program citing its own lines; a reserved word in capitals is no name to place
     ("`ABCKD01` is a child program that ends with a `RETURN` (`cbl/ABCKD01.cbl:1-2`).", S),
+    # a quoted signature: bare names are parameters, `p=v` declared defaults (the code's calls pass others)
+    ("`cache(maxsize, ttl, timer=time.monotonic)` builds a cache.", S),
+    ("`cache(maxsize, ttl, timer=time.time)` builds a cache.", U),
+    # a prose word written in its own case is no made-up name; nor need cited lines spell it
+    ("Under CI, CircleCI and Travis are recognised through `CI_NAMES`.", S),
+    ("`make` unpacks the arguments, for a TTY too (`py/retry.py:10-11`).", S),
     # a paragraph reads a file through the paragraphs it performs
     ("`2500-NEXT` reads `CONFIG-FILE`.", S),
     ("`2000-OTHER` reads `CONFIG-FILE`.", U),
