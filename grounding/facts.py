@@ -171,10 +171,12 @@ HAS_VALUE = re.compile(
     # "`__version__` set in `pkg/__init__.py` is": where the name is set may stand before the verb
     r"(?:\s+(?:(?:set|defined|declared|assigned)\s+)?in\s+`[^`]+`)?"
     r"\s*(?P<verb>is\s+(?:set\s+to\s+|initiali[sz]ed\s+to\s+)?|=\s*|==\s*|equals\s+|defaults?\s+to\s+|"
+    # "`ASSERTIONS-LIMIT`, a level-78 constant of 500": an appositive naming the value
+    r",\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:constant|limit|default|maximum|minimum)\s+of\s+|"
     r"has\s+(?:the\s+)?(?:value|default)\s+(?:of\s+)?|has\s+(?=`VALUE\b)|starts?\s+(?:at|as)\s+)"
     r"(?P<value>`(?:VALUE\s+(?:IS\s+)?)?(?:[-+]?\d[\d_,]*(?:\.\d+)?|b?\"[^\"`]*\"|b?'[^'`]*'|None|True|False|"
     r"\[[^`\]]*\]|\([^`)]*,[^`)]*\))`|"
-    r"[-+]?\d[\d_,]*(?:\.\d+)?(?![\w-])|\"[^\"]*\"|'[^']*'|None|True|False)",
+    r"[-+]?\d(?:[\d_]|,(?=\d))*(?:\.\d+)?(?![\w-])|\"[^\"]*\"|'[^']*'|None|True|False)",
     re.I,
 )
 # "`X` is `60 * 1000`", "`X`, the cap on a read, is 5 MiB (`5 * 1024 * 1024`)": a computed value quoted as
@@ -189,7 +191,7 @@ HAS_EXPRESSION = re.compile(
 # A value stated inside a condition ("until `X` is 'Y'") is a runtime state, not the name's value.
 _CONDITION = re.compile(r"(?<![\w-])(?:until|when|whenever|if|unless|while|whether|once|after|before)(?![\w-])[^,;]*$", re.I)
 # A COBOL data item's VALUE is only its initial content: a plain "is" says what it holds at some point.
-_INITIAL = re.compile(r"VALUE|defaults?|starts?|initiali[sz]ed|has", re.I)
+_INITIAL = re.compile(r"VALUE|defaults?|starts?|initiali[sz]ed|has|constant", re.I)
 
 
 # Judgements a snapshot cannot settle: quality, intent, likelihood, audience, history.

@@ -14,7 +14,8 @@ code of the function the sentence is about; names said to be absent; a sentence-
 or message quoted anywhere in the sentence; names whose first search page is all prose; unpacked call
 arguments; a program's own lines; a paragraph's reads and writes through the paragraphs it performs; "copies ... to `F`" as a write; a row's values in a call laid out one argument a line, and a number alone in its
 cell; quoted intrinsic function calls (`FUNCTION NUMVAL`), unless proposed ("would be clearer with"); quoted
-signatures with parameters and defaults; prose words in another case. Each on a small fixture corpus."""
+signatures with parameters and defaults; prose words in another case; a value named by an appositive
+("`X`, a constant of 500"). Each on a small fixture corpus."""
 
 from __future__ import annotations
 
@@ -421,6 +422,9 @@ CASES = [
     # a prose word written in its own case is no made-up name; nor need cited lines spell it
     ("Under CI, CircleCI and Travis are recognised through `CI_NAMES`.", S),
     ("`make` unpacks the arguments, for a TTY too (`py/retry.py:10-11`).", S),
+    # an appositive naming a constant's value; a number ending a clause keeps its comma out
+    ('`__version__` is `"1.2.0"`, and `DEFAULT_CACHE`, a cache with a default of 128, is built once.', N),  # computed
+    ("`MODE`, a constant of 7, is unused.", U),
     # a paragraph reads a file through the paragraphs it performs
     ("`2500-NEXT` reads `CONFIG-FILE`.", S),
     ("`2000-OTHER` reads `CONFIG-FILE`.", U),
