@@ -1785,7 +1785,11 @@ class _ClaimChecker:
                 self._add("ok", f"{ref.text} is in {path} (line {line})", [self.lk.snippet(path, line, line)])
                 return
         where = ", ".join(scope) if scope else "the snapshot"
-        if scope and self.actor_scope and not _PLACES.search(self.claim.text):
+        elsewhere = [p for p, _ in self.lk.text_hits(_longest_word(parts[0]), 20) if p not in scope and not self.lk.is_prose(p)]
+        if scope and not any(self.lk.quoted_statement_line(p, ref.value) is not None for p in dict.fromkeys(elsewhere)):
+            # absent from the claim's files and from every other file too: made up, not misplaced
+            self._add("missing", f"{ref.text} is not in {where} nor anywhere else in the snapshot")
+        elif scope and self.actor_scope and not _PLACES.search(self.claim.text):
             # "`P` reads the file with `EXEC CICS STARTBR`": the statement is how the named program acts,
             # so its absence there is the relation failing, not a file off
             self._add("contradicted", f"{ref.text} is not in {where}", relation=True)

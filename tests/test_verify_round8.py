@@ -432,6 +432,9 @@ CASES = [
     ("`ABCST01` stamps the time from `FUNCTION CURRENT-DATE(9:2)`.", S),
     ("`ABCST01` converts the hour with `FUNCTION NUMVAL`.", U),
     ("`ABCST01` would be clearer with `FUNCTION NUMVAL`.", N),
+    # a quoted statement absent from the claim's files and from every other file is made up, not misplaced
+    ("`1000-STAMP` displays `STATUS-MSG` after `FUNCTION NUMVAL(MSG-HOUR)` (`cbl/ABCST01.cbl:12-15`).", U),
+    ("`1000-STAMP` displays `STATUS-MSG` after `FUNCTION CURRENT-DATE(9:2)` (`cbl/ABCST01.cbl:12-15`).", S),
     # "copies ... to `F`": where the copy goes is written, no copybook
     ("`3000-SAVE` copies the record to `CONFIG-FILE`.", S),
     ("`2000-OTHER` copies the record to `CONFIG-FILE`.", U),
