@@ -36,3 +36,11 @@ class Grounder:
     def one(self, md: str, subject: str | None = None) -> VerifiedClaim:
         """The last claim of md (earlier units only set context); subject: the question's."""
         return self.claims(md, subject)[-1]
+
+
+def fixture_grounder(root: Path, files: dict[str, str]) -> Grounder:
+    """A Grounder over a small corpus written from (relative path -> text)."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return Grounder(root)

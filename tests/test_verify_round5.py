@@ -76,22 +76,21 @@ class StampPacker(Packer):
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
-    from _grounding_helpers import Grounder
+    from _grounding_helpers import fixture_grounder
 
-    root: Path = tmp_path_factory.mktemp("round5") / "abc"
-    for rel, text in {
-        "cbl/ABCPGM1.cbl": PROGRAM,
-        "dup/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n       01  WS-LIMIT   PIC 9(5)V99 VALUE 25000.50.\n",
-        "cpy/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n       01  WS-LIMIT   PIC 9(5)V99 VALUE 25000.50.\n",
-        "cpy/ABCLK.cpy": "       01  LK-AREA    PIC X(10).\n",
-        "cpy/ABCOLD.cpy": "       01  OLD-AREA   PIC X(10).\n       01  WS-SPARE   PIC 9(4).\n",
-        "cpy/ABCNONE.cpy": "       01  NONE-AREA  PIC X(10).\n",
-        "py/packers.py": SIGNERS,
-        "res/resources.yaml": "programs:\n  - name: ABCPGM1\n    dynamic: NO\n",
-    }.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return Grounder(root)
+    return fixture_grounder(
+        tmp_path_factory.mktemp("round5") / "abc",
+        {
+            "cbl/ABCPGM1.cbl": PROGRAM,
+            "dup/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n       01  WS-LIMIT   PIC 9(5)V99 VALUE 25000.50.\n",
+            "cpy/ABCWS.cpy": "       01  WS-COUNT   PIC 9(4).\n       01  WS-LIMIT   PIC 9(5)V99 VALUE 25000.50.\n",
+            "cpy/ABCLK.cpy": "       01  LK-AREA    PIC X(10).\n",
+            "cpy/ABCOLD.cpy": "       01  OLD-AREA   PIC X(10).\n       01  WS-SPARE   PIC 9(4).\n",
+            "cpy/ABCNONE.cpy": "       01  NONE-AREA  PIC X(10).\n",
+            "py/packers.py": SIGNERS,
+            "res/resources.yaml": "programs:\n  - name: ABCPGM1\n    dynamic: NO\n",
+        },
+    )
 
 
 CASES = [

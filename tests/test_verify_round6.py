@@ -147,24 +147,23 @@ import json  # noqa: E402 (at the end, so the lines the cases cite stay put)
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
-    from _grounding_helpers import Grounder
+    from _grounding_helpers import fixture_grounder
 
-    root: Path = tmp_path_factory.mktemp("round6") / "xyz"
-    for rel, text in {
-        "cbl/XYZMN01.cbl": MENU,
-        "cbl/XYZCL01.cbl": CALC,
-        "cbl/XYZOT01.cbl": OTHER,
-        "cbl/XYZRP01.cbl": REPORT,
-        "cpy/XYZCOM.cpy": COPYBOOK,
-        "py/store.py": STORE,
-        "java/Pet.java": "public class Pet {\n    private Set<Visit> visits = new LinkedHashSet<>();\n\n"
-        "    public Set<Visit> getVisits() {\n        return visits;\n    }\n}\n",
-        "jcl/XYZPROC.jcl": "//XYZPROC  PROC LNGPRFX='XYZ630'\n//COBOL    EXEC PGM=IGYCRCTL\n"
-        "//STEPLIB  DD DSN=&LNGPRFX..SIGYCOMP,DISP=SHR\n",
-    }.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return Grounder(root)
+    return fixture_grounder(
+        tmp_path_factory.mktemp("round6") / "xyz",
+        {
+            "cbl/XYZMN01.cbl": MENU,
+            "cbl/XYZCL01.cbl": CALC,
+            "cbl/XYZOT01.cbl": OTHER,
+            "cbl/XYZRP01.cbl": REPORT,
+            "cpy/XYZCOM.cpy": COPYBOOK,
+            "py/store.py": STORE,
+            "java/Pet.java": "public class Pet {\n    private Set<Visit> visits = new LinkedHashSet<>();\n\n"
+            "    public Set<Visit> getVisits() {\n        return visits;\n    }\n}\n",
+            "jcl/XYZPROC.jcl": "//XYZPROC  PROC LNGPRFX='XYZ630'\n//COBOL    EXEC PGM=IGYCRCTL\n"
+            "//STEPLIB  DD DSN=&LNGPRFX..SIGYCOMP,DISP=SHR\n",
+        },
+    )
 
 
 @pytest.fixture(scope="module")

@@ -260,32 +260,31 @@ const maxBodySize = 10 * 1024 * 1024;
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
-    from _grounding_helpers import Grounder
+    from _grounding_helpers import fixture_grounder
 
-    root: Path = tmp_path_factory.mktemp("round7") / "abc"
-    for rel, text in {
-        "cbl/ABCIQ01.cbl": INQUIRY,
-        "py/shim.py": SHIM,
-        "java/PetValidator.java": VALIDATOR,
-        "java/OwnerPage.java": OTHER,
-        "ts/options.ts": OPTIONS,
-        "py/escape.py": ESCAPE,
-        "py/redirect.py": REDIRECT,
-        "cbl/ABCFL01.cbl": FILES,
-        "py/markers.py": MARKERS,
-        "cbl/ABCDB01.cbl": INSERT,
-        "cbl/ABCUI01.cbl": LABELS,
-        "cbl/ABCCH01.cbl": FETCH,
-        "py/tokens.py": TOKENS,
-        "jwtlike/__init__.py": "from .exceptions import TokenError\n",
-        "jwtlike/exceptions.py": "class TokenError(Exception):\n    pass\n",
-        "ts/client.ts": CLIENT,
-        "py/version.py": VERSION,
-        "ts/timeout.ts": "export function timeout(ms: number) {\n\treturn ms;\n}\n",
-    }.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return Grounder(root)
+    return fixture_grounder(
+        tmp_path_factory.mktemp("round7") / "abc",
+        {
+            "cbl/ABCIQ01.cbl": INQUIRY,
+            "py/shim.py": SHIM,
+            "java/PetValidator.java": VALIDATOR,
+            "java/OwnerPage.java": OTHER,
+            "ts/options.ts": OPTIONS,
+            "py/escape.py": ESCAPE,
+            "py/redirect.py": REDIRECT,
+            "cbl/ABCFL01.cbl": FILES,
+            "py/markers.py": MARKERS,
+            "cbl/ABCDB01.cbl": INSERT,
+            "cbl/ABCUI01.cbl": LABELS,
+            "cbl/ABCCH01.cbl": FETCH,
+            "py/tokens.py": TOKENS,
+            "jwtlike/__init__.py": "from .exceptions import TokenError\n",
+            "jwtlike/exceptions.py": "class TokenError(Exception):\n    pass\n",
+            "ts/client.ts": CLIENT,
+            "py/version.py": VERSION,
+            "ts/timeout.ts": "export function timeout(ms: number) {\n\treturn ms;\n}\n",
+        },
+    )
 
 
 CASES = [

@@ -307,32 +307,31 @@ class Detector {
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
-    from _grounding_helpers import Grounder
+    from _grounding_helpers import fixture_grounder
 
-    root: Path = tmp_path_factory.mktemp("round8") / "abc"
-    for rel, text in {
-        "java/Setup.java": SETUP,
-        "java/Config.java": CONFIG,
-        "java/RunInfo.java": RUNINFO,
-        "java/Replace.java": REPLACE,
-        "cbl/ABCKD01.cbl": CHILD,
-        "cbl/ABCST01.cbl": STAMP,
-        "src/save.cob": FREE,
-        "py/times.py": TIMES,
-        "go/command.go": COMMAND,
-        "term/winterm.py": WINTERM,
-        "term/ansi.py": ANSI,
-        "py/wrap.py": WRAP,
-        "etc/VSAM FILES.jcl": "//JOB1 JOB\n",
-        "py/retry.py": RETRY,
-        "cbl/ABCRD01.cbl": READER,
-        "kt/Detector.kt": ISSUES,
-        # prose that sorts before the code and names a parameter on every line of the first search page
-        "README.rst": "Pass ``retry_state`` on.\n" * 60,
-    }.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return Grounder(root)
+    return fixture_grounder(
+        tmp_path_factory.mktemp("round8") / "abc",
+        {
+            "java/Setup.java": SETUP,
+            "java/Config.java": CONFIG,
+            "java/RunInfo.java": RUNINFO,
+            "java/Replace.java": REPLACE,
+            "cbl/ABCKD01.cbl": CHILD,
+            "cbl/ABCST01.cbl": STAMP,
+            "src/save.cob": FREE,
+            "py/times.py": TIMES,
+            "go/command.go": COMMAND,
+            "term/winterm.py": WINTERM,
+            "term/ansi.py": ANSI,
+            "py/wrap.py": WRAP,
+            "etc/VSAM FILES.jcl": "//JOB1 JOB\n",
+            "py/retry.py": RETRY,
+            "cbl/ABCRD01.cbl": READER,
+            "kt/Detector.kt": ISSUES,
+            # prose that sorts before the code and names a parameter on every line of the first search page
+            "README.rst": "Pass ``retry_state`` on.\n" * 60,
+        },
+    )
 
 
 CASES = [
