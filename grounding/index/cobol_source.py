@@ -72,10 +72,10 @@ def _cards(text: str) -> list[tuple[str, str]]:
     """(indicator, code area) per physical line, tabs expanded, floating `*>` comments cut. Plain code:
     it sees every line of every COBOL file.
 
-    Lines after a free-format directive (or all, when the headers show free format) have no sequence or indicator area: the whole line is code,
-    `*>` starts a comment line and `>>D` a debug line. Their code starts in column 8 of the card, so an
-    unindented paragraph name stands in area A and statements indented four or more stand in area B.
-    The directive's own line is no code."""
+    Lines after a free-format directive (all lines, when the headers show free format) have no sequence or
+    indicator area: the whole line is code, `*>` starts a comment line and `>>D` a debug line. Their code
+    starts in column 8 of the card, so an unindented paragraph name stands in area A and statements
+    indented four or more stand in area B. The directive's own line is no code."""
     blank = (" ", "")
     free = _implicitly_free(text)
     if "\t" not in text and "*>" not in text and not _may_switch_format(text) and not free:
