@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import PurePosixPath
@@ -1608,8 +1608,15 @@ class _ClaimChecker:
 
     def _spelled_otherwise(self, name: str) -> tuple[str, int] | None:
         """A line of code holding the name in another case (the full-text search ignores case)."""
-        pattern = re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", re.I)
+        pattern = re.compile(word_pattern(name).pattern, re.I)
         return next(((p, n) for p, n, line in self.lk.search(name) if not self.lk.is_prose(p) and pattern.search(line)), None)
+
+    def _code_files(self, words: Iterable[str], limit: int, scope: Sequence[str] = ()) -> list[str]:
+        """The code files (no prose) to read for a claim: of its scope when it has one, else those whose lines
+        hold one of the words (at most limit hits a word)."""
+        if scope:
+            return [p for p in scope if not self.lk.is_prose(p)]
+        return sorted({p for w in words for p, _ in self.lk.text_hits(w, limit) if not self.lk.is_prose(p)})
 
     def _outside_member(self, name: str) -> bool:
         """Is a dotted name an attribute of a local variable (`mac.hexdigest`) or of a module the code imports
@@ -1778,15 +1785,15 @@ class _ClaimChecker:
         parts = statement_parts(ref.value)
         if not parts or _HYPOTHETICAL.search(self.claim.text, 0, ref.start):
             return  # "would be better done with `FUNCTION NUMVAL`": a statement proposed, not said to be there
-        files = scope or sorted({p for p, _ in self.lk.text_hits(_longest_word(parts[0]), 20) if not self.lk.is_prose(p)})
-        for path in files:
+        naming = self._code_files([_longest_word(parts[0])], 20)
+        for path in scope or naming:
             line = self.lk.quoted_statement_line(path, ref.value)
             if line is not None:
                 self._add("ok", f"{ref.text} is in {path} (line {line})", [self.lk.snippet(path, line, line)])
                 return
         where = ", ".join(scope) if scope else "the snapshot"
-        elsewhere = [p for p, _ in self.lk.text_hits(_longest_word(parts[0]), 20) if p not in scope and not self.lk.is_prose(p)]
-        if scope and not any(self.lk.quoted_statement_line(p, ref.value) is not None for p in dict.fromkeys(elsewhere)):
+        elsewhere = [p for p in naming if p not in scope]
+        if scope and not any(self.lk.quoted_statement_line(p, ref.value) is not None for p in elsewhere):
             # absent from the claim's files and from every other file too: made up, not misplaced
             self._add("missing", f"{ref.text} is not in {where} nor anywhere else in the snapshot")
         elif scope and self.actor_scope and not _PLACES.search(self.claim.text):
@@ -1870,10 +1877,7 @@ class _ClaimChecker:
         if not words:
             return None
         # the longest word may be a value the template fills in: each word's lines are candidates
-        paths = scope or sorted({p for w in words for p, _ in self.lk.text_hits(w, 50)})
-        for path in paths:
-            if self.lk.is_prose(path):
-                continue
+        for path in self._code_files(words, 50, scope):
             for n, line in enumerate(self.lk.file_lines(path), start=1):
                 if any(w in line for w in words) and any(renders(lit, value) for lit in _string_literals(line)):
                     return path, n
@@ -2601,11 +2605,9 @@ class _ClaimChecker:
             key, value = m.group("key") or m.group("key2"), m.group("value") or m.group("value2")
             wanted = _squash_code(value)
             entry = re.compile(r"(?<![\w.])" + re.escape(key) + r"['\"]?\s*(?::|=>|->)\s*(?P<value>.+?)\s*,?\s*$")
-            paths = self.scope or sorted({p for p, _ in self.lk.text_hits(_longest_word(key), 50)})
             found = [
                 (p, n, e.group("value"))
-                for p in paths
-                if not self.lk.is_prose(p)
+                for p in self._code_files([_longest_word(key)], 50, self.scope)
                 for n, line in enumerate(self.lk.file_lines(p), start=1)
                 if key in line and (e := entry.search(line)) is not None
             ]
