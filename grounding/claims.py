@@ -373,7 +373,8 @@ def relation_cues(text: str) -> tuple[Cue, ...]:
                 taken.append((m.start(), m.end()))
                 continue  # "`validateEncoding` runs right after `validateTimeout`": it is run, it runs nothing
             taken.append((m.start(), m.end()))
-            passive = bool(_PASSIVE_TAIL.match(masked, m.end())) or (
+            # on the text itself: "reads `X` from `Y`" is active (X is read from Y), "is read from `Y`" passive
+            passive = bool(_PASSIVE_TAIL.match(text, m.end())) or (
                 bool(_PARTICIPLE.search(m.group(0))) and bool(_PASSIVE_HEAD.search(masked[: m.start()]))
             )
             cues.append(Cue(relation, m.start(), m.end(), passive))

@@ -211,7 +211,8 @@ _PRONOUN_PASSIVE = re.compile(r"\b(?:it|they)\s+(?:is|are|was|were|gets?|got)\s+
 # What a claim can name as the unit whose file holds its other names: a program, a JCL procedure or job.
 UNIT_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.PROC, SymbolKind.JOB})
 _OTHER_VERB = re.compile(r"\b(?:returns?|raises?|throws?|catches|sets)\b", re.I)
-_CLAUSE_END = re.compile(r"[,(]\s*(?:which|whose|where|so)\b|;", re.I)
+# "..., which", "; ...", and a participle opening its own clause ("writes X, using the colour it cached from Y")
+_CLAUSE_END = re.compile(r"[,(]\s*(?:which|whose|where|so|using|keeping|leaving|giving|making)\b|;", re.I)
 _CO_SUBJECTS = re.compile(r"`?(?:\s*(?:,|\band\b|\bor\b)\s*`[^`]+`)*\s*(?:,|\band\b|\bor\b)\s*`?", re.I)
 _DIVISION = re.compile(
     r"\b(identification|environment|data|procedure|working-storage|local-storage|linkage|file)\s+(division|section)\b", re.I
@@ -223,6 +224,9 @@ _PREPOSITION_BEFORE = re.compile(
 )
 _PLACE_WORD = re.compile(r"\b(?:in|inside|within|of)\s+(?:the\s+)?(?:program\s+|file\s+|copybook\s+)?[`'\"]?$", re.I)
 _BY_AGENT = re.compile(r"\b(?:by|from)\b", re.I)
+# between "by" and its agent: a few words ("by the `main` function", "by `A` and by `B`") or the names before
+# it in a list ("Read by: `A`, `B`"), no clause break
+_AGENT_GAP = re.compile(r"[^,;]{0,40}|:?(?:\s*`[^`]+`\s*(?:,|\band\b|\bor\b)?)*\s*(?:and\s+|or\s+)?")
 _BY_MEANS_OF = re.compile(r"\b(?:with|via|using|through|by)\s+(?:an?\s+|the\s+)?(?:EXEC\s+CICS\s+)?$", re.I)
 _PRONOUN_OBJECT = re.compile(r"\s+(?:to\s+)?(?:it|them)\b", re.I)
 FILE_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.COPYBOOK, SymbolKind.MAPSET, SymbolKind.JOB, SymbolKind.PROC})
@@ -922,6 +926,8 @@ class _ClaimChecker:
                 # carried from earlier units is too weak to call a name misplaced: it only scopes the
                 # relations, values and code below.
                 scope = self._placing_files(loc, explicit) if explicit and not loc.files else explicit if loc.files else strong
+                if self._passed_by_caller(loc):
+                    scope = []  # "`DECODE` reads `PACKET-ID`": the caller's item, passed on a CALL of the program
                 self._check_identifier(loc, [f for f in scope if f not in loc.files])
         self._about = None
         self._check_values(self.scope)
@@ -955,17 +961,16 @@ class _ClaimChecker:
         `Y`": when the sentence opens with a paragraph or function and both sides of the order word quote
         something its body names, the first lines naming them must come in the order stated."""
         first = self._opening_name()
-        if first is None or first.res is None:
-            return
-        bodies = [d for d in self._preferred(first.res.defs) if d.kind in SPAN_KINDS]
-        if len(bodies) != 1:
-            return
-        body = bodies[0]
+        bodies = (
+            [] if first is None or first.res is None else [d for d in self._preferred(first.res.defs) if d.kind in SPAN_KINDS]
+        )
+        opening = len(bodies) == 1 and first is not None
+        start = first.ref.end if opening and first is not None else 0
         text = self.claim.text
-        quoted = [m for m in _BACKTICKED.finditer(text) if m.start() > first.ref.end]
-        for word in _ORDER_WORD.finditer(self._masked, first.ref.end):
+        quoted = [m for m in _BACKTICKED.finditer(text) if m.start() > start]
+        for word in _ORDER_WORD.finditer(self._masked, start):
             lo, hi = self._clause_of(word.start())
-            if lo > first.ref.end and word.start() - lo <= len(", and then"):
+            if lo > start and _STEP_JOIN.fullmatch(self._masked, lo, word.start()):
                 lo = self._clause_of(lo - 1)[0]  # ", then `B`": the step before is the previous clause's
             before = [m for m in quoted if lo <= m.start() < word.start()]
             # the step after the word is its own next few words ("before it replaces `>`"), not a later verb's
@@ -973,16 +978,35 @@ class _ClaimChecker:
             if not before or not after:
                 continue
             a, b = before[-1].group(0).strip("`"), after[0].group(0).strip("`")
-            if word.group(0).lower() == "after":
+            if word.group("after"):
                 a, b = b, a
-            line_a, line_b = self._first_use(body, a), self._first_use(body, b)
-            if a == b or line_a is None or line_b is None or line_a == line_b:
+            # a sentence that opens with no function ("The Azure check (`TF_BUILD`) runs after the `!isTTY`
+            # check") orders steps of the bodies that name both: each must name them in that order
+            orders = [
+                (body, la, lb)
+                for body in (bodies if opening else self._bodies_naming(a, b))
+                if (la := self._first_use(body, a)) is not None and (lb := self._first_use(body, b)) is not None and la != lb
+            ]
+            if a == b or not orders or len({la < lb for _, la, lb in orders}) != 1:
                 continue
+            body, line_a, line_b = orders[0]
             ev = [self.lk.snippet(body.path, min(line_a, line_b), max(line_a, line_b))]
             if line_a < line_b:
                 self._add("ok", f"{body.name} names {a} (line {line_a}) before {b} (line {line_b})", ev, relation=True)
             else:
                 self._add("contradicted", f"{body.name} names {b} (line {line_b}) before {a} (line {line_a})", ev, relation=True)
+
+    def _bodies_naming(self, a: str, b: str) -> list[Symbol]:
+        """The innermost functions or paragraphs, in the claim's code files, whose code names both a and b."""
+        if not (_NAME_LIKE.fullmatch(a) and _NAME_LIKE.fullmatch(b)):
+            return []  # a literal's place in a body says little of when it is used
+        found: dict[tuple[str, int], Symbol] = {}
+        for path in self._code_files([_last(a)], 20, self.scope):
+            for n in self.lk.code_mention_lines(path, _last(a)):
+                body = self.lk.index.enclosing(path, n, tuple(SPAN_KINDS))
+                if body is not None and body.start_line < n and self._first_use(body, b) is not None:
+                    found[(body.path, body.start_line)] = body
+        return list(found.values())
 
     def _first_use(self, body: Symbol, quoted: str) -> int | None:
         """The first line after a body's own header that names a quoted name, or holds it as a literal."""
@@ -1289,21 +1313,62 @@ class _ClaimChecker:
         at that line, and a subject the claim does not place leaves it to the name checks."""
         if subject is None:
             return
+        if not obj.ref.strict or _EXAMPLE_BEFORE.search(self.claim.text, 0, obj.ref.start):
+            return  # "writes the DBRM", "a token such as `NEVER HAPPENED`": a word of the prose or an example
         who, spans = self._subject_scope(subject)
         if spans is None:
             return
         name = obj.ref.value
-        mention = next(((p, n) for p, a, b in spans for n in self.lk.code_mention_lines(p, _last(name), a, b)), None)
+        mention = self._mention_in(spans, name)
         if mention is None and relation == "uses":
             # what the subject does through a function it calls is its doing too ("`load` raises X" via a helper)
-            callees = [(d.path, d.start_line, d.end_line) for d in self._callees(spans)]
-            mention = next(((p, n) for p, a, b in callees for n in self.lk.code_mention_lines(p, _last(name), a, b)), None)
+            mention = self._mention_in([(d.path, d.start_line, d.end_line) for d in self._callees(spans)], name)
+        if mention is None:
+            mention = self._passed_in_call(subject, name)
         if mention is None:
             where = _spans_text(spans)
             self._add("contradicted", f"{who} never names {name} ({where}), so it {_NEGATED[relation]} it", relation=True)
             return
         p, n = mention
         self._add("ok", f"{who} uses {name} at {p}:{n}", [self.lk.snippet(p, n, n)], relation=holds)
+
+    def _passed_by_caller(self, loc: _Located) -> bool:
+        """Is a data name passed on a CALL of a program the claim names?"""
+        if loc.res is None or not loc.res.defs or any(d.kind not in DATA_KINDS for d in loc.res.defs):
+            return False
+        return any(
+            self._passed_in_call(other, loc.ref.value) is not None
+            for other in self.located
+            if other is not loc and other.ref.kind == "identifier"
+        )
+
+    def _passed_in_call(self, subject: _Located, name: str) -> tuple[str, int] | None:
+        """A COBOL program acts on what its callers pass it ("`Decode-VarInt` reads `PACKET-ID`" where the
+        caller's `CALL "Decode-VarInt" USING ... PACKET-ID`): the line of such a CALL's arguments."""
+        if subject.res is None or not any(d.kind == SymbolKind.PROGRAM for d in subject.res.defs):
+            return None
+        for ref in self.lk.references(_last(subject.ref.value), RefKind.CALL):
+            lines = self.lk.file_lines(ref.path)
+            for n in range(ref.line, min(ref.line + _MAX_STATEMENT_LINES, len(lines)) + 1):
+                if self.lk.code_mentions(ref.path, _last(name), n, n):
+                    return ref.path, n
+                if _CALL_END.search(_code_part(lines[n - 1], "cobol")):
+                    break
+        return None
+
+    def _mention_in(self, spans: list[tuple[str, int, int]], name: str) -> tuple[str, int] | None:
+        """The first code line of the spans naming a name, else (outside COBOL) its private spelling: `currsize`
+        is the property of `self.__currsize`, which the code writes."""
+        word = _last(name)
+        found = ((p, n) for p, a, b in spans for n in self.lk.code_mention_lines(p, word, a, b))
+        private = (
+            (p, n)
+            for p, a, b in spans
+            if (self.lk.file_info(p) or _NO_INFO).language != "cobol"
+            for spelling in (f"_{word}", f"__{word}")
+            for n in self.lk.code_mention_lines(p, spelling, a, b)
+        )
+        return next(found, None) or next(private, None)
 
     def _callees(self, spans: list[tuple[str, int, int]]) -> list[Symbol]:
         """The functions, methods and paragraphs the spans call, MAX_CALL_DEPTH calls deep."""
@@ -1949,7 +2014,12 @@ class _ClaimChecker:
                 by = _BY_AGENT.search(text, cue.end, nxt)
                 # "is performed until WS-IDX passes ...": without "by"/"from" the names after the verb
                 # are conditions or places, not agents; the agent is then the context.
-                named_by = [loc for loc in after if by is not None and loc.pos >= by.end()]
+                # "are written out by hand, because ... `M`": the agent is the name the word introduces, not any later one
+                named_by = [
+                    loc
+                    for loc in after
+                    if by is not None and loc.pos >= by.end() and _AGENT_GAP.fullmatch(text, by.end(), loc.pos)
+                ]
                 subject = named_by[0] if named_by else (places[0] if places else None)
                 objects = earlier + [loc for loc in after if loc not in named_by]
                 if _PRONOUN_PASSIVE.search(before):
@@ -1959,7 +2029,8 @@ class _ClaimChecker:
                 objects, subject = earlier[-1:], previous
             else:
                 objects = after
-                actors = [loc for loc in earlier if self._is_actor(loc)]
+                # a name inside a quoted call or signature is its argument, not who acts
+                actors = [loc for loc in earlier if self._is_actor(loc) and not in_code_fragment(loc.ref)]
                 # "performs A, reads B": A is what the previous verb acted on, not a new subject.
                 since_previous = [loc for loc in actors if i > 0 and loc.pos >= cues[i - 1].end and loc not in previous_objects]
                 adjacent = [
@@ -2911,7 +2982,12 @@ _STATEMENT_PREDICATES = frozenset({Predicate.RAISES, Predicate.CATCHES})
 _CONTAINER_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.CLASS, SymbolKind.COPYBOOK, SymbolKind.JOB, SymbolKind.PROC})
 _VALUE_HOLDERS = frozenset({SymbolKind.CONSTANT, SymbolKind.DATA_ITEM, SymbolKind.FIELD, SymbolKind.CONDITION})
 # "A before B", "A, then B", "B after A": the order two steps are said to come in
-_ORDER_WORD = re.compile(r"(?<![\w-])(?:before|after|then)(?![\w-])", re.I)
+# "after that `B`" and "afterwards `B`" put B second, like "then"; a bare "after `A`" puts A first
+_ORDER_WORD = re.compile(r"(?<![\w-])(?:before|then|afterwards|after\s+(?:that|this)|(?P<after>after))(?![\w-])", re.I)
+_CALL_END = re.compile(r"\.\s*$|\bEND-CALL\b", re.I)
+# what joins a step to the one before ("..., then", "..., and only afterwards", "; after that")
+_STEP_JOIN = re.compile(r"[,;]?\s*(?:and\s+)?(?:only\s+|just\s+|right\s+)?", re.I)
+_NAME_LIKE = re.compile(r"[A-Za-z_][\w.-]*")
 _STEP_GAP = re.compile(r"(?:\s+[\w'-]+){0,5}\s+")
 _EXAMPLE_BEFORE = re.compile(
     r"\b(?:such\s+as|e\.g\.,?|for\s+example|for\s+instance|like)\s+(?:`[^`]*`,?\s+(?:or\s+|and\s+)?)*`?$", re.I
@@ -2923,8 +2999,16 @@ _VARIABLE = re.compile(r"(?!(?:True|False|None)\b)[A-Za-z_][\w.]*")
 _LITERAL_ARG = re.compile(r"[\"'\d-]")
 _CITE_ENDS_SENTENCE = re.compile(r"`?\s*\)?\s*[.;:]?\s*$")
 _NAME_THEN_CITE = re.compile(r"`(?P<name>[^`\s]+)`\s*\(\s*`?$")
+# a comma before a verb of the subject starts its next step ("writes `X` through `P`, issues `SEND` only when
+# ..."): what that step is conditioned on is not the step before
+_STEP_VERB = (
+    r"(?:issues|performs|calls|reads|writes|rewrites|deletes|returns|raises|throws|sets|moves|displays|opens|closes|"
+    r"checks|adds|computes|builds|sends|receives|links|starts|stops|ends|runs|executes|accepts|stores|copies|passes|"
+    r"logs|appends|clears|updates|catches|handles|creates|invokes|waits|fetches|puts|gets|defers|wraps|marks)\b"
+)
 _CLAUSE_BREAK = re.compile(
-    r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)",
+    r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)"
+    r"|,\s*(?=" + _STEP_VERB + ")",
     re.I,
 )
 _BACKTICKED = re.compile(r"`[^`]*`")

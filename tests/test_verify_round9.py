@@ -1,0 +1,256 @@
+"""Issue E round 9: orders and steps. An order stated with no function opening the sentence is read in the
+bodies that name both steps; "after that `B`" and "afterwards" put B second; a comma before the subject's
+next verb ends a step, so a condition of one step is not another's; "reads `X` from `Y`" is active (Y is
+the source, not the reader); a passive's agent is the name its "by" introduces; a participle clause
+("..., using ...") ends a verb's objects; a prose word or an example is no object a subject must name; a
+private attribute (`self.__currsize`) is the code's spelling of its property; a COBOL program acts on what
+its callers pass it; a name inside a quoted call is its argument, not an actor. Each on a small fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _grounding_helpers import fixture_grounder
+
+from groundjudge.grounding.models import Verdict
+
+S, P, U, N = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY
+
+ENCODE_GO = """\
+package enc
+
+type tagOptions struct {
+	omitempty bool
+	omitzero  bool
+}
+
+func (e *Encoder) eStruct(opts tagOptions) {
+	writeFields := func() {
+		if opts.omitempty && isEmpty(e) {
+			return
+		}
+		if opts.omitzero && isZero(e) {
+			return
+		}
+		eindirect(e)
+	}
+	writeFields()
+}
+
+func isEmpty(e *Encoder) bool { return false }
+
+func isZero(e *Encoder) bool { return false }
+
+func eindirect(e *Encoder) {}
+"""
+
+CACHE_PY = """\
+class Cache:
+    def __init__(self):
+        self.__size = {}
+        self.__currsize = 0
+
+    def __delitem__(self, key):
+        size = self.__size.pop(key)
+        self.__currsize -= size
+
+    @property
+    def currsize(self):
+        return self.__currsize
+
+    def __missing__(self, key):
+        raise KeyError(key)
+
+    def get(self, key, default=None):
+        return default
+
+
+def resolve_color_default():
+    return None
+
+
+class ClickException(Exception):
+    def __init__(self, message):
+        self.message = message
+        self.show_color = resolve_color_default()
+
+    def show(self, file=None):
+        print(self.message, file=file, color=self.show_color)
+"""
+
+CACHED_PY = """\
+def cached(cache, key=None, lock=None):
+    from ._cached import _wrapper
+
+    def decorator(func):
+        return _wrapper(func, cache, key, lock)
+
+    return decorator
+"""
+
+WRAPPER_PY = """\
+def _wrapper(func, cache, key, lock):
+    return func
+"""
+
+EXTRACT_JAVA = """\
+package demo;
+
+public class KeywordExtractor {
+    public void extract(String line) {
+        tokens.add(line.trim());
+    }
+}
+"""
+
+KEYWORDS_JAVA = """\
+package demo;
+
+public class Keywords {
+    static final String NEVER = "NEVER";
+}
+"""
+
+PARENT_CBL = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. PARENT1.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01  CHAN-1        PIC X(16) VALUE 'CHAN1'.
+       01  CONT-A        PIC X(16) VALUE 'CONTA'.
+       01  RESULT-1      PIC X(3).
+       01  BUF           PIC X(100).
+       01  PACKET-ID     PIC 9(4).
+       01  WS-MSG-END    PIC X(20) VALUE 'END'.
+       01  WS-OUT        PIC X(20).
+       01  WS-CODE       PIC XX.
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           EXEC CICS GET CONTAINER(CONT-A) CHANNEL(CHAN-1)
+                INTO(RESULT-1)
+           END-EXEC
+           CALL "DECODE1" USING BUF PACKET-ID
+           PERFORM A-999-TERMINATE.
+       A-999-TERMINATE.
+           MOVE WS-MSG-END TO WS-OUT
+           PERFORM H-000-WRITE-MSG
+           IF WS-CODE = 'TD'
+              EXEC CICS SEND CONTROL FREEKB END-EXEC
+           END-IF
+           EXEC CICS RETURN END-EXEC.
+       H-000-WRITE-MSG.
+           DISPLAY WS-OUT.
+"""
+
+DECODE_CBL = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. DECODE1.
+       DATA DIVISION.
+       LINKAGE SECTION.
+       01  LK-BUF        PIC X(100).
+       01  LK-VALUE      PIC 9(4).
+       PROCEDURE DIVISION USING LK-BUF LK-VALUE.
+           MOVE LK-BUF(1:4) TO LK-VALUE
+           GOBACK.
+"""
+
+
+@pytest.fixture(scope="module")
+def grounder(tmp_path_factory: pytest.TempPathFactory):
+    root: Path = tmp_path_factory.mktemp("round9")
+    return fixture_grounder(
+        root,
+        {
+            "enc/encode.go": ENCODE_GO,
+            "pkg/cache.py": CACHE_PY,
+            "pkg/__init__.py": CACHED_PY,
+            "pkg/_cached.py": WRAPPER_PY,
+            "src/KeywordExtractor.java": EXTRACT_JAVA,
+            "src/Keywords.java": KEYWORDS_JAVA,
+            "cbl/PARENT1.cbl": PARENT_CBL,
+            "cbl/DECODE1.cbl": DECODE_CBL,
+        },
+    )
+
+
+def test_an_order_is_read_in_the_body_that_names_both_steps(grounder):
+    wrong = grounder.one("`writeFields` checks `omitzero` before `omitempty`.")
+    assert wrong.verdict is U
+    assert "eStruct names omitempty (line 10) before omitzero (line 13)" in wrong.reason
+    right = grounder.one("`writeFields` checks `omitempty` before `omitzero`.")
+    assert right.verdict is S
+    assert "eStruct names omitempty (line 10) before omitzero (line 13)" in right.reason
+
+
+def test_after_that_and_afterwards_put_the_named_step_second(grounder):
+    claim = grounder.one("`writeFields` checks `omitempty`, and only afterwards `omitzero`.")
+    assert claim.verdict is S
+    assert "names omitempty (line 10) before omitzero (line 13)" in claim.reason
+    claim = grounder.one("`writeFields` checks `omitzero`, and after that `omitempty`.")
+    assert claim.verdict is U
+
+
+def test_a_literal_is_no_step_of_an_order(grounder):
+    # where a literal stands in a body says little of when it is used: no order is judged
+    claim = grounder.one('`writeFields` returns `"x"` before `omitempty` is read.')
+    assert "before" not in claim.reason
+
+
+def test_a_private_attribute_is_the_code_spelling_of_its_property(grounder):
+    claim = grounder.one("`Cache.__delitem__` pops the key's size and subtracts it from `currsize`.")
+    assert claim.verdict is S
+    assert "never names currsize" not in claim.reason
+
+
+def test_a_passive_agent_is_the_name_by_introduces(grounder):
+    claim = grounder.one("`Cache.get` is written out by hand, unlike `Cache.__missing__`.")
+    assert "__missing__ never names" not in claim.reason
+    assert claim.verdict is not U
+
+
+def test_a_participle_clause_ends_the_objects(grounder):
+    claim = grounder.one(
+        "`ClickException.show` writes the message to the file, using the colour it cached from `resolve_color_default`."
+    )
+    assert "never names resolve_color_default" not in claim.reason
+    assert claim.verdict is S
+
+
+def test_an_example_is_no_object_the_subject_must_name(grounder):
+    claim = grounder.one("`KeywordExtractor.extract` reads keywords such as `NEVER`.")
+    assert "never names NEVER" not in claim.reason
+    assert claim.verdict is S
+
+
+def test_reads_x_from_y_is_active(grounder):
+    claim = grounder.one("`0000-MAIN` reads `CONT-A` from `CHAN-1` into `RESULT-1`.")
+    assert "CHAN-1 never names" not in claim.reason
+    assert claim.verdict is S
+
+
+def test_a_program_acts_on_what_its_callers_pass(grounder):
+    claim = grounder.one("`DECODE1` writes `PACKET-ID`.")
+    assert claim.verdict is S
+    assert "cbl/PARENT1.cbl:18" in claim.reason
+    # a name no CALL of it passes is still not its
+    claim = grounder.one("`DECODE1` writes `WS-CODE`.")
+    assert claim.verdict is U
+    assert "never names WS-CODE" in claim.reason
+
+
+def test_a_condition_of_one_step_is_not_the_step_before(grounder):
+    claim = grounder.one(
+        "`A-999-TERMINATE` writes `WS-MSG-END` through `H-000-WRITE-MSG`, issues `EXEC CICS SEND CONTROL FREEKB`"
+        " only when `WS-CODE` is `'TD'`, and then ends with `EXEC CICS RETURN`."
+    )
+    assert "not in the statement nor its conditions" not in claim.reason
+    assert claim.verdict is S
+
+
+def test_a_name_inside_a_quoted_call_is_no_actor(grounder):
+    claim = grounder.one(
+        "`cached(cache, key=hashkey)` (`pkg/__init__.py:1-7`) imports `_wrapper` from `._cached` inside the function."
+    )
+    assert "hashkey does not import" not in claim.reason
+    assert claim.verdict is S
