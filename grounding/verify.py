@@ -1922,6 +1922,10 @@ class _ClaimChecker:
                     return
             self._add("contradicted", f"{shown} appears nowhere in {', '.join(scope)} nor its copybooks", relation=True)
             return
+        if _argument_of_quoted_code(ref) and (
+            _OPENS_WITH_NAME.match(self.claim.text[: ref.start]) or _USAGE_BEFORE.search(self.claim.text, 0, ref.start)
+        ):
+            return  # "`Timber.tag("Net")` sets ...", "so `f("x")` ...": a call shown as a use, its argument an example
         if ref.strict:
             # A quoted message absent from the claim's files is misplaced only if it is somewhere else: one
             # no line of the snapshot holds was made up. A one-word string may be a wrong value ("USD" for
@@ -2940,6 +2944,8 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
 
 
 # A dotted chain (value.timestamp.signature) often describes a format in prose; _unnamed_presence judges it.
+# a quoted call after these words shows how the code is used, not a call the code makes
+_USAGE_BEFORE = re.compile(r"\b(?:so|such\s+as|e\.g\.,?|for\s+example|for\s+instance|like|as\s+in)\s+`?$", re.I)
 _OPENS_WITH_NAME = re.compile(r"^\s*(?:[-*]\s+|\d+[.)]\s+)?`?$")
 _NEVER = re.compile(
     r"(?<![\w-])(?:(?:is|are)\s+)?never\s+(?:(?P<set>set|assigned|moved\s+to|changed|updated|initiali[sz]ed)|"
@@ -3136,7 +3142,8 @@ def _import_lines(lines: tuple[str, ...], start: int, end: int) -> list[int]:
 
 def _argument_of_quoted_code(ref: ClaimRef) -> bool:
     """Is the value part of a longer quoted piece of code (a call's argument), not quoted on its own?"""
-    return in_code_fragment(ref) and not re.fullmatch(r"[\"'].*[\"']", ref.text.strip("`").strip())
+    code = ref.text.strip("`").strip()
+    return (in_code_fragment(ref) or "(" in code) and not re.fullmatch(r"[\"'].*[\"']", code)
 
 
 # a command's words and options: NAME(argument) or a bare word

@@ -4,7 +4,8 @@ next verb ends a step, so a condition of one step is not another's; "reads `X` f
 the source, not the reader); a passive's agent is the name its "by" introduces; a participle clause
 ("..., using ...") ends a verb's objects; a prose word or an example is no object a subject must name; a
 private attribute (`self.__currsize`) is the code's spelling of its property; a COBOL program acts on what
-its callers pass it; a name inside a quoted call is its argument, not an actor. Each on a small fixture."""
+its callers pass it; a name inside a quoted call is its argument, not an actor; a literal in a quoted call
+shown as a use (opening the sentence, after "so" or "such as") is an example input. Each on a small fixture."""
 
 from __future__ import annotations
 
@@ -254,3 +255,11 @@ def test_a_name_inside_a_quoted_call_is_no_actor(grounder):
     )
     assert "hashkey does not import" not in claim.reason
     assert claim.verdict is S
+
+
+def test_a_literal_in_a_call_shown_as_a_use_is_an_example(grounder):
+    claim = grounder.one('`ClickException.__init__` calls `resolve_color_default`, so `ClickException("boom")` caches it.')
+    assert "'boom' does not appear" not in claim.reason
+    assert claim.verdict is S
+    claim = grounder.one('`ClickException("boom")` keeps the colour setting of `resolve_color_default`.')
+    assert "'boom' does not appear" not in claim.reason
