@@ -175,21 +175,21 @@ def grounder(tmp_path_factory: pytest.TempPathFactory):
     )
 
 
-def test_an_order_is_read_in_the_body_that_names_both_steps(grounder):
-    wrong = grounder.one("`writeFields` checks `omitzero` before `omitempty`.")
-    assert wrong.verdict is U
-    assert "eStruct names omitempty (line 10) before omitzero (line 13)" in wrong.reason
-    right = grounder.one("`writeFields` checks `omitempty` before `omitzero`.")
-    assert right.verdict is S
-    assert "eStruct names omitempty (line 10) before omitzero (line 13)" in right.reason
+# an order is read in the body that names both steps (a closure's, here eStruct's); "afterwards" and
+# "after that `B`" put B second
+ORDERS = [
+    ("`writeFields` checks `omitzero` before `omitempty`.", U),
+    ("`writeFields` checks `omitempty` before `omitzero`.", S),
+    ("`writeFields` checks `omitempty`, and only afterwards `omitzero`.", S),
+    ("`writeFields` checks `omitzero`, and after that `omitempty`.", U),
+]
 
 
-def test_after_that_and_afterwards_put_the_named_step_second(grounder):
-    claim = grounder.one("`writeFields` checks `omitempty`, and only afterwards `omitzero`.")
-    assert claim.verdict is S
-    assert "names omitempty (line 10) before omitzero (line 13)" in claim.reason
-    claim = grounder.one("`writeFields` checks `omitzero`, and after that `omitempty`.")
-    assert claim.verdict is U
+@pytest.mark.parametrize(("text", "verdict"), ORDERS)
+def test_an_order_is_read_in_the_body_that_names_both_steps(grounder, text, verdict):
+    claim = grounder.one(text)
+    assert claim.verdict is verdict
+    assert "eStruct names omitempty (line 10) before omitzero (line 13)" in claim.reason
 
 
 def test_a_literal_is_no_step_of_an_order(grounder):
@@ -198,36 +198,49 @@ def test_a_literal_is_no_step_of_an_order(grounder):
     assert "before" not in claim.reason
 
 
-def test_a_private_attribute_is_the_code_spelling_of_its_property(grounder):
-    claim = grounder.one("`Cache.__delitem__` pops the key's size and subtracts it from `currsize`.")
-    assert claim.verdict is S
-    assert "never names currsize" not in claim.reason
+MISREAD = [
+    # a private attribute is the code's spelling of its property
+    ("`Cache.__delitem__` pops the key's size and subtracts it from `currsize`.", "never names currsize", S),
+    # a passive's agent is the name its "by" introduces, not a later clause's
+    ("`Cache.get` is written out by hand, unlike `Cache.__missing__`.", "__missing__ never names", S),
+    # a participle clause ends the verb's objects
+    (
+        "`ClickException.show` writes the message to the file, using the colour it cached from `resolve_color_default`.",
+        "never names resolve_color_default",
+        S,
+    ),
+    # an example is no object the subject must name
+    ("`KeywordExtractor.extract` reads keywords such as `NEVER`.", "never names NEVER", S),
+    # "reads X from Y" is active: Y is the source
+    ("`0000-MAIN` reads `CONT-A` from `CHAN-1` into `RESULT-1`.", "CHAN-1 never names", S),
+    # a condition of one step is not the step before
+    (
+        "`A-999-TERMINATE` writes `WS-MSG-END` through `H-000-WRITE-MSG`, issues `EXEC CICS SEND CONTROL FREEKB`"
+        " only when `WS-CODE` is `'TD'`, and then ends with `EXEC CICS RETURN`.",
+        "not in the statement nor its conditions",
+        S,
+    ),
+    # a name inside a quoted call is its argument, not an actor
+    (
+        "`cached(cache, key=hashkey)` (`pkg/__init__.py:1-7`) imports `_wrapper` from `._cached` inside the function.",
+        "hashkey does not import",
+        S,
+    ),
+    # a literal in a call shown as a use is an example input
+    ('`ClickException("boom")` keeps the colour setting of `resolve_color_default`.', "'boom' does not appear", S),
+    (
+        '`ClickException.__init__` calls `resolve_color_default`, so `ClickException("boom")` caches it.',
+        "'boom' does not appear",
+        S,
+    ),
+]
 
 
-def test_a_passive_agent_is_the_name_by_introduces(grounder):
-    claim = grounder.one("`Cache.get` is written out by hand, unlike `Cache.__missing__`.")
-    assert "__missing__ never names" not in claim.reason
-    assert claim.verdict is not U
-
-
-def test_a_participle_clause_ends_the_objects(grounder):
-    claim = grounder.one(
-        "`ClickException.show` writes the message to the file, using the colour it cached from `resolve_color_default`."
-    )
-    assert "never names resolve_color_default" not in claim.reason
-    assert claim.verdict is S
-
-
-def test_an_example_is_no_object_the_subject_must_name(grounder):
-    claim = grounder.one("`KeywordExtractor.extract` reads keywords such as `NEVER`.")
-    assert "never names NEVER" not in claim.reason
-    assert claim.verdict is S
-
-
-def test_reads_x_from_y_is_active(grounder):
-    claim = grounder.one("`0000-MAIN` reads `CONT-A` from `CHAN-1` into `RESULT-1`.")
-    assert "CHAN-1 never names" not in claim.reason
-    assert claim.verdict is S
+@pytest.mark.parametrize(("text", "misreading", "verdict"), MISREAD)
+def test_a_true_claim_is_not_misread(grounder, text, misreading, verdict):
+    claim = grounder.one(text)
+    assert misreading not in claim.reason
+    assert claim.verdict is verdict
 
 
 def test_a_program_acts_on_what_its_callers_pass(grounder):
@@ -238,28 +251,3 @@ def test_a_program_acts_on_what_its_callers_pass(grounder):
     claim = grounder.one("`DECODE1` writes `WS-CODE`.")
     assert claim.verdict is U
     assert "never names WS-CODE" in claim.reason
-
-
-def test_a_condition_of_one_step_is_not_the_step_before(grounder):
-    claim = grounder.one(
-        "`A-999-TERMINATE` writes `WS-MSG-END` through `H-000-WRITE-MSG`, issues `EXEC CICS SEND CONTROL FREEKB`"
-        " only when `WS-CODE` is `'TD'`, and then ends with `EXEC CICS RETURN`."
-    )
-    assert "not in the statement nor its conditions" not in claim.reason
-    assert claim.verdict is S
-
-
-def test_a_name_inside_a_quoted_call_is_no_actor(grounder):
-    claim = grounder.one(
-        "`cached(cache, key=hashkey)` (`pkg/__init__.py:1-7`) imports `_wrapper` from `._cached` inside the function."
-    )
-    assert "hashkey does not import" not in claim.reason
-    assert claim.verdict is S
-
-
-def test_a_literal_in_a_call_shown_as_a_use_is_an_example(grounder):
-    claim = grounder.one('`ClickException.__init__` calls `resolve_color_default`, so `ClickException("boom")` caches it.')
-    assert "'boom' does not appear" not in claim.reason
-    assert claim.verdict is S
-    claim = grounder.one('`ClickException("boom")` keeps the colour setting of `resolve_color_default`.')
-    assert "'boom' does not appear" not in claim.reason
