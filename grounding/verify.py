@@ -413,6 +413,7 @@ class _Lookup:
         self.paths_matching = lru_cache(maxsize=4096)(self._paths_matching)
         self.file_info = lru_cache(maxsize=4096)(index.file_info)
         self.line_language = lru_cache(maxsize=4096)(self._line_language)
+        self.call_argument_line = lru_cache(maxsize=4096)(self._call_argument_line)
         self._paths: list[str] | None = None
         self._code_text: dict[str, tuple[str, list[int]]] = {}
         self._joined_text: dict[str, tuple[str, list[int]]] = {}
@@ -482,6 +483,18 @@ class _Lookup:
                 at += len(line) + 1
             self._joined_text[path] = ("\n".join(lines), starts)
         return self._joined_text[path]
+
+    def _call_argument_line(self, program: str, name: str) -> tuple[str, int] | None:
+        """The first line of a CALL of a program, from its first line to its period or END-CALL, that names a
+        name among what it passes."""
+        for ref in self.references(program, RefKind.CALL):
+            lines = self.file_lines(ref.path)
+            for n in range(ref.line, min(ref.line + _MAX_STATEMENT_LINES, len(lines)) + 1):
+                if self.code_mentions(ref.path, name, n, n):
+                    return ref.path, n
+                if _CALL_END.search(_code_part(lines[n - 1], "cobol")):
+                    break
+        return None
 
     def _line_language(self, path: str) -> str:
         """The file's language for the line rules: _FREE_COBOL for COBOL after a free-format directive."""
@@ -964,8 +977,8 @@ class _ClaimChecker:
         bodies = (
             [] if first is None or first.res is None else [d for d in self._preferred(first.res.defs) if d.kind in SPAN_KINDS]
         )
-        opening = len(bodies) == 1 and first is not None
-        start = first.ref.end if opening and first is not None else 0
+        opening = first if len(bodies) == 1 else None
+        start = opening.ref.end if opening is not None else 0
         text = self.claim.text
         quoted = [m for m in _BACKTICKED.finditer(text) if m.start() > start]
         for word in _ORDER_WORD.finditer(self._masked, start):
@@ -984,7 +997,7 @@ class _ClaimChecker:
             # check") orders steps of the bodies that name both: each must name them in that order
             orders = [
                 (body, la, lb)
-                for body in (bodies if opening else self._bodies_naming(a, b))
+                for body in (bodies if opening is not None else self._bodies_naming(a, b))
                 if (la := self._first_use(body, a)) is not None and (lb := self._first_use(body, b)) is not None and la != lb
             ]
             if a == b or not orders or len({la < lb for _, la, lb in orders}) != 1:
@@ -1347,28 +1360,23 @@ class _ClaimChecker:
         caller's `CALL "Decode-VarInt" USING ... PACKET-ID`): the line of such a CALL's arguments."""
         if subject.res is None or not any(d.kind == SymbolKind.PROGRAM for d in subject.res.defs):
             return None
-        for ref in self.lk.references(_last(subject.ref.value), RefKind.CALL):
-            lines = self.lk.file_lines(ref.path)
-            for n in range(ref.line, min(ref.line + _MAX_STATEMENT_LINES, len(lines)) + 1):
-                if self.lk.code_mentions(ref.path, _last(name), n, n):
-                    return ref.path, n
-                if _CALL_END.search(_code_part(lines[n - 1], "cobol")):
-                    break
-        return None
+        return self.lk.call_argument_line(_last(subject.ref.value), _last(name))
+
+    def _first_mention(self, spans: Iterable[tuple[str, int, int]], word: str) -> tuple[str, int] | None:
+        """The first code line of the spans (path, first line, last line) naming a word."""
+        return next(((p, n) for p, a, b in spans for n in self.lk.code_mention_lines(p, word, a, b)), None)
 
     def _mention_in(self, spans: list[tuple[str, int, int]], name: str) -> tuple[str, int] | None:
         """The first code line of the spans naming a name, else (outside COBOL) its private spelling: `currsize`
         is the property of `self.__currsize`, which the code writes."""
         word = _last(name)
-        found = ((p, n) for p, a, b in spans for n in self.lk.code_mention_lines(p, word, a, b))
         private = (
-            (p, n)
-            for p, a, b in spans
-            if (self.lk.file_info(p) or _NO_INFO).language != "cobol"
+            self._first_mention([span], spelling)
+            for span in spans
+            if (self.lk.file_info(span[0]) or _NO_INFO).language != "cobol"
             for spelling in (f"_{word}", f"__{word}")
-            for n in self.lk.code_mention_lines(p, spelling, a, b)
         )
-        return next(found, None) or next(private, None)
+        return self._first_mention(spans, word) or next((m for m in private if m is not None), None)
 
     def _callees(self, spans: list[tuple[str, int, int]]) -> list[Symbol]:
         """The functions, methods and paragraphs the spans call, MAX_CALL_DEPTH calls deep."""
@@ -2269,7 +2277,7 @@ class _ClaimChecker:
         else:
             # The index may not know every form (a program run from SYSTSIN, a CALL through a variable):
             # a name that the subject's code spells out is not contradicted, only unindexed.
-            mention = next(((p, n) for p, a, b in (spans or []) for n in self.lk.code_mention_lines(p, name, a, b)), None)
+            mention = self._first_mention(spans or [], name)
             if mention is not None:
                 p, n = mention
                 self._add(
@@ -2407,7 +2415,7 @@ class _ClaimChecker:
             if g.start_line < d.start_line <= g.end_line
         }
         for name in sorted(parts):
-            at = next(((p, n) for p, a, b in spans for n in self.lk.code_mention_lines(p, name, a, b)), None)
+            at = self._first_mention(spans, name)
             if at is not None:
                 self._add(
                     "ok", f"{who} uses {name} of {group.ref.value} at {at[0]}:{at[1]}", [self.lk.snippet(at[0], at[1], at[1])]
@@ -2944,8 +2952,6 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
 
 
 # A dotted chain (value.timestamp.signature) often describes a format in prose; _unnamed_presence judges it.
-# a quoted call after these words shows how the code is used, not a call the code makes
-_USAGE_BEFORE = re.compile(r"\b(?:so|such\s+as|e\.g\.,?|for\s+example|for\s+instance|like|as\s+in)\s+`?$", re.I)
 _OPENS_WITH_NAME = re.compile(r"^\s*(?:[-*]\s+|\d+[.)]\s+)?`?$")
 _NEVER = re.compile(
     r"(?<![\w-])(?:(?:is|are)\s+)?never\s+(?:(?P<set>set|assigned|moved\s+to|changed|updated|initiali[sz]ed)|"
@@ -2995,9 +3001,10 @@ _CALL_END = re.compile(r"\.\s*$|\bEND-CALL\b", re.I)
 _STEP_JOIN = re.compile(r"[,;]?\s*(?:and\s+)?(?:only\s+|just\s+|right\s+)?", re.I)
 _NAME_LIKE = re.compile(r"[A-Za-z_][\w.-]*")
 _STEP_GAP = re.compile(r"(?:\s+[\w'-]+){0,5}\s+")
-_EXAMPLE_BEFORE = re.compile(
-    r"\b(?:such\s+as|e\.g\.,?|for\s+example|for\s+instance|like)\s+(?:`[^`]*`,?\s+(?:or\s+|and\s+)?)*`?$", re.I
-)
+_EXAMPLE_WORDS = r"such\s+as|e\.g\.,?|for\s+example|for\s+instance|like"
+_EXAMPLE_BEFORE = re.compile(r"\b(?:" + _EXAMPLE_WORDS + r")\s+(?:`[^`]*`,?\s+(?:or\s+|and\s+)?)*`?$", re.I)
+# a quoted call after these words shows how the code is used, not a call the code makes
+_USAGE_BEFORE = re.compile(r"\b(?:so|as\s+in|" + _EXAMPLE_WORDS + r")\s+`?$", re.I)
 # what a fact says the code acts on: the relations, without placing and importing
 _ACTION_PREDICATES = RELATION_PREDICATES - {Predicate.IMPORTS, Predicate.DEFINED_AT}
 # an argument that is a variable (whose value only a run knows), and one that is a literal
