@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import ast
 import bisect
+import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from groundjudge.grounding.facts import EXPRESSION, Fact, Predicate
+from groundjudge.grounding.facts import EXPRESSION, SECONDS_PER, Fact, Measure, Predicate
 from groundjudge.grounding.index.model import FUNCTION_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import language
 from groundjudge.grounding.models import Evidence
@@ -261,7 +262,7 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
     length from the field's or item's size."""
     if fact.subject is None or fact.value is None:
         return None
-    if fact.measure == "length":
+    if fact.measure is Measure.LENGTH:
         return check_length(lk, fact)
     if fact.assigned:
         assigned = check_assigned(lk, fact, scope)
@@ -290,7 +291,12 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
         # A COBOL VALUE clause is a literal already; a constant or a default may be computed.
         actual = normalize_value(value) if d.kind == SymbolKind.DATA_ITEM else _stated_value(lk, value)
         both_computed = _EXPRESSION.fullmatch(fact.value.strip("`")) and _EXPRESSION.fullmatch(value.strip())
-        if claimed in (actual, normalize_value(value)) or (both_computed and _squashed(fact.value) == _squashed(value)):
+        if (
+            claimed in (actual, normalize_value(value))
+            or (actual is not None and literal_value(fact.value.strip("`")) == actual)  # `30 * 1000` for 30_000
+            or (both_computed and _squashed(fact.value) == _squashed(value))
+            or _same_time(claimed, actual, fact.measure)
+        ):
             return FactOutcome("ok", f"{said} {value} ({d.path}:{d.start_line})", [_sym_evidence(lk, d, f"{d.kind} {d.name}")])
         if actual is not None or both_computed:
             # a computation quoted as the code spells it is compared as written (`5 * 1024` is not `10 * 1024`)
@@ -308,6 +314,17 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
         f"{said} {value} ({d.path}:{d.start_line}), not {fact.value}",
         [_sym_evidence(lk, d, f"{d.kind} {d.name}")],
     )
+
+
+def _same_time(claimed: str, actual: str | None, unit: Measure | None) -> bool:
+    """Is the code's number the claimed span of time in some unit ("30 seconds" for 30000, in milliseconds)?"""
+    if unit not in SECONDS_PER or actual is None:
+        return False
+    try:
+        seconds, held = float(claimed) * SECONDS_PER[unit], float(actual)
+    except ValueError:
+        return False
+    return any(math.isclose(held * per, seconds) for per in SECONDS_PER.values())
 
 
 def _body_refs(lk: Any, fn: Symbol, kind: RefKind) -> list[Ref]:

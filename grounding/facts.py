@@ -24,6 +24,29 @@ if TYPE_CHECKING:  # models.py holds facts in its Claim, so this module cannot i
 Span = tuple[int, int]
 
 
+class Measure(str, Enum):
+    """What a has-value's number counts: characters (a field's length) or a unit of time, whose code may
+    hold the same span in another unit (30 seconds as 30000 milliseconds)."""
+
+    LENGTH = "length"
+    NANOSECONDS = "ns"
+    MICROSECONDS = "us"
+    MILLISECONDS = "ms"
+    SECONDS = "s"
+    MINUTES = "min"
+    HOURS = "h"
+
+
+SECONDS_PER: dict[Measure, float] = {
+    Measure.NANOSECONDS: 1e-9,
+    Measure.MICROSECONDS: 1e-6,
+    Measure.MILLISECONDS: 1e-3,
+    Measure.SECONDS: 1.0,
+    Measure.MINUTES: 60.0,
+    Measure.HOURS: 3600.0,
+}
+
+
 class Predicate(str, Enum):
     DEFINED_AT = "defined-at"  # a name is defined in a file, at lines, or is of a kind
     CALLS = "calls"  # calls, performs, runs, invokes
@@ -67,7 +90,7 @@ class Fact(BaseModel):
     initial: bool = False  # for has-value: the claim says the initial or default value (VALUE, defaults to)
     assigned: bool = False  # for has-value: the claim says code sets it (MOVE, SET, COMPUTE, an assignment)
     by: Term | None = None  # for has-value set by code, returns, counts: whose code span does it; maps-exception: what is caught
-    measure: str | None = None  # for has-value: "length" when the value is a size in characters
+    measure: Measure | None = None  # for has-value: what its number counts (a length, a unit of time)
     negated: str | None = None  # for returns: a value the claim says is not returned ("rather than `True`")
     noun: str | None = None  # for counts: what is counted (files, paragraphs); for has-member: the member kind
 
@@ -123,6 +146,12 @@ _A_TYPE = re.compile(r"an?\s+`", re.I)
 _NOT_RETURNED = re.compile(r"(?:rather\s+than|instead\s+of|not)\s+(?P<value>`[^`]+`)", re.I)
 # "is 3 characters long", "is 2 bytes", "has a length of 8"
 _LENGTH = re.compile(r"\s*(?:characters?|chars|bytes?|positions?)(?:\s+(?:long|wide))?(?![\w-])", re.I)
+# "is 30 seconds", "`1000 * 3` milliseconds": the unit of time a value is given in
+_TIME_UNIT = re.compile(
+    r"`?\s*(?:(?P<ns>nanoseconds?|ns)|(?P<us>microseconds?|µs|us)|(?P<ms>milliseconds?|ms)|(?P<s>seconds?|secs?)|"
+    r"(?P<min>minutes?|mins?)|(?P<h>hours?))(?![\w-])",
+    re.I,
+)
 _NUMBER_WORDS = {
     w: i
     for i, w in enumerate(
@@ -171,6 +200,8 @@ HAS_VALUE = re.compile(
     # "`__version__` set in `pkg/__init__.py` is": where the name is set may stand before the verb
     r"(?:\s+(?:(?:set|defined|declared|assigned)\s+)?in\s+`[^`]+`)?"
     r"\s*(?P<verb>is\s+(?:set\s+to\s+|initiali[sz]ed\s+to\s+)?|=\s*|==\s*|equals\s+|defaults?\s+to\s+|"
+    # "within `KEEPALIVE-RECV-TIMEOUT`, which is 30 seconds": a relative clause naming the value
+    r",\s+which\s+is\s+(?:set\s+to\s+)?|"
     # "`ASSERTIONS-LIMIT`, a level-78 constant of 500": an appositive naming the value
     r",\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:constant|limit|default|maximum|minimum)\s+of\s+|"
     r"has\s+(?:the\s+)?(?:value|default)\s+(?:of\s+)?|has\s+(?=`VALUE\b)|starts?\s+(?:at|as)\s+)"
@@ -185,13 +216,15 @@ HAS_VALUE = re.compile(
 # apart ("5 * 1024"): a COBOL name's hyphens (`WX-ENTRADA`) are no subtraction
 EXPRESSION = r"[\w.]+(?:\s+(?:\*\*|[-+*/%])\s+[\w.()]+)+"
 HAS_EXPRESSION = re.compile(
-    r"(?:,\s[^,`]{1,40},)?\s*(?P<verb>is|=|equals|defaults?\s+to)\s+(?:[\w.]+\s+){0,3}\(?" + f"`(?P<value>{EXPRESSION})`",
+    r"(?:,\s[^,`]{1,40},|,\s+which)?\s*(?P<verb>is|=|equals|defaults?\s+to)\s+(?:[\w.]+\s+){0,3}\(?"
+    + f"`(?P<value>{EXPRESSION})`",
     re.I,
 )
 # A value stated inside a condition ("until `X` is 'Y'") is a runtime state, not the name's value.
 _CONDITION = re.compile(r"(?<![\w-])(?:until|when|whenever|if|unless|while|whether|once|after|before)(?![\w-])[^,;]*$", re.I)
 # A COBOL data item's VALUE is only its initial content: a plain "is" says what it holds at some point.
-_INITIAL = re.compile(r"VALUE|defaults?|starts?|initiali[sz]ed|has|constant", re.I)
+# A relative clause right after the name ("`X`, which is 80") says what the name is, not what it holds by then.
+_INITIAL = re.compile(r"VALUE|defaults?|starts?|initiali[sz]ed|has|constant|which", re.I)
 
 
 # Judgements a snapshot cannot settle: quality, intent, likelihood, audience, history.
@@ -321,11 +354,11 @@ def _value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
     facts = []
     for ref in names:
         m = HAS_VALUE.match(text, ref.end) or HAS_EXPRESSION.match(text, ref.end)
-        if m is None or _CONDITION.search(_mask(text[: ref.start])):
+        if m is None or (_CONDITION.search(_mask(text[: ref.start])) and not _INITIAL.search(m.group(0))):
             continue
         value = m.group("value").strip("`")
         initial = bool(_INITIAL.search(m.group(0)))
-        measure = "length" if _LENGTH.match(text, m.end()) else None
+        measure = _measure(text, m.end())
         assigned = "set" in m.group("verb").lower()
         facts.append(
             Fact(
@@ -339,6 +372,14 @@ def _value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
             )
         )
     return facts
+
+
+def _measure(text: str, pos: int) -> Measure | None:
+    """What the number ending at pos counts, from the word after it."""
+    if _LENGTH.match(text, pos):
+        return Measure.LENGTH
+    unit = _TIME_UNIT.match(text, pos)
+    return Measure(unit.lastgroup) if unit is not None and unit.lastgroup else None
 
 
 def _ref_in(refs: list[ClaimRef], start: int, end: int) -> ClaimRef | None:

@@ -185,12 +185,18 @@ _WHICH_PRONOUN = re.compile(r"\bwhich\s+(?:it|they)\s+(?:\w+\s+)?$", re.I)
 _PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+|otherwise\s+|finally\s+|next\s+)?$", re.I)
 # Kinds whose definitions span the code that does what a sentence about them says.
 SPAN_KINDS = PROCEDURE_KINDS | FUNCTION_KINDS
+# what has a body a sentence-end cite must reach: a paragraph, function, class or (nested) program
+_CITE_BODY_KINDS = SPAN_KINDS | {SymbolKind.CLASS, SymbolKind.PROGRAM}
 CALL_KINDS = frozenset({RefKind.CALL, RefKind.PERFORM})
 _PASSIVE_CLAUSE = re.compile(
     r"\b(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?\w+(?:ed|en)\b", re.I
 )
 # "is called by `Y`", "is performed from `Y`": the passive's agent or origin, which lives elsewhere
 # ("is annotated with `@Component`" names what the subject carries)
+# a name the verb after it has run by its callers: "`X` is called when ...", "`X` runs right after `Y`"
+_RUN_SUBJECT = re.compile(
+    r"\s*(?:" + _PASSIVE_CLAUSE.pattern + r"|(?:only\s+|also\s+|then\s+|first\s+)?(?:runs|executes|fires)\b)", re.I
+)
 _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by|from|in|inside|within)\b", re.I)
 # "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place; and
 # "from `eventemitter3`" a module a name comes from (not "a line from `NUM-CRUNCH`", data the code uses)
@@ -1300,24 +1306,20 @@ class _ClaimChecker:
             and actor is not None
             and "subject" not in update
             and not self.lk.definitions(_last(actor.value))
-            and (opener := self._opening_function()) is not None
+            and (opener := self._opening_name(FUNCTION_KINDS)) is not None
         ):
             update["subject"] = Term(text=opener.ref.text, value=opener.ref.value, span=(opener.ref.start, opener.ref.end))
         return fact.model_copy(update=update) if update else fact
 
-    def _opening_name(self) -> _Located | None:
-        """The resolved name a sentence opens with ("`P` performs ...", "- `f` returns ..."), if it opens with one."""
+    def _opening_name(self, kinds: frozenset[SymbolKind] | None = None) -> _Located | None:
+        """The resolved name a sentence opens with ("`P` performs ...", "- `f` returns ..."), if it opens with one;
+        with kinds, only a name whose every definition is of one of them."""
         first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
         if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
             return None
-        return first
-
-    def _opening_function(self) -> _Located | None:
-        """The function or method a sentence opens with, if it opens with one."""
-        first = self._opening_name()
-        if first is None or first.res is None:
+        if kinds is not None and not (first.res.defs and all(d.kind in kinds for d in first.res.defs)):
             return None
-        return first if first.res.defs and all(d.kind in FUNCTION_KINDS for d in first.res.defs) else None
+        return first
 
     def _check_involvement(self, relation: str, subject: _Located | None, obj: _Located, holds: bool = True) -> None:
         """A relation stated on a name that is no file, program or paragraph ("writes `ERR-MSG-DATA1`",
@@ -1568,16 +1570,26 @@ class _ClaimChecker:
         # "`makeSuccessResult` sets ... `exitCode` (`result.js:62-86`)": a cite that ends a sentence about a
         # function of this file but neither reaches its code nor calls it is misplaced, whatever names the lines
         # happen to mention (a definition of another name there still holds: the cite is then that name's)
-        opener = self._opening_function() if closes else None
+        # "`makeSuccessResult` sets ... `exitCode` (`result.js:62-86`)": a cite that ends a sentence about a
+        # function, paragraph or class of this file but misses its code is misplaced, whatever names the lines
+        # happen to mention, a call of the subject among them (a definition of another name there still holds:
+        # the cite is then that name's). Only a subject its callers run ("`X` is called when ...", "`X` runs
+        # after `Y`") may be shown where it is used.
+        opener = self._opening_name(_CITE_BODY_KINDS) if closes else None
         own = [d for d in (opener.res.defs if opener and opener.res else []) if d.path == path]
         astray = (
-            bool(own)
+            opener is not None
+            and bool(own)
             and not any(d.start_line <= end and start <= d.end_line for d in own)
-            and self.lk.first_code_mention(path, _last(own[0].name), start, end) is None
+            and _RUN_SUBJECT.match(self._masked, opener.ref.end) is None
         )
         misplaced: list[Symbol] = []
         for name in names:
             defs = [d for d in self.lk.definitions(_last(name), None, path) if _same_name(d.name, _last(name))]
+            owner = _last(name.rsplit(".", 1)[0]) if "." in name else None
+            if owner is not None and any(d.detail.get("parent") == owner for d in self.lk.definitions(_last(name))):
+                # `LFUCache.popitem`: another class's popitem at the cited lines is not this one
+                defs = [d for d in defs if d.detail.get("parent") == owner]
             spanned = row is not None and _same_name(row.group("name"), name)
             for sym in defs:
                 if start <= sym.start_line <= end or (

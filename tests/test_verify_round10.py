@@ -1,0 +1,128 @@
+"""Issue E round 10: a cite that ends a sentence must reach the code of the paragraph, function, method or
+class the sentence opens with; a call of the subject at the cited lines does not (only a passive subject,
+"`X` is called when ...", may be shown where it is used), and another class's method of the same name is
+not `Owner.method`. A relative clause right after a name states its value ("`X`, which is 80"), even inside
+a condition; a value given in a unit of time holds when the code has the same span in another unit. Each on
+a small fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _grounding_helpers import fixture_grounder
+
+from groundjudge.grounding.models import Verdict
+
+S, P, U = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED
+
+CACHE_PY = """\
+class LruCache:
+    def popitem(self):
+        if not self.order:
+            raise KeyError("LruCache is empty")
+        return self.order.pop()
+
+
+class LfuCache:
+    def popitem(self):
+        if not self.counts:
+            raise KeyError("LfuCache is empty")
+        return self.counts.pop()
+
+
+def _fail(hook):
+    raise RuntimeError(f"wrap_controller at {hook!r} did not yield")
+
+
+def run_wrapper(hook, gen):
+    try:
+        next(gen)
+    except StopIteration:
+        _fail(hook)
+    return gen
+
+
+RETRY_AFTER_MS = 30_000
+
+
+class Stamper:
+    def __init__(self, key):
+        self.key = key
+
+    def __call__(self, event):
+        if self.key not in event:
+            event[self.key] = 0
+        return event
+"""
+
+REPORT_CBL = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. REPORT1.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01  WS-COUNT      PIC 9(4) VALUE 0.
+       01  WS-TOTAL      PIC 9(4) VALUE 10.
+       PROCEDURE DIVISION.
+       0000-MAIN.
+           PERFORM 2000-PRINT-ALL
+           PERFORM 3000-RESET
+           GOBACK.
+       2000-PRINT-ALL.
+           PERFORM VARYING WS-COUNT FROM 1 BY 1
+                   UNTIL WS-COUNT > WS-TOTAL
+               DISPLAY 'LINE ' WS-COUNT
+           END-PERFORM.
+       3000-RESET.
+           MOVE 0 TO WS-COUNT
+           DISPLAY 'RESET ' WS-COUNT.
+"""
+
+
+@pytest.fixture(scope="module")
+def grounder(tmp_path_factory: pytest.TempPathFactory):
+    root: Path = tmp_path_factory.mktemp("round10")
+    return fixture_grounder(root, {"pkg/cache.py": CACHE_PY, "cbl/REPORT1.cbl": REPORT_CBL})
+
+
+CITES = [
+    # the subject's own lines, and lines that only call it or hold another class's method of its name
+    ("`LfuCache.popitem` raises `KeyError` when nothing is cached (`pkg/cache.py:9-12`).", S, None),
+    ("`LfuCache.popitem` raises `KeyError` when nothing is cached (`pkg/cache.py:2-5`).", P, "popitem is at pkg/cache.py:9-12"),
+    ("`_fail` raises a `RuntimeError` naming the hook (`pkg/cache.py:15-16`).", S, None),
+    ("`_fail` raises a `RuntimeError` naming the hook (`pkg/cache.py:19-24`).", P, "_fail is at pkg/cache.py:15-16"),
+    ("`_fail` is called when the generator stops without yielding (`pkg/cache.py:19-24`).", S, None),
+    ("`_fail` runs when the generator stops without yielding (`pkg/cache.py:19-24`).", S, None),
+    ("`Stamper` only sets `self.key` when the event lacks it (`pkg/cache.py:30-37`).", S, None),
+    ("`Stamper` only sets `self.key` when the event lacks it (`pkg/cache.py:1-5`).", P, "Stamper is at pkg/cache.py:30-37"),
+    ("`2000-PRINT-ALL` loops `WS-COUNT` from 1 up to `WS-TOTAL` (`cbl/REPORT1.cbl:12-16`).", S, None),
+    ("`2000-PRINT-ALL` loops `WS-COUNT` from 1 up to `WS-TOTAL` (`cbl/REPORT1.cbl:17-19`).", P, "2000-PRINT-ALL is at"),
+]
+
+
+@pytest.mark.parametrize(("text", "verdict", "reason"), CITES)
+def test_a_sentence_end_cite_must_reach_the_subjects_code(grounder, text, verdict, reason):
+    claim = grounder.one(text)
+    assert claim.verdict is verdict, claim.reason
+    if reason is not None:
+        assert claim.reason.startswith(reason), claim.reason
+
+
+VALUES = [
+    ("`2000-PRINT-ALL` stops when `WS-COUNT` passes `WS-TOTAL`, which is 10.", S, None),
+    ("`2000-PRINT-ALL` stops when `WS-COUNT` passes `WS-TOTAL`, which is 12.", U, "WS-TOTAL is 10"),
+    ("The retry delay is `RETRY_AFTER_MS`, which is `30 * 1000`.", S, None),
+    ("The retry delay is `RETRY_AFTER_MS`, which is `20 * 1000`.", U, "RETRY_AFTER_MS is 30_000"),
+    ("`RETRY_AFTER_MS` is 30 seconds.", S, None),
+    ("`RETRY_AFTER_MS` is 30000 milliseconds.", S, None),
+    ("`RETRY_AFTER_MS` is half a minute, 20 seconds.", S, None),
+    ("`RETRY_AFTER_MS` is 20 seconds.", U, "RETRY_AFTER_MS is 30_000"),
+]
+
+
+@pytest.mark.parametrize(("text", "verdict", "reason"), VALUES)
+def test_values_in_relative_clauses_and_units_of_time(grounder, text, verdict, reason):
+    claim = grounder.one(text)
+    assert claim.verdict is verdict, claim.reason
+    if reason is not None:
+        assert claim.reason.startswith(reason), claim.reason
