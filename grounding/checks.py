@@ -52,6 +52,12 @@ def _defs(lk: Any, name: str, kinds: Collection[SymbolKind]) -> list[Symbol]:
     return defs
 
 
+def _scoped(defs: list[Symbol], scope: list[str]) -> list[Symbol]:
+    """The definitions in the files the claim is about, when some are; else all (a name shared by several
+    programs is the one the claim's program holds)."""
+    return [d for d in defs if d.path in scope] or defs
+
+
 def _sym_evidence(lk: Any, sym: Symbol, note: str) -> Evidence:
     return lk.snippet(sym.path, sym.start_line, sym.start_line, note=note)
 
@@ -263,14 +269,14 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
     if fact.subject is None or fact.value is None:
         return None
     if fact.measure is Measure.LENGTH:
-        return check_length(lk, fact)
+        return check_length(lk, fact, scope)
     if fact.assigned:
         assigned = check_assigned(lk, fact, scope)
         if assigned is not None or fact.by is not None:
             return assigned
     holders: list[tuple[Symbol, str, str]] = [
         (d, d.detail["value"], f"{d.name} is")
-        for d in _defs(lk, fact.subject.value, set(_VALUE_KINDS))
+        for d in _scoped(_defs(lk, fact.subject.value, set(_VALUE_KINDS)), scope)
         if "value" in d.detail and (fact.initial or d.kind != SymbolKind.DATA_ITEM)
     ]
     if not holders:
@@ -612,11 +618,13 @@ def _pic_length(pic: str) -> int:
     return len(re.sub(r"[SVP]", "", expanded))
 
 
-def check_length(lk: Any, fact: Fact) -> FactOutcome | None:
+def check_length(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     """ "`EPYEARS` is 3 characters long": a map field's LENGTH=, a data item's PIC width. The name being
     right and the size off is a qualifier off (PARTIALLY_SUPPORTED), not a false name."""
     assert fact.subject is not None and fact.value is not None
-    for d in _defs(lk, fact.subject.value, {SymbolKind.FIELD, SymbolKind.DATA_ITEM}):
+    for d in _scoped(_defs(lk, fact.subject.value, {SymbolKind.FIELD, SymbolKind.DATA_ITEM}), scope):
+        if d.detail.get("usage", "DISPLAY").upper() != "DISPLAY":
+            continue  # a COMP or POINTER item's bytes are not its picture's characters
         if "length" in d.detail:
             actual = int(d.detail["length"])
             shown = f"LENGTH={d.detail['length']}"

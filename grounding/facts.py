@@ -382,6 +382,37 @@ def _measure(text: str, pos: int) -> Measure | None:
     return Measure(unit.lastgroup) if unit is not None and unit.lastgroup else None
 
 
+_SIZE = r"(?P<n>\d+|" + "|".join(_NUMBER_WORDS) + r")-(?:bytes?|characters?|chars?)"
+# "a 79-byte text `W-TEXTO`", "the 60-byte field `MSG`" (a colon or comma between, as in "three 15-byte
+# labels: `A`", says the size is each of several)
+_SIZE_BEFORE = re.compile(r"(?<![\w-])" + _SIZE + r"\s+(?:[a-z]+\s+){0,3}?$", re.I)
+# "`MSG` is a 60-byte protected field"
+_SIZE_AFTER = re.compile(r"\s+is\s+an?\s+(?:[a-z]+\s+){0,2}?" + _SIZE + r"(?![\w-])", re.I)
+
+
+def _size_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
+    """A size written as an adjective of a name: the name's length."""
+    facts = []
+    for ref in names:
+        before = _SIZE_BEFORE.search(text, max(0, ref.start - 60), ref.start)
+        m = before or _SIZE_AFTER.match(text, ref.end)
+        if m is None:
+            continue
+        n = m.group("n").lower()
+        value = str(_NUMBER_WORDS.get(n, n))
+        facts.append(
+            Fact(
+                predicate=Predicate.HAS_VALUE,
+                span=m.span(),
+                subject=_term(ref),
+                value=value,
+                initial=True,
+                measure=Measure.LENGTH,
+            )
+        )
+    return facts
+
+
 def _ref_in(refs: list[ClaimRef], start: int, end: int) -> ClaimRef | None:
     return next((r for r in refs if start <= r.start and r.end <= end), None)
 
@@ -548,6 +579,7 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[
         )
     facts.extend(_mapping_facts(text, names))
     facts.extend(_value_facts(text, names))
+    facts.extend(_size_facts(text, names))
     facts.extend(_quoted_default_facts(text))
     facts.extend(_set_facts(text, names))
     facts.extend(_return_facts(text, names, masked))

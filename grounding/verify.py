@@ -1272,12 +1272,21 @@ class _ClaimChecker:
             return False  # `TypeError`: a class the language supplies, another fact's object, no datum
         return all(d.kind in _DATA_KINDS for d in loc.res.defs)
 
+    @cached_property
+    def _fact_scope(self) -> list[str]:
+        """The files that pick among same-named subjects of the facts: the claim's own, else those of the
+        paragraph or function it opens with (the `X` of "`P` stops at `X`, which is 10" is P's program's)."""
+        if self.scope:
+            return self.scope
+        opener = self._opening_name(SPAN_KINDS)
+        return sorted({d.path for d in opener.res.defs}) if opener is not None and opener.res is not None else []
+
     def _check_facts(self) -> None:
         """The facts whose predicates have their own checkers (grounding/checks.py)."""
         names = [r.value for r in self.claim.refs if r.kind == "identifier"]
         classes = [n for n in names + self._context_names() if self.lk.definitions(_last(n), SymbolKind.CLASS)]
         for i, fact in enumerate(self.claim.facts):
-            result = check_fact(self.lk, self._qualified(fact, classes), self.claim.text, names, self.scope)
+            result = check_fact(self.lk, self._qualified(fact, classes), self.claim.text, names, self._fact_scope)
             if result is not None:
                 self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked", fact=i)
 

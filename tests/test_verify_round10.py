@@ -1,9 +1,11 @@
 """Issue E round 10: a cite that ends a sentence must reach the code of the paragraph, function, method or
-class the sentence opens with; a call of the subject at the cited lines does not (only a passive subject,
-"`X` is called when ...", may be shown where it is used), and another class's method of the same name is
-not `Owner.method`. A relative clause right after a name states its value ("`X`, which is 80"), even inside
-a condition; a value given in a unit of time holds when the code has the same span in another unit. Each on
-a small fixture."""
+class the sentence opens with; a call of the subject at the cited lines does not (only a subject its callers
+run, "`X` is called when ...", "`X` runs after `Y`", may be shown where it is used), and another class's
+method of the same name is not `Owner.method`. A relative clause right after a name states its value ("`X`,
+which is 80"), even inside a condition; a value given in a unit of time holds when the code has the same span
+in another unit. A size written as an adjective ("a 79-byte `WS-TEXT`", "`MSG` is a 60-byte field") is the
+name's length; the item and the value checked are those of the claim's own program, or of the paragraph's it
+opens with. Each on a small fixture."""
 
 from __future__ import annotations
 
@@ -79,10 +81,27 @@ REPORT_CBL = """\
 """
 
 
+# a second program with items of the same names and other sizes and values
+CARDS_CBL = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. CARDS1.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01  WS-CARD.
+           05  WS-CTRL   PIC X.
+           05  WS-TEXT   PIC X(79).
+       01  WS-TOTAL      PIC 9(4) VALUE 20.
+       01  WS-COUNT      PIC S9(4) COMP.
+       PROCEDURE DIVISION.
+           ACCEPT WS-CARD
+           GOBACK.
+"""
+
+
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory: pytest.TempPathFactory):
     root: Path = tmp_path_factory.mktemp("round10")
-    return fixture_grounder(root, {"pkg/cache.py": CACHE_PY, "cbl/REPORT1.cbl": REPORT_CBL})
+    return fixture_grounder(root, {"pkg/cache.py": CACHE_PY, "cbl/REPORT1.cbl": REPORT_CBL, "cbl/CARDS1.cbl": CARDS_CBL})
 
 
 CITES = [
@@ -122,6 +141,27 @@ VALUES = [
 
 @pytest.mark.parametrize(("text", "verdict", "reason"), VALUES)
 def test_values_in_relative_clauses_and_units_of_time(grounder, text, verdict, reason):
+    claim = grounder.one(text)
+    assert claim.verdict is verdict, claim.reason
+    if reason is not None:
+        assert claim.reason.startswith(reason), claim.reason
+
+
+SIZES = [
+    ("`CARDS1` reads each card into a one-byte flag `WS-CTRL` and a 79-byte text `WS-TEXT`.", S, None),
+    ("`CARDS1` reads each card into a one-byte flag `WS-CTRL` and an 80-byte text `WS-TEXT`.", P, "WS-TEXT is 79 characters"),
+    ("In `cbl/CARDS1.cbl`, `WS-TEXT` is a 79-byte field.", S, None),
+    ("In `cbl/CARDS1.cbl`, `WS-TEXT` is a 72-byte field.", P, "WS-TEXT is 79 characters"),
+    # a binary item's bytes are not its picture's digits: left to the other checks
+    ("In `cbl/CARDS1.cbl`, `WS-COUNT` is a 2-byte counter.", S, None),
+    # the claim's program's item, not the other program's item of the same name
+    ("In `cbl/CARDS1.cbl`, `WS-TOTAL` starts at 20.", S, None),
+    ("In `cbl/CARDS1.cbl`, `WS-TOTAL` starts at 10.", U, "WS-TOTAL is 20"),
+]
+
+
+@pytest.mark.parametrize(("text", "verdict", "reason"), SIZES)
+def test_sizes_as_adjectives_and_the_claims_own_items(grounder, text, verdict, reason):
     claim = grounder.one(text)
     assert claim.verdict is verdict, claim.reason
     if reason is not None:
