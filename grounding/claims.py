@@ -311,7 +311,9 @@ _CUES: list[tuple[Relation, re.Pattern[str]]] = [
     (
         "calls",
         re.compile(
-            r"(?<![\w-])(?:call(?:s|ed|ing)?|invok(?:es|ed|e|ing)|perform(?:s|ed|ing)?|runs?|execut(?:es|ed|e|ing))(?![\w-])",
+            r"(?<![\w-])(?:call(?:s|ed|ing)?|invok(?:es|ed|e|ing)|perform(?:s|ed|ing)?|runs?|execut(?:es|ed|e|ing)|"
+            # "hands the new handle to `P`", "passes `A` to `f`": what is handed is no object, P is called
+            r"(?:hands?|hand(?:ed|ing)|pass(?:es|ed|ing)?)\s+(?:[\w'-]+\s+|\s+){1,6}?to(?=\s+\s))(?![\w-])",
             re.I,
         ),
     ),

@@ -2203,7 +2203,7 @@ class _ClaimChecker:
         """(description, spans) where spans None means the whole snapshot."""
         if subject is not None:
             if subject.files:
-                return subject.ref.value, [(f, 1, 10**9) for f in subject.files]
+                return subject.ref.value, [self._unit_span(subject, f) for f in subject.files]
             if subject.res is not None and subject.res.defs:
                 defs = self._preferred(subject.res.defs)
                 return subject.ref.value, [(d.path, self._decorated_start(d), d.end_line) for d in defs]
@@ -2211,6 +2211,14 @@ class _ClaimChecker:
         if context is not None:
             return context.ref.text, [(f, 1, 10**9) for f in context.files]
         return "the snapshot", None
+
+    def _unit_span(self, loc: _Located, path: str) -> tuple[str, int, int]:
+        """A file a name stands for; only the program's own lines when the file holds several programs
+        (GnuCOBOL's sibling and nested programs), so another program's CALL there is not the subject's."""
+        units = [d for d in (loc.res.defs if loc.res else []) if d.path == path and d.kind is SymbolKind.PROGRAM]
+        if len(units) == 1 and len(self.lk.definitions(None, SymbolKind.PROGRAM, path)) > 1:
+            return path, units[0].start_line, units[0].end_line
+        return path, 1, 10**9
 
     def _decorated_start(self, d: Symbol) -> int:
         """A definition's first line, taking in the decorators or annotations right above it (`@Component`)."""

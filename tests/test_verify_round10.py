@@ -5,7 +5,8 @@ method of the same name is not `Owner.method`. A relative clause right after a n
 which is 80"), even inside a condition; a value given in a unit of time holds when the code has the same span
 in another unit. A size written as an adjective ("a 79-byte `WS-TEXT`", "`MSG` is a 60-byte field") is the
 name's length; the item and the value checked are those of the claim's own program, or of the paragraph's it
-opens with. Each on a small fixture."""
+opens with. A program sharing its file with others calls only what its own lines call; "hands X to `P`" calls
+P. Each on a small fixture."""
 
 from __future__ import annotations
 
@@ -98,10 +99,48 @@ CARDS_CBL = """\
 """
 
 
+# two sibling programs in one file (GnuCOBOL), and the programs they call in another
+CHUNKS_CBL = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. Chunk-Generate.
+       PROCEDURE DIVISION.
+           CALL "Chunk-Fill"
+           GOBACK.
+       END PROGRAM Chunk-Generate.
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. Chunk-Load.
+       PROCEDURE DIVISION.
+           CALL "Chunk-Save"
+           GOBACK.
+       END PROGRAM Chunk-Load.
+"""
+CHUNK_IO_CBL = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. Chunk-Fill.
+       PROCEDURE DIVISION.
+           GOBACK.
+       END PROGRAM Chunk-Fill.
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. Chunk-Save.
+       PROCEDURE DIVISION.
+           GOBACK.
+       END PROGRAM Chunk-Save.
+"""
+
+
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory: pytest.TempPathFactory):
     root: Path = tmp_path_factory.mktemp("round10")
-    return fixture_grounder(root, {"pkg/cache.py": CACHE_PY, "cbl/REPORT1.cbl": REPORT_CBL, "cbl/CARDS1.cbl": CARDS_CBL})
+    return fixture_grounder(
+        root,
+        {
+            "pkg/cache.py": CACHE_PY,
+            "cbl/REPORT1.cbl": REPORT_CBL,
+            "cbl/CARDS1.cbl": CARDS_CBL,
+            "src/chunks.cob": CHUNKS_CBL,
+            "src/chunk-io.cob": CHUNK_IO_CBL,
+        },
+    )
 
 
 CITES = [
@@ -162,6 +201,24 @@ SIZES = [
 
 @pytest.mark.parametrize(("text", "verdict", "reason"), SIZES)
 def test_sizes_as_adjectives_and_the_claims_own_items(grounder, text, verdict, reason):
+    claim = grounder.one(text)
+    assert claim.verdict is verdict, claim.reason
+    if reason is not None:
+        assert claim.reason.startswith(reason), claim.reason
+
+
+CALLS = [
+    # a program that shares its file with another calls only what its own lines call
+    ("`Chunk-Generate` calls `Chunk-Fill`.", S, None),
+    ("`Chunk-Generate` calls `Chunk-Save`.", U, "Chunk-Generate does not call or perform Chunk-Save"),
+    # "hands X to `P`": P is called, X is what it is given
+    ("`Chunk-Load` hands the loaded chunk to `Chunk-Save`.", S, None),
+    ("`Chunk-Generate` hands the new chunk to `Chunk-Save`.", U, "Chunk-Generate does not call or perform Chunk-Save"),
+]
+
+
+@pytest.mark.parametrize(("text", "verdict", "reason"), CALLS)
+def test_calls_of_sibling_programs_and_handing_over(grounder, text, verdict, reason):
     claim = grounder.one(text)
     assert claim.verdict is verdict, claim.reason
     if reason is not None:
