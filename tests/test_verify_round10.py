@@ -6,7 +6,8 @@ which is 80"), even inside a condition; a value given in a unit of time holds wh
 in another unit. A size written as an adjective ("a 79-byte `WS-TEXT`", "`MSG` is a 60-byte field") is the
 name's length; the item and the value checked are those of the claim's own program, or of the paragraph's it
 opens with. A program sharing its file with others calls only what its own lines call; "hands X to `P`" calls
-P. Each on a small fixture."""
+P. Purpose, choice, reliability and cost are judgements ("exists mainly so that", "was chosen", "a tidy
+choice", "nearly free", "constant-time"). Each on a small fixture."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from _grounding_helpers import fixture_grounder
 
 from groundjudge.grounding.models import Verdict
 
-S, P, U = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED
+S, P, U, N = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY
 
 CACHE_PY = """\
 class LruCache:
@@ -223,3 +224,20 @@ def test_calls_of_sibling_programs_and_handing_over(grounder, text, verdict, rea
     assert claim.verdict is verdict, claim.reason
     if reason is not None:
         assert claim.reason.startswith(reason), claim.reason
+
+
+JUDGEMENTS = [
+    "The `Stamper` class exists mainly so that a key is never stamped twice.",
+    "`_fail` exists mainly for wrappers that forget to yield.",
+    "Raising from `_fail` was chosen so that a broken wrapper stops the run.",
+    "Keeping `LruCache.popitem` apart from `LfuCache.popitem` is a tidy choice.",
+    "Popping from `self.order` makes `LruCache.popitem` nearly free.",
+    "`LfuCache.popitem` is effectively constant-time.",
+    "Checking `self.key` first is the most reliable way to keep an existing stamp, as users expect.",
+]
+
+
+@pytest.mark.parametrize("text", JUDGEMENTS)
+def test_purpose_choice_and_cost_are_judgements(grounder, text):
+    claim = grounder.one(text)
+    assert claim.verdict is N, claim.reason
