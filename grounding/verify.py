@@ -947,7 +947,8 @@ class _ClaimChecker:
                 scope = self._placing_files(loc, explicit) if explicit and not loc.files else explicit if loc.files else strong
                 if self._passed_by_caller(loc):
                     scope = []  # "`DECODE` reads `PACKET-ID`": the caller's item, passed on a CALL of the program
-                self._check_identifier(loc, [f for f in scope if f not in loc.files])
+                # a name whose own file is among the cited ones is placed there (`GETPOL` by `GETPOL.cbl:50-57`)
+                self._check_identifier(loc, [] if set(loc.files) & set(scope) else scope)
         self._about = None
         self._check_values(self.scope)
         for relation, kinds, subject, obj in links:

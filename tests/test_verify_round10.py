@@ -100,6 +100,19 @@ CARDS_CBL = """\
 """
 
 
+# a menu holding the names of the programs it links to in items of the same names
+MENU_CBL = """\
+       IDENTIFICATION DIVISION.
+       PROGRAM-ID. MENU1.
+       DATA DIVISION.
+       WORKING-STORAGE SECTION.
+       01  PROGRAM-NAMES.
+           05  CARDS1    PIC X(8) VALUE 'CARDS1'.
+           05  REPORT1   PIC X(8) VALUE 'REPORT1'.
+       PROCEDURE DIVISION.
+           GOBACK.
+"""
+
 # two sibling programs in one file (GnuCOBOL), and the programs they call in another
 CHUNKS_CBL = """\
        IDENTIFICATION DIVISION.
@@ -138,6 +151,7 @@ def grounder(tmp_path_factory: pytest.TempPathFactory):
             "pkg/cache.py": CACHE_PY,
             "cbl/REPORT1.cbl": REPORT_CBL,
             "cbl/CARDS1.cbl": CARDS_CBL,
+            "cbl/MENU1.cbl": MENU_CBL,
             "src/chunks.cob": CHUNKS_CBL,
             "src/chunk-io.cob": CHUNK_IO_CBL,
         },
@@ -209,6 +223,8 @@ def test_sizes_as_adjectives_and_the_claims_own_items(grounder, text, verdict, r
 
 
 CALLS = [
+    # a program whose own file is among the cited ones is placed there, though another file has an item of its name
+    ("`CARDS1` and `REPORT1` both declare `WS-TOTAL` (`cbl/CARDS1.cbl:8`, `cbl/REPORT1.cbl:6`).", S, None),
     # a program that shares its file with another calls only what its own lines call
     ("`Chunk-Generate` calls `Chunk-Fill`.", S, None),
     ("`Chunk-Generate` calls `Chunk-Save`.", U, "Chunk-Generate does not call or perform Chunk-Save"),
