@@ -1967,7 +1967,15 @@ class _ClaimChecker:
                 return
             # an argument of a quoted call may be built at run time: absent, it is off, not made up
             missing = not scope and not _argument_of_quoted_code(ref)
+            if scope and not missing and not _argument_of_quoted_code(ref) and not self._anywhere(value, pattern):
+                # a value no line of the snapshot holds is a wrong value of the claim's code, not one misplaced
+                self._add("contradicted", f"{shown} appears nowhere in {where} nor anywhere else in the snapshot", relation=True)
+                return
             self._add("missing" if missing else "mismatch", f"{shown} does not appear in {where}")
+
+    def _anywhere(self, value: str, pattern: re.Pattern[str]) -> bool:
+        """Does some line of the snapshot hold the value (as the pattern spells it)?"""
+        return any(pattern.search(line) for _, _, line in self.lk.search(value, FULL_SEARCH_LIMIT))
 
     def _rendered_line(self, value: str, scope: list[str]) -> tuple[str, int] | None:
         """A code line whose string literal renders the quoted message: its format placeholders (`%d`, `{n}`)
@@ -2055,7 +2063,9 @@ class _ClaimChecker:
                     if by is not None and loc.pos >= by.end() and _AGENT_GAP.fullmatch(text, by.end(), loc.pos)
                 ]
                 subject = named_by[0] if named_by else (places[0] if places else None)
-                objects = earlier + [loc for loc in after if loc not in named_by]
+                # "... after the card is read": what is read is the prose's noun, none of the names before it
+                prose_subject = _PROSE_PASSIVE_SUBJECT.search(self._masked, 0, cue.start) is not None
+                objects = ([] if prose_subject else earlier) + [loc for loc in after if loc not in named_by]
                 if _PRONOUN_PASSIVE.search(before):
                     objects = earlier[:1]  # "`f` creates a `TreeSet` the first time it is called": f is called
                 agents = [loc for loc in named_by[1:] if self._is_actor(loc)]  # "imported by A and by B": each must
@@ -3055,6 +3065,10 @@ _CLAUSE_BREAK = re.compile(
     re.I,
 )
 _BACKTICKED = re.compile(r"`[^`]*`")
+_PROSE_PASSIVE_SUBJECT = re.compile(
+    r"\b(?:the|a|an|each|every|its|their|this|that|these|those)\s+(?:(?!having\b)[a-z]+\s+){0,2}"
+    r"(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?$"
+)
 # A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
 _DESTINATION_BEFORE = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+|its\s+|a\s+)?(?:file\s+)?`?$", re.I)
 _WHOLE_CELL = re.compile(r"\s*(?:\||$)")

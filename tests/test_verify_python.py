@@ -102,7 +102,8 @@ def test_string_and_number_values(g):
     assert "'transactions must be posted in date order' appears at pyledger/ledger.py:57" in c.reason
     c = g.one('In pyledger/money.py `CENTS_PER_UNIT` is 100 and `CURRENCY` is "USD".')  # it is "EUR"
     assert c.verdict == P
-    assert "'USD' does not appear in pyledger/money.py" in c.reason
+    # a value no file holds is a wrong value of the claim's file, not a misplaced one
+    assert "'USD' appears nowhere in pyledger/money.py nor anywhere else in the snapshot" in c.reason
 
 
 @pytest.mark.parametrize("path", ["/etc/passwd", "../pyledger/pyledger/money.py", "`~/.ssh/id_rsa`"])

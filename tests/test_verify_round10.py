@@ -6,7 +6,9 @@ which is 80"), even inside a condition; a value given in a unit of time holds wh
 in another unit. A size written as an adjective ("a 79-byte `WS-TEXT`", "`MSG` is a 60-byte field") is the
 name's length; the item and the value checked are those of the claim's own program, or of the paragraph's it
 opens with. A program sharing its file with others calls only what its own lines call; "hands X to `P`" calls
-P. Purpose, choice, reliability and cost are judgements ("exists mainly so that", "was chosen", "a tidy
+P. A quoted value of the claim's program that no line of the snapshot holds is a wrong value (contradicted),
+not a misplaced one; a passive whose subject is a noun of the prose ("after the card is read") reads none of
+the names before it. Purpose, choice, reliability and cost are judgements ("exists mainly so that", "was chosen", "a tidy
 choice", "nearly free", "constant-time"). Each on a small fixture."""
 
 from __future__ import annotations
@@ -257,3 +259,21 @@ JUDGEMENTS = [
 def test_purpose_choice_and_cost_are_judgements(grounder, text):
     claim = grounder.one(text)
     assert claim.verdict is N, claim.reason
+
+
+LITERALS = [
+    ("`REPORT1` displays `'LINE '` before each count.", S, None),
+    # in another program only: a value of the snapshot, misplaced ("the card is read": the card is what is read,
+    # not `CARDS1`, which stays the program the claim is about)
+    ("`CARDS1` displays `'RESET '` after the card is read.", P, "'RESET ' does not appear in cbl/CARDS1.cbl"),
+    # in no file at all: a wrong value
+    ("`REPORT1` displays `'ROW '` before each count.", U, "'ROW ' appears nowhere in cbl/REPORT1.cbl nor anywhere else"),
+]
+
+
+@pytest.mark.parametrize(("text", "verdict", "reason"), LITERALS)
+def test_a_value_no_file_holds_is_wrong_not_misplaced(grounder, text, verdict, reason):
+    claim = grounder.one(text)
+    assert claim.verdict is verdict, claim.reason
+    if reason is not None:
+        assert claim.reason.startswith(reason), claim.reason
