@@ -504,6 +504,10 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         ident = re.sub(r"\(\)$", "", c).rstrip(".:,;")
         if len(ident) < 2:
             return  # `D`, `*`: a character being talked about, not a name
+        if re.fullmatch(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+", ident):
+            # `LevelFilter::Info`, `Level::max`, `std::runtime_error`: a Rust or C++ path is a dotted name
+            out.add(pos, ClaimRef(kind="identifier", text=whole, value=ident.replace("::", ".")))
+            return
         if re.fullmatch(r"[A-Za-z_$#@0-9][\w$#@-]*(?:\.[A-Za-z_]\w*)*", ident) and any(ch.isalpha() for ch in ident):
             # A backticked COBOL word (`GOBACK`, `CURRENCY`) is meant literally too: it must be in the code.
             if ident not in PY_KEYWORDS:

@@ -288,6 +288,10 @@ def _after(refs: list[ClaimRef], pos: int) -> ClaimRef | None:
 
 def _word_fact(predicate: Predicate, m: re.Match[str], names: list[ClaimRef], text: str) -> Fact:
     obj = _after(names, m.end())
+    if obj is not None and "`" in text[m.end() : obj.start]:
+        # "raises `"Cannot declare {key} twice"` when ... `Flags.EXPLICIT_NEST`": the first thing quoted after
+        # the verb is what it names (a message here), not a later name
+        obj = None
     term = _term(obj) if obj else _repeated_after(names, m.end(), text)
     return Fact(predicate=predicate, span=(m.start(), m.end()), subject=_actor(names, m.start(), text), object=term)
 

@@ -55,7 +55,14 @@ from groundjudge.grounding.claims import (
 from groundjudge.grounding.facts import Fact, Predicate, Term
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
-from groundjudge.grounding.index.registry import assign_dd, case_insensitive, comment_starts, keywords, special_names
+from groundjudge.grounding.index.registry import (
+    assign_dd,
+    case_insensitive,
+    comment_starts,
+    keywords,
+    members_outside_types,
+    special_names,
+)
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from groundjudge.grounding.outcomes import RELATION_PREDICATES, record_checks
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
@@ -193,10 +200,13 @@ _PASSIVE_CLAUSE = re.compile(
 )
 # "is called by `Y`", "is performed from `Y`": the passive's agent or origin, which lives elsewhere
 # ("is annotated with `@Component`" names what the subject carries)
-# a name the verb after it has run by its callers: "`X` is called when ...", "`X` runs right after `Y`"
-_RUN_SUBJECT = re.compile(
-    r"\s*(?:" + _PASSIVE_CLAUSE.pattern + r"|(?:only\s+|also\s+|then\s+|first\s+)?(?:runs|executes|fires)\b)", re.I
+_PASSIVE_SUBJECT = re.compile(r"\s*" + _PASSIVE_CLAUSE.pattern, re.I)
+# "`X` is implemented for `Y`", "is called by `Y`" (but not "is annotated with `@Y`", which is X's own)
+_DONE_TO_SUBJECT = re.compile(
+    _PASSIVE_SUBJECT.pattern + r"(?:\s+\w+){0,2}?\s+(?:for|by|from|when|whenever|once|after|before)\b", re.I
 )
+# a name the verb after it has run by its callers: "`X` is called when ...", "`X` runs right after `Y`"
+_RUN_SUBJECT = re.compile(_PASSIVE_SUBJECT.pattern + r"|\s*(?:only\s+|also\s+|then\s+|first\s+)?(?:runs|executes|fires)\b", re.I)
 _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by|from|in|inside|within)\b", re.I)
 # "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place; and
 # "from `eventemitter3`" a module a name comes from (not "a line from `NUM-CRUNCH`", data the code uses)
@@ -286,9 +296,10 @@ def normalize_usage(usage: str) -> str:
 
 
 def word_pattern(name: str) -> re.Pattern[str]:
-    """A name as a whole word; COBOL-style names (upper case, hyphens) match case-insensitively."""
+    """A name as a whole word; COBOL-style names (upper case, hyphens) match case-insensitively; the dots of
+    a dotted name match a Rust or C++ path's `::` too (`LevelFilter.Info` is written `LevelFilter::Info`)."""
     flags = re.I if name.upper() == name else 0
-    return re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", flags)
+    return re.compile(r"(?<![\w-])" + re.escape(name).replace(r"\.", r"(?:\.|::)") + r"(?![\w-])", flags)
 
 
 class _NoInfo:
@@ -526,7 +537,7 @@ class _Lookup:
         """Lines containing text (whole word when it is a name), from the full-text table, confirmed by
         scanning; lines of source code come before lines of prose files (a README only describes the code)."""
         pattern = word_pattern(text) if re.fullmatch(r"[\w$#@.-]+", text) else re.compile(re.escape(text))
-        found = self.search(text)
+        found = self.search(text, FULL_SEARCH_LIMIT if limit > SEARCH_LIMIT else SEARCH_LIMIT)
         hits = {(p, n) for p, n, line in found if pattern.search(line)}
         if len(found) == SEARCH_LIMIT and all(self.is_prose(p) for p, _ in hits):
             # The phrase's tokens fill the first page with other spellings (RETURN-CODE: "return code" in
@@ -675,6 +686,23 @@ class _Lookup:
     def _names_module(self, word: str) -> bool:
         """Is word a package directory or a module file of the snapshot?"""
         return any(word in PurePosixPath(p).with_suffix("").parts for p in self.all_paths())
+
+    def name_part(self, part: str) -> tuple[str, int, str] | None:
+        """The first code line with a COBOL-style name that holds part between hyphens (QSAM-STAT in
+        WS-OCOR1-QSAM-STAT), and that name."""
+        within = re.compile(
+            r"(?<![\w-])(?:[\w]+-)+"
+            + re.escape(part)
+            + r"(?:-[\w]+)*(?![\w-])|(?<![\w-])"
+            + re.escape(part)
+            + r"(?:-[\w]+)+(?![\w-])",
+            re.I,
+        )
+        for path, n, line in self.search(part, FULL_SEARCH_LIMIT):
+            m = within.search(line)
+            if m is not None and not self.is_prose(path):
+                return path, n, m.group(0)
+        return None
 
     def _unnamed_presence(self, name: str) -> list[tuple[str, int]]:
         """Lines showing that a name no definition or whole word accounts for is still real: a prefix of
@@ -1656,6 +1684,10 @@ class _ClaimChecker:
                 # "CircleCI" in prose for the code's 'CIRCLECI': a word of the answer, written its own way
                 p, n = spelled
                 self._add("ok", f"{ref.value} appears at {p}:{n} (in another case)", [self.lk.snippet(p, n, n)])
+            elif _FAMILY_AFTER.match(self.claim.text, ref.end) and (part := self.lk.name_part(ref.value)) is not None:
+                # "the `QSAM-STAT` fields": the part several names share (WS-OCOR1-QSAM-STAT, WS-OCOR2-QSAM-STAT)
+                p, n, whole = part
+                self._add("ok", f"{ref.value} is part of {whole} at {p}:{n}", [self.lk.snippet(p, n, n)])
             elif ref.strict:
                 self._add("missing", f"{ref.value} appears nowhere in the snapshot")
             return
@@ -2232,10 +2264,11 @@ class _ClaimChecker:
         return path, 1, 10**9
 
     def _decorated_start(self, d: Symbol) -> int:
-        """A definition's first line, taking in the decorators or annotations right above it (`@Component`)."""
+        """A definition's first line, taking in the decorators, annotations or Rust attributes right above it
+        (`@Component`, `#[derive(PartialOrd)]`)."""
         lines = self.lk.file_lines(d.path)
         start = d.start_line
-        while start > 1 and lines[start - 2].lstrip().startswith("@"):
+        while start > 1 and lines[start - 2].lstrip().startswith(("@", "#[")):
             start -= 1
         return start
 
@@ -2398,6 +2431,10 @@ class _ClaimChecker:
             return
         if not first.res.defs or any(d.kind not in SPAN_KINDS | {SymbolKind.CLASS} for d in first.res.defs):
             return
+        if _DONE_TO_SUBJECT.match(self._masked, first.ref.end):
+            return  # "`VisitSource` is implemented for `DebugMap`": what is done to P names what P need not
+        if any(d.kind is SymbolKind.CLASS and d.language in members_outside_types() for d in first.res.defs):
+            return  # a Rust or Go type's code is in impl blocks and methods anywhere, not in its definition
         text = self.claim.text
         clause_end = self._clause_of(first.pos)[1]
         cobol = all(d.kind in PROCEDURE_KINDS for d in first.res.defs)
@@ -2667,7 +2704,9 @@ class _ClaimChecker:
     # -- quoted calls and types ------------------------------------------------------------------------
 
     def _python_hits(self, name: str) -> list[tuple[str, int]]:
-        return [h for h in self.lk.text_hits(_last(name), 50) if (self.lk.file_info(h[0]) or _NO_INFO).language == "python"]
+        # every call site: an exception class is raised from dozens of lines, and the quoted call may be the last
+        hits = self.lk.text_hits(_last(name), FULL_SEARCH_LIMIT)
+        return [h for h in hits if (self.lk.file_info(h[0]) or _NO_INFO).language == "python"]
 
     def _check_quoted_calls(self) -> None:
         """A quoted Python call (`zlib.compress(json, 9)`) states its arguments too: the code's calls of that
@@ -3065,6 +3104,8 @@ _CLAUSE_BREAK = re.compile(
     re.I,
 )
 _BACKTICKED = re.compile(r"`[^`]*`")
+# "the `QSAM-STAT` fields": a name that several names share, followed by a plural noun
+_FAMILY_AFTER = re.compile(r"`?\s+(?:fields|items|entries|variables|flags|counters|switches|names|columns)\b", re.I)
 _PROSE_PASSIVE_SUBJECT = re.compile(
     r"\b(?:the|a|an|each|every|its|their|this|that|these|those)\s+(?:(?!having\b)[a-z]+\s+){0,2}"
     r"(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?$"
@@ -3233,7 +3274,8 @@ def _split_arguments(args: str) -> list[str]:
 
 
 def _arguments(args: str) -> set[str]:
-    return set(_split_arguments(args))
+    """The arguments a quoted call states; an ellipsis (`f("x", ...)`) stands for the ones it leaves out."""
+    return {a for a in _split_arguments(args) if a not in ("...", "…")}
 
 
 def _run_time_values(code_args: str, quoted_args: str) -> bool:

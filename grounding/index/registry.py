@@ -47,6 +47,9 @@ class Language:
     line_comments: tuple[str, ...]
     reserved: frozenset[str]  # as written: upper case for the case-insensitive languages
     vocabulary: frozenset[str]  # embedded languages and system names (COBOL: CICS, SQL; JCL: VSAM, system datasets)
+    # a type's definition holds its methods (a Python or Java class); false where they live apart, in impl
+    # blocks or receiver functions anywhere (Rust, Go, C)
+    members_inside_types: bool = True
     data: dict = field(default_factory=dict)  # the file's language-specific tables ([comments], [assign], ...)
 
 
@@ -69,6 +72,7 @@ def _load(kind: Kind) -> Language:
         line_comments=tuple(data.get("comments", {}).get("line", ())),
         reserved=_words(data.get("reserved", {}).get("words", "")),
         vocabulary=frozenset().union(*(_words(v) for v in data.get("vocabulary", {}).values())),
+        members_inside_types=data.get("members_inside_types", True),
         data=data,
     )
 
@@ -122,6 +126,12 @@ def source_extensions() -> list[str]:
 @cache
 def case_insensitive() -> frozenset[Kind]:
     return frozenset(k for k, lang in languages().items() if not lang.case_sensitive)
+
+
+@cache
+def members_outside_types() -> frozenset[Kind]:
+    """Languages whose types do not hold their methods (see Language.members_inside_types)."""
+    return frozenset(k for k, lang in languages().items() if not lang.members_inside_types)
 
 
 def needs_parser(kind: str) -> bool:
