@@ -189,7 +189,10 @@ LOCATABLE_KINDS = frozenset(
 ACTOR_KINDS = CODE_ACTOR_KINDS | {SymbolKind.JOB, SymbolKind.STEP, SymbolKind.PROC}
 _WHICH_PRONOUN = re.compile(r"\bwhich\s+(?:it|they)\s+(?:\w+\s+)?$", re.I)
 # "it performs", "and then runs": the subject of the previous cue carries on
-_PRONOUN_SUBJECT = re.compile(r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+|otherwise\s+|finally\s+|next\s+)?$", re.I)
+# "it calls", "and then calls", ", then calls": the verb is the sentence subject's again
+_PRONOUN_SUBJECT = re.compile(
+    r"\b(?:it|they|and)\s+(?:also\s+|then\s+|only\s+|otherwise\s+|finally\s+|next\s+)?$|,\s*then\s+$", re.I
+)
 # Kinds whose definitions span the code that does what a sentence about them says.
 SPAN_KINDS = PROCEDURE_KINDS | FUNCTION_KINDS
 # what has a body a sentence-end cite must reach: a paragraph, function, class or (nested) program
@@ -3099,7 +3102,7 @@ _STEP_VERB = (
     r"logs|appends|clears|updates|catches|handles|creates|invokes|waits|fetches|puts|gets|defers|wraps|marks)\b"
 )
 _CLAUSE_BREAK = re.compile(
-    r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their)\b)"
+    r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their|otherwise)\b)"
     r"|,\s*(?=" + _STEP_VERB + ")",
     re.I,
 )

@@ -230,6 +230,8 @@ CALLS = [
     # a program that shares its file with another calls only what its own lines call
     ("`Chunk-Generate` calls `Chunk-Fill`.", S, None),
     ("`Chunk-Generate` calls `Chunk-Save`.", U, "Chunk-Generate does not call or perform Chunk-Save"),
+    # ", then calls": the sentence's subject calls, not the name the verb before acted on
+    ("`Chunk-Load` fills a `Chunk-Generate` record with the chunk, then calls `Chunk-Save`.", S, None),
     # "hands X to `P`": P is called, X is what it is given
     ("`Chunk-Load` hands the loaded chunk to `Chunk-Save`.", S, None),
     ("`Chunk-Generate` hands the new chunk to `Chunk-Save`.", U, "Chunk-Generate does not call or perform Chunk-Save"),
@@ -318,6 +320,7 @@ PARSER_PY = (
         for i in range(60)
     )
     + "def skip_until(src, pos, expect, error_on, error_on_eof):\n    return pos\n\n\n"
+    + "def to_number(text, parse_float):\n    if '.' in text:\n        return parse_float(text)\n    return int(text, 0)\n\n\n"
     + 'def parse_literal(src, pos):\n    pos = skip_until(\n        src, pos, "\'", error_on=ILLEGAL, error_on_eof=True\n    )\n'
     + '    if pos < 0:\n        raise ParseError("Unterminated string", src, pos)\n    return pos\n'
 )
@@ -350,6 +353,8 @@ HELDOUT = [
     ('`parse_literal` raises `ParseError("Unterminated string", ...)`.', S, None),
     ("`parse_literal` calls `skip_until(..., error_on=ILLEGAL, error_on_eof=True)`.", S, None),
     ("`parse_literal` calls `skip_until(..., error_on=ILLEGAL, error_on_eof=False)`.", P, "skip_until is called as"),
+    # "and otherwise ..." starts a step of its own, which the condition of the step before does not govern
+    ("`to_number` passes the text to `parse_float` when it holds a dot and otherwise returns `int(text, 0)`.", S, None),
     # "the `X` fields": a part several names share
     ("`CARDS1` reads the card into the `CARD` fields.", S, None),
     ("`CARDS1` reads the card into the `CARDX` fields.", U, "CARDX appears nowhere in the snapshot"),
