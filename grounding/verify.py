@@ -1643,6 +1643,18 @@ class _ClaimChecker:
                 # "saves `SQLCODE` into its message (lines 147-157)" where only a comment there names it
                 return CheckResult("mismatch", f"{cited} names {name} only in comments", [self.lk.snippet(path, start, end)])
             misplaced.extend(defs)
+        # "..., which works because `SPECIAL-NAMES` declares it (line 23)": a word of the language the cite's own
+        # clause quotes is what its lines show
+        shown = [
+            loc.ref.value
+            for loc in self.located
+            if lo <= loc.pos < hi
+            and loc.ref.kind == "identifier"
+            and _is_keyword(loc.ref.value)
+            and self.lk.first_code_mention(path, loc.ref.value, start, end) is not None
+        ]
+        if shown:
+            return CheckResult("ok", f"{cited} holds {shown[0]}", [self.lk.snippet(path, start, end)])
         # "runs `PTNR` with `EXEC CICS RUN TRANSID(...)` (lines 182-187)": the quoted statement, or a quoted
         # message, is what is cited (of the cite's clause; of the whole sentence, when the cite ends it)
         first, last = (0, len(self.claim.text)) if closes else (lo, hi)

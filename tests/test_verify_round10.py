@@ -355,6 +355,12 @@ HELDOUT = [
     ("`parse_literal` calls `skip_until(..., error_on=ILLEGAL, error_on_eof=False)`.", P, "skip_until is called as"),
     # "and otherwise ..." starts a step of its own, which the condition of the step before does not govern
     ("`to_number` passes the text to `parse_float` when it holds a dot and otherwise returns `int(text, 0)`.", S, None),
+    # a word of the language quoted in the cite's own clause is what the cited lines show
+    (
+        "`CARDS1` keeps the card in `WS-CARD`, which works because its `WORKING-STORAGE` declares it (`cbl/CARDS1.cbl:4`).",
+        S,
+        None,
+    ),
     # "the `X` fields": a part several names share
     ("`CARDS1` reads the card into the `CARD` fields.", S, None),
     ("`CARDS1` reads the card into the `CARDX` fields.", U, "CARDX appears nowhere in the snapshot"),
