@@ -2723,12 +2723,24 @@ class _ClaimChecker:
         hits = self.lk.text_hits(_last(name), FULL_SEARCH_LIMIT)
         return [h for h in hits if (self.lk.file_info(h[0]) or _NO_INFO).language == "python"]
 
+    def _quoted_calls(self) -> list[tuple[str, list[Symbol] | None]]:
+        """The calls the claim quotes, each with the bodies its call sites must be in (None: anywhere):
+        each backticked text (anywhere: a table row or a sentence may quote a call made by a helper), and
+        "`g` calls `f` with `k=v`" as `f(k=v)` in g's body."""
+        text = self.claim.text
+        out: list[tuple[str, list[Symbol] | None]] = [(m.group(1).strip(), None) for m in re.finditer(r"`([^`]+)`", text)]
+        opener = self._opening_name(FUNCTION_KINDS)
+        bodies = self._preferred(opener.res.defs) if opener is not None and opener.res is not None else None
+        for m in _CALL_WITH.finditer(text):
+            out.append((f"{m.group('name')}({', '.join(re.findall(r'`([^`]+)`', m.group('args')))})", bodies))
+        return out
+
     def _check_quoted_calls(self) -> None:
         """A quoted Python call (`zlib.compress(json, 9)`) states its arguments too: the code's calls of that
         function must include one with the same arguments (spacing aside). Calls found with other arguments
         only contradict it; no call found leaves it to the name checks."""
-        for m in re.finditer(r"`([^`]+)`", self.claim.text):
-            call = _PY_CALL.fullmatch(m.group(1).strip())
+        for quoted, bodies in self._quoted_calls():
+            call = _PY_CALL.fullmatch(quoted)
             if call is None or _balanced(call.group(0), call.start("args")) != call.group("args"):
                 continue  # not one call: a chain (`f(x).digest()`) or a sum of calls
             name, wanted = call.group("name"), _arguments(call.group("args"))
@@ -2737,6 +2749,8 @@ class _ClaimChecker:
             site = re.compile(r"(?<!\w)(?<!def )(?<!class )" + re.escape(name) + r"\s*\(")
             seen: list[tuple[str, int, str]] = []
             for path, n in self._python_hits(name):
+                if bodies is not None and not any(d.path == path and d.start_line <= n <= d.end_line for d in bodies):
+                    continue  # "`g` calls `f` with ...": a call of f in another function says nothing of g's
                 lines = self.lk.file_lines(path)
                 text = "\n".join(lines[n - 1 : n + CALL_LINES])
                 for found in site.finditer(text.split("\n", 1)[0]):
@@ -2744,7 +2758,7 @@ class _ClaimChecker:
                     if args is not None:
                         seen.append((path, n, args))
             if not seen:
-                self._check_sibling_call(name, wanted, m.group(1).strip())
+                self._check_sibling_call(name, wanted, quoted)
                 continue
             # prose quotes a call's telling arguments, not always all of them
             same = next(((p, n) for p, n, a in seen if wanted <= _arguments(a)), None)
@@ -2769,7 +2783,7 @@ class _ClaimChecker:
             p, n, args = seen[0]
             self._add(
                 "contradicted",
-                f"{name} is called as {name}({args}) at {p}:{n}, never as {m.group(1).strip()}",
+                f"{name} is called as {name}({' '.join(args.split())}) at {p}:{n}, never as {quoted}",
                 [self.lk.snippet(p, n, n)],
                 relation=True,
             )
@@ -3119,6 +3133,11 @@ _CLAUSE_BREAK = re.compile(
     re.I,
 )
 _BACKTICKED = re.compile(r"`[^`]*`")
+# "calls `skip_until` with `error_on_eof=True`": the keyword arguments of that call
+_CALL_WITH = re.compile(
+    r"(?<![\w-])call(?:s|ed|ing)?\s+`(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`\s+with\s+"
+    r"(?P<args>`[A-Za-z_]\w*=[^`]+`(?:\s*(?:,|and|,\s*and)\s*`[A-Za-z_]\w*=[^`]+`)*)"
+)
 # "the `QSAM-STAT` fields": a name that several names share, followed by a plural noun
 _FAMILY_AFTER = re.compile(r"`?\s+(?:fields|items|entries|variables|flags|counters|switches|names|columns)\b", re.I)
 _PROSE_PASSIVE_SUBJECT = re.compile(

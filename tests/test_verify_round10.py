@@ -320,6 +320,7 @@ PARSER_PY = (
         for i in range(60)
     )
     + "def skip_until(src, pos, expect, error_on, error_on_eof):\n    return pos\n\n\n"
+    + "def skip_comment(src, pos):\n    return skip_until(src, pos, '#', error_on=ILLEGAL, error_on_eof=False)\n\n\n"
     + "def to_number(text, parse_float):\n    if '.' in text:\n        return parse_float(text)\n    return int(text, 0)\n\n\n"
     + 'def parse_literal(src, pos):\n    pos = skip_until(\n        src, pos, "\'", error_on=ILLEGAL, error_on_eof=True\n    )\n'
     + '    if pos < 0:\n        raise ParseError("Unterminated string", src, pos)\n    return pos\n'
@@ -352,7 +353,9 @@ HELDOUT = [
     # a quoted call with "..." leaves arguments out; every call site is looked at
     ('`parse_literal` raises `ParseError("Unterminated string", ...)`.', S, None),
     ("`parse_literal` calls `skip_until(..., error_on=ILLEGAL, error_on_eof=True)`.", S, None),
-    ("`parse_literal` calls `skip_until(..., error_on=ILLEGAL, error_on_eof=False)`.", P, "skip_until is called as"),
+    # "`g` calls `f` with `k=v`": g's own call of f must pass it
+    ("`skip_comment` calls `skip_until` with `error_on_eof=False`.", S, None),
+    ("`skip_comment` calls `skip_until` with `error_on_eof=True`.", P, "skip_until is called as skip_until(src, pos, '#',"),
     # "and otherwise ..." starts a step of its own, which the condition of the step before does not govern
     ("`to_number` passes the text to `parse_float` when it holds a dot and otherwise returns `int(text, 0)`.", S, None),
     # a word of the language quoted in the cite's own clause is what the cited lines show
