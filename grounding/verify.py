@@ -203,13 +203,12 @@ _PASSIVE_CLAUSE = re.compile(
 )
 # "is called by `Y`", "is performed from `Y`": the passive's agent or origin, which lives elsewhere
 # ("is annotated with `@Component`" names what the subject carries)
-_PASSIVE_SUBJECT = re.compile(r"\s*" + _PASSIVE_CLAUSE.pattern, re.I)
+# a passive verb right after a name: the name is what is acted on
+_PASSIVE_AFTER = r"\s*" + _PASSIVE_CLAUSE.pattern
 # "`X` is implemented for `Y`", "is called by `Y`" (but not "is annotated with `@Y`", which is X's own)
-_DONE_TO_SUBJECT = re.compile(
-    _PASSIVE_SUBJECT.pattern + r"(?:\s+\w+){0,2}?\s+(?:for|by|from|when|whenever|once|after|before)\b", re.I
-)
+_DONE_TO_SUBJECT = re.compile(_PASSIVE_AFTER + r"(?:\s+\w+){0,2}?\s+(?:for|by|from|when|whenever|once|after|before)\b", re.I)
 # a name the verb after it has run by its callers: "`X` is called when ...", "`X` runs right after `Y`"
-_RUN_SUBJECT = re.compile(_PASSIVE_SUBJECT.pattern + r"|\s*(?:only\s+|also\s+|then\s+|first\s+)?(?:runs|executes|fires)\b", re.I)
+_RUN_SUBJECT = re.compile(_PASSIVE_AFTER + r"|\s*(?:only\s+|also\s+|then\s+|first\s+)?(?:runs|executes|fires)\b", re.I)
 _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by|from|in|inside|within)\b", re.I)
 # "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place; and
 # "from `eventemitter3`" a module a name comes from (not "a line from `NUM-CRUNCH`", data the code uses)
