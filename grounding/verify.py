@@ -195,8 +195,8 @@ _PRONOUN_SUBJECT = re.compile(
 )
 # Kinds whose definitions span the code that does what a sentence about them says.
 SPAN_KINDS = PROCEDURE_KINDS | FUNCTION_KINDS
-# what has a body a sentence-end cite must reach: a paragraph, function, class or (nested) program
-_CITE_BODY_KINDS = SPAN_KINDS | {SymbolKind.CLASS, SymbolKind.PROGRAM}
+# what a sentence-end cite must reach: a paragraph, function, class or (nested) program, or a constant's line
+_CITE_BODY_KINDS = SPAN_KINDS | {SymbolKind.CLASS, SymbolKind.PROGRAM, SymbolKind.CONSTANT}
 CALL_KINDS = frozenset({RefKind.CALL, RefKind.PERFORM})
 _PASSIVE_CLAUSE = re.compile(
     r"\b(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?\w+(?:ed|en)\b", re.I
@@ -1611,7 +1611,7 @@ class _ClaimChecker:
         # function of this file but neither reaches its code nor calls it is misplaced, whatever names the lines
         # happen to mention (a definition of another name there still holds: the cite is then that name's)
         # "`makeSuccessResult` sets ... `exitCode` (`result.js:62-86`)": a cite that ends a sentence about a
-        # function, paragraph or class of this file but misses its code is misplaced, whatever names the lines
+        # function, paragraph, class or constant of this file but misses its code is misplaced, whatever names the lines
         # happen to mention, a call of the subject among them (a definition of another name there still holds:
         # the cite is then that name's). Only a subject its callers run ("`X` is called when ...", "`X` runs
         # after `Y`") may be shown where it is used.

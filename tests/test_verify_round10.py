@@ -168,6 +168,9 @@ CITES = [
     ("`_fail` raises a `RuntimeError` naming the hook (`pkg/cache.py:19-24`).", P, "_fail is at pkg/cache.py:15-16"),
     ("`_fail` is called when the generator stops without yielding (`pkg/cache.py:19-24`).", S, None),
     ("`_fail` runs when the generator stops without yielding (`pkg/cache.py:19-24`).", S, None),
+    # a constant's cite must reach its line, whatever else the cited lines mention
+    ("`RETRY_AFTER_MS` is how long a caller waits after `StopIteration` (`pkg/cache.py:27`).", S, None),
+    ("`RETRY_AFTER_MS` is how long a caller waits after `StopIteration` (`pkg/cache.py:21-23`).", P, "RETRY_AFTER_MS is at"),
     ("`Stamper` only sets `self.key` when the event lacks it (`pkg/cache.py:30-37`).", S, None),
     ("`Stamper` only sets `self.key` when the event lacks it (`pkg/cache.py:1-5`).", P, "Stamper is at pkg/cache.py:30-37"),
     ("`2000-PRINT-ALL` loops `WS-COUNT` from 1 up to `WS-TOTAL` (`cbl/REPORT1.cbl:12-16`).", S, None),
