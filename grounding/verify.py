@@ -1195,6 +1195,12 @@ class _ClaimChecker:
                 regions = self._governed_regions(where.path, name)
             if not regions:
                 continue
+            if self._restrictive(phrases) and self._unconditioned(where.path, where.start_line, name):
+                # "calls `g` only when ...": the call is there, but nothing makes it conditional
+                said = check.message.split(" (")[0]
+                message = f"{said} at {where.path}:{where.start_line} whatever happens: no condition governs it"
+                self.checks[self.checks.index(check)] = CheckResult("contradicted", message, [where], True, check.fact, check.ref)
+                continue
             absent = [m.group(0).strip("`").strip() for m in fragments]
             absent = [f for f in absent if not any(self._fragment_in(where.path, f, a, b) for a, b in regions)]
             absent += [
@@ -1210,6 +1216,19 @@ class _ClaimChecker:
                 self.checks[self.checks.index(check)] = CheckResult(
                     "contradicted", message, [self.lk.snippet(where.path, a, b)], True, check.fact, check.ref
                 )
+
+    def _restrictive(self, phrases: list[tuple[int, int]]) -> bool:
+        """Is one of the condition phrases a restriction ("only when", "only if", "unless")?"""
+        return any(_RESTRICTION.match(self._masked, a) or _ONLY_BEFORE.search(self._masked, 0, a) for a, _ in phrases)
+
+    def _unconditioned(self, path: str, line: int, name: str) -> bool:
+        """Does a statement run whenever its paragraph or function does: no test on its own line, and no
+        less-indented test above it in its body?"""
+        code = self.lk.file_lines(path)[line - 1] if 0 < line <= len(self.lk.file_lines(path)) else ""
+        if _INLINE_TEST.search(code):
+            return False
+        regions = self._governed_lines(path, [line], name)
+        return bool(regions) and regions[0][0] == line
 
     def _fragment_in(self, path: str, fragment: str, start: int, end: int) -> bool:
         """Is a quoted piece of code in lines start..end: as written, as an EXEC command in any order of
@@ -3132,6 +3151,11 @@ _CLAUSE_BREAK = re.compile(
     re.I,
 )
 _BACKTICKED = re.compile(r"`[^`]*`")
+# a condition that restricts: "only when", "only if", "unless"
+_RESTRICTION = re.compile(r"unless\b", re.I)
+_ONLY_BEFORE = re.compile(r"\bonly\s+$", re.I)
+# a test on the statement's own line ("IF X PERFORM Y", "x if c else y", "c && f()", "c ? f() : g()")
+_INLINE_TEST = re.compile(r"\b(?:IF|WHEN|if|when|while|unless)\b|&&|\|\||\?|\band\b|\bor\b")
 # "calls `skip_until` with `error_on_eof=True`": the keyword arguments of that call
 _CALL_WITH = re.compile(
     r"(?<![\w-])call(?:s|ed|ing)?\s+`(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`\s+with\s+"

@@ -324,6 +324,8 @@ PARSER_PY = (
     )
     + "def skip_until(src, pos, expect, error_on, error_on_eof):\n    return pos\n\n\n"
     + "def skip_comment(src, pos):\n    return skip_until(src, pos, '#', error_on=ILLEGAL, error_on_eof=False)\n\n\n"
+    + "def loads(text, parse_float=float):\n    parse_float = make_safe(parse_float)\n    return to_number(text, parse_float)\n\n\n"
+    + "def make_safe(parse_float):\n    return parse_float\n\n\n"
     + "def to_number(text, parse_float):\n    if '.' in text:\n        return parse_float(text)\n    return int(text, 0)\n\n\n"
     + 'def parse_literal(src, pos):\n    pos = skip_until(\n        src, pos, "\'", error_on=ILLEGAL, error_on_eof=True\n    )\n'
     + '    if pos < 0:\n        raise ParseError("Unterminated string", src, pos)\n    return pos\n'
@@ -367,6 +369,9 @@ HELDOUT = [
         S,
         None,
     ),
+    # "only when": the statement must be governed by some condition
+    ("`to_number` calls `parse_float` only when the text holds a `'.'`.", S, None),
+    ("`loads` calls `make_safe` only when the caller passes its own `parse_float`.", P, "loads calls/performs make_safe at"),
     # "the `X` fields": a part several names share
     ("`CARDS1` reads the card into the `CARD` fields.", S, None),
     ("`CARDS1` reads the card into the `CARDX` fields.", U, "CARDX appears nowhere in the snapshot"),
