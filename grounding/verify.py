@@ -197,6 +197,8 @@ _PRONOUN_SUBJECT = re.compile(
 SPAN_KINDS = PROCEDURE_KINDS | FUNCTION_KINDS
 # what a sentence-end cite must reach: a paragraph, function, class or (nested) program, or a constant's line
 _CITE_BODY_KINDS = SPAN_KINDS | {SymbolKind.CLASS, SymbolKind.PROGRAM, SymbolKind.CONSTANT}
+# what a sentence opening with it speaks of as using the data items it names
+_USING_KINDS = SPAN_KINDS | {SymbolKind.CLASS}
 CALL_KINDS = frozenset({RefKind.CALL, RefKind.PERFORM})
 _PASSIVE_CLAUSE = re.compile(
     r"\b(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?\w+(?:ed|en)\b", re.I
@@ -2462,11 +2464,12 @@ class _ClaimChecker:
         first = self._opening_name()
         if first is None or first.res is None:
             return
-        if not first.res.defs or any(d.kind not in SPAN_KINDS | {SymbolKind.CLASS} for d in first.res.defs):
+        kinds = {d.kind for d in first.res.defs}
+        if not kinds or not kinds <= _USING_KINDS:
             return
         if _DONE_TO_SUBJECT.match(self._masked, first.ref.end):
             return  # "`VisitSource` is implemented for `DebugMap`": what is done to P names what P need not
-        if any(d.kind is SymbolKind.CLASS and d.language in members_outside_types() for d in first.res.defs):
+        if SymbolKind.CLASS in kinds and {d.language for d in first.res.defs} & members_outside_types():
             return  # a Rust or Go type's code is in impl blocks and methods anywhere, not in its definition
         text = self.claim.text
         clause_end = self._clause_of(first.pos)[1]

@@ -255,6 +255,17 @@ pub struct Key {
     key: String,
 }
 
+enum Inner {
+    Boxed(String),
+    Msg(&'static str),
+}
+
+impl Key {
+    fn inner(&self) -> Inner {
+        Inner::Msg("key")
+    }
+}
+
 pub trait VisitSource {
     fn visit_pair(&mut self, key: Key);
 }
@@ -311,6 +322,8 @@ HELDOUT = [
     ("`Key` derives `PartialOrd` and `Ord`.", S, None),
     # what is done to a trait names the types it is implemented for, which its own definition need not name
     ("`VisitSource` is implemented for `fmt::DebugMap`.", S, None),
+    # a Rust type's code is in its impl blocks: what is said of the type need not be in its definition
+    ("`Key` hands out an `Inner` value, `Boxed` or `Msg`.", S, None),
     # a Windows script is a file an answer cites by name, with its lines
     ("`co.bat` opens the listing when `errorlevel` is 12 or more (`co.bat:2-3`).", S, None),
     # the message after "raises" is what is raised, not a name quoted later
