@@ -420,6 +420,34 @@ def _size_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
     return facts
 
 
+# "| `SOMA` | PIC: `9(005)` | Initial `VALUE`: 1 |": a cell under a value or default column (claims._row_text
+# writes each cell after its header) holding a literal states the row name's value
+_VALUE_CELL = re.compile(
+    r"\|\s*[^|:]*\b(?:values?|defaults?)\b[^|:`]*`?[^|:]*:\s*(?P<value>`?(?:[-+]?\d[\d_,]*(?:\.\d+)?|\"[^\"|]*\"|'[^'|]*'|"
+    r"None|True|False|true|false|null|nil)`?)\s*(?=\||$)",
+    re.I,
+)
+
+
+def _row_value_facts(text: str, names: list[ClaimRef]) -> list[Fact]:
+    if " | " not in text:
+        return []
+    first_cell = text.index(" | ")
+    key = next((r for r in names if r.end <= first_cell), None)
+    if key is None:
+        return []
+    return [
+        Fact(
+            predicate=Predicate.HAS_VALUE,
+            span=m.span("value"),
+            subject=_term(key),
+            value=m.group("value").strip("`"),
+            initial=True,
+        )
+        for m in _VALUE_CELL.finditer(text, first_cell)
+    ]
+
+
 def _ref_in(refs: list[ClaimRef], start: int, end: int) -> ClaimRef | None:
     return next((r for r in refs if start <= r.start and r.end <= end), None)
 
@@ -587,6 +615,7 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[
     facts.extend(_mapping_facts(text, names))
     facts.extend(_value_facts(text, names))
     facts.extend(_size_facts(text, names))
+    facts.extend(_row_value_facts(text, names))
     facts.extend(_quoted_default_facts(text))
     facts.extend(_set_facts(text, names))
     facts.extend(_return_facts(text, names, masked))

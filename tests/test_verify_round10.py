@@ -351,6 +351,15 @@ HELDOUT = [
 ]
 
 
+ROWS = [
+    # a literal under a value or default column is the row name's value
+    ("| Item | Initial value |\n|---|---|\n| `WS-COUNT` | 0 |", S, None),
+    ("| Item | Initial value |\n|---|---|\n| `WS-COUNT` | 5 |", U, "WS-COUNT is 0"),
+    ("| Constant | Default |\n|---|---|\n| `RETRY_AFTER_MS` | `30_000` |", S, None),
+    ("| Constant | Default |\n|---|---|\n| `RETRY_AFTER_MS` | `0` |", U, "RETRY_AFTER_MS is 30_000"),
+]
+
+
 def _expect(grounder, text: str, verdict: Verdict, reason: str | None) -> None:
     claim = grounder.one(text)
     assert claim.verdict is verdict, claim.reason
@@ -358,7 +367,7 @@ def _expect(grounder, text: str, verdict: Verdict, reason: str | None) -> None:
         assert claim.reason.startswith(reason), claim.reason
 
 
-@pytest.mark.parametrize(("text", "verdict", "reason"), [*CITES, *VALUES, *SIZES, *CALLS, *LITERALS])
+@pytest.mark.parametrize(("text", "verdict", "reason"), [*CITES, *VALUES, *SIZES, *CALLS, *LITERALS, *ROWS])
 def test_round10_readings(grounder, text, verdict, reason):
     _expect(grounder, text, verdict, reason)
 
