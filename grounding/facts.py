@@ -242,7 +242,7 @@ OPINION = re.compile(
     r"the\s+right\s+(?:design|choice|call|approach|default|precedence|thing|way|place|decision|abstraction|fix)|"
     r"(?:a|an|is)\s+sound\s+\w+|"
     r"suggests?|apparently|exists?\s+(?:(?:mainly|mostly|only|largely|primarily|partly|chiefly)\s+)?(?:so(?:\s+that)?|to|for)|"
-    r"designed\s+to|meant\s+to|intended|in\s+order\s+to|(?:was|were|is|are)\s+chosen|choice|"
+    r"designed\s+to|meant\s+to|intended|in\s+order\s+to|(?:was|were|is|are)\s+chosen|questionable|dubious|debatable|clever|(?:un)?wise|"
     r"thoughtful|tidy|tidier|friendl(?:y|ier|iest)|(?:most\s+)?reliable|users?\s+expect|"
     r"(?:nearly|almost|essentially|practically)\s+free|effectively|(?:constant|linear|quadratic)[- ]time|"
     # runtime behaviour and performance: what a run does, which static code alone does not show

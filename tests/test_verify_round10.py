@@ -1,15 +1,16 @@
-"""Issue E round 10: a cite that ends a sentence must reach the code of the paragraph, function, method or
-class the sentence opens with; a call of the subject at the cited lines does not (only a subject its callers
-run, "`X` is called when ...", "`X` runs after `Y`", may be shown where it is used), and another class's
-method of the same name is not `Owner.method`. A relative clause right after a name states its value ("`X`,
-which is 80"), even inside a condition; a value given in a unit of time holds when the code has the same span
-in another unit. A size written as an adjective ("a 79-byte `WS-TEXT`", "`MSG` is a 60-byte field") is the
-name's length; the item and the value checked are those of the claim's own program, or of the paragraph's it
-opens with. A program sharing its file with others calls only what its own lines call; "hands X to `P`" calls
-P. A quoted value of the claim's program that no line of the snapshot holds is a wrong value (contradicted),
-not a misplaced one; a passive whose subject is a noun of the prose ("after the card is read") reads none of
-the names before it. Purpose, choice, reliability and cost are judgements ("exists mainly so that", "was chosen", "a tidy
-choice", "nearly free", "constant-time"). Each on a small fixture."""
+"""Issue E round 10: a cite that ends a sentence must reach the code of the paragraph, function, method, class or
+constant the sentence opens with; a call of the subject at the cited lines does not (only a subject its callers
+run, "`X` is called when ...", "`X` runs after `Y`", may be shown where it is used), and another class's method
+of the same name is not `Owner.method`. A relative clause right after a name states its value ("`X`, which is
+80"), even inside a condition; a value given in a unit of time holds when the code has the same span in another
+unit; a literal under a table's value or default column is the row name's value. A size written as an adjective
+("a 79-byte `WS-TEXT`", "`MSG` is a 60-byte field") is the name's length; the item and the value checked are
+those of the claim's own program, or of the paragraph's it opens with. A program sharing its file with others
+calls only what its own lines call; "hands X to `P`" calls P. A quoted value of the claim's program that no line
+of the snapshot holds is a wrong value (contradicted), not a misplaced one; a passive whose subject is a noun of
+the prose ("after the card is read") reads none of the names before it. Purpose, choice, reliability and cost
+are judgements ("exists mainly so that", "was chosen", "a tidy" or "questionable" choice, "nearly free",
+"constant-time"), though not "choice" alone. Each on a small fixture."""
 
 from __future__ import annotations
 
@@ -222,6 +223,7 @@ JUDGEMENTS = [
     "`_fail` exists mainly for wrappers that forget to yield.",
     "Raising from `_fail` was chosen so that a broken wrapper stops the run.",
     "Keeping `LruCache.popitem` apart from `LfuCache.popitem` is a tidy choice.",
+    "Keeping `self.order` a list is a questionable choice for large caches.",
     "Popping from `self.order` makes `LruCache.popitem` nearly free.",
     "`LfuCache.popitem` is effectively constant-time.",
     "Checking `self.key` first is the most reliable way to keep an existing stamp, as users expect.",
@@ -236,6 +238,8 @@ def test_purpose_choice_and_cost_are_judgements(grounder, text):
 
 LITERALS = [
     ("`REPORT1` displays `'LINE '` before each count.", S, None),
+    # "choice" is a menu's as often as a judgement's word
+    ("`REPORT1` displays `'LINE '` for the user's choice of count.", S, None),
     # in another program only: a value of the snapshot, misplaced ("the card is read": the card is what is read,
     # not `CARDS1`, which stays the program the claim is about)
     ("`CARDS1` displays `'RESET '` after the card is read.", P, "'RESET ' does not appear in cbl/CARDS1.cbl"),
