@@ -52,10 +52,11 @@ def _defs(lk: Any, name: str, kinds: Collection[SymbolKind]) -> list[Symbol]:
     return defs
 
 
-def _scoped(defs: list[Symbol], scope: list[str]) -> list[Symbol]:
+def preferred_in(defs: list[Symbol], scope: Collection[str]) -> list[Symbol]:
     """The definitions in the files the claim is about, when some are; else all (a name shared by several
     programs is the one the claim's program holds)."""
-    return [d for d in defs if d.path in scope] or defs
+    about = set(scope)
+    return [d for d in defs if d.path in about] or defs
 
 
 def _sym_evidence(lk: Any, sym: Symbol, note: str) -> Evidence:
@@ -276,7 +277,7 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
             return assigned
     holders: list[tuple[Symbol, str, str]] = [
         (d, d.detail["value"], f"{d.name} is")
-        for d in _scoped(_defs(lk, fact.subject.value, set(_VALUE_KINDS)), scope)
+        for d in preferred_in(_defs(lk, fact.subject.value, set(_VALUE_KINDS)), scope)
         if "value" in d.detail and (fact.initial or d.kind != SymbolKind.DATA_ITEM)
     ]
     if not holders:
@@ -622,7 +623,7 @@ def check_length(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
     """ "`EPYEARS` is 3 characters long": a map field's LENGTH=, a data item's PIC width. The name being
     right and the size off is a qualifier off (PARTIALLY_SUPPORTED), not a false name."""
     assert fact.subject is not None and fact.value is not None
-    for d in _scoped(_defs(lk, fact.subject.value, {SymbolKind.FIELD, SymbolKind.DATA_ITEM}), scope):
+    for d in preferred_in(_defs(lk, fact.subject.value, {SymbolKind.FIELD, SymbolKind.DATA_ITEM}), scope):
         if d.detail.get("usage", "DISPLAY").upper() != "DISPLAY":
             continue  # a COMP or POINTER item's bytes are not its picture's characters
         if "length" in d.detail:

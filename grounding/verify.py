@@ -43,6 +43,7 @@ from groundjudge.grounding.checks import (
     calls_reached,
     check_fact,
     normalize_value,
+    preferred_in,
 )
 from groundjudge.grounding.claims import (
     OBJECT_BEFORE,
@@ -203,14 +204,14 @@ CALL_KINDS = frozenset({RefKind.CALL, RefKind.PERFORM})
 _PASSIVE_CLAUSE = re.compile(
     r"\b(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?\w+(?:ed|en)\b", re.I
 )
-# "is called by `Y`", "is performed from `Y`": the passive's agent or origin, which lives elsewhere
-# ("is annotated with `@Component`" names what the subject carries)
 # a passive verb right after a name: the name is what is acted on
 _PASSIVE_AFTER = r"\s*" + _PASSIVE_CLAUSE.pattern
 # "`X` is implemented for `Y`", "is called by `Y`" (but not "is annotated with `@Y`", which is X's own)
 _DONE_TO_SUBJECT = re.compile(_PASSIVE_AFTER + r"(?:\s+\w+){0,2}?\s+(?:for|by|from|when|whenever|once|after|before)\b", re.I)
 # a name the verb after it has run by its callers: "`X` is called when ...", "`X` runs right after `Y`"
 _RUN_SUBJECT = re.compile(_PASSIVE_AFTER + r"|\s*(?:only\s+|also\s+|then\s+|first\s+)?(?:runs|executes|fires)\b", re.I)
+# "is called by `Y`", "is performed from `Y`": the passive's agent or origin, which lives elsewhere
+# ("is annotated with `@Component`" names what the subject carries)
 _PASSIVE_AGENT = re.compile(_PASSIVE_CLAUSE.pattern + r"(?:\s+\w+){0,3}?\s+(?:by|from|in|inside|within)\b", re.I)
 # "unlike `Z`", "in `BKACT01C`", "runs after `Q`": a name another part of the code owns, or a place; and
 # "from `eventemitter3`" a module a name comes from (not "a line from `NUM-CRUNCH`", data the code uses)
@@ -1226,8 +1227,8 @@ class _ClaimChecker:
     def _unconditioned(self, path: str, line: int, name: str) -> bool:
         """Does a statement run whenever its paragraph or function does: no test on its own line, and no
         less-indented test above it in its body?"""
-        code = self.lk.file_lines(path)[line - 1] if 0 < line <= len(self.lk.file_lines(path)) else ""
-        if _INLINE_TEST.search(code):
+        lines = self.lk.file_lines(path)
+        if 0 < line <= len(lines) and _INLINE_TEST.search(lines[line - 1]):
             return False
         regions = self._governed_lines(path, [line], name)
         return bool(regions) and regions[0][0] == line
@@ -1629,9 +1630,6 @@ class _ClaimChecker:
         names = keyed or names
         uses = uses or (_CITE_CELL.fullmatch(clause) is not None and " | " in self.claim.text and not keyed)
         # "`makeSuccessResult` sets ... `exitCode` (`result.js:62-86`)": a cite that ends a sentence about a
-        # function of this file but neither reaches its code nor calls it is misplaced, whatever names the lines
-        # happen to mention (a definition of another name there still holds: the cite is then that name's)
-        # "`makeSuccessResult` sets ... `exitCode` (`result.js:62-86`)": a cite that ends a sentence about a
         # function, paragraph, class or constant of this file but misses its code is misplaced, whatever names the lines
         # happen to mention, a call of the subject among them (a definition of another name there still holds:
         # the cite is then that name's). Only a subject its callers run ("`X` is called when ...", "`X` runs
@@ -1883,8 +1881,7 @@ class _ClaimChecker:
         norm = expand_pic if attr == "pic" else normalize_usage
         shown = ref.value if attr == "usage" else f"PIC {ref.value}"
         if items:
-            if scope:
-                items = [d for d in items if d.path in scope] or items
+            items = preferred_in(items, scope)
             match = [d for d in items if norm(d.detail.get(attr, "")) == norm(ref.value)]
             inner = None if match or attr != "pic" else self._group_pic(items, ref.value)
             if inner is not None:
@@ -1922,7 +1919,7 @@ class _ClaimChecker:
     def _check_initial(self, ref: ClaimRef, items: list[Symbol], scope: list[str]) -> None:
         """The VALUE of a quoted data entry (`PIC S9(4) COMP VALUE IS 10`) against the item's own VALUE clause:
         a PIC off is a detail, a wrong value is a false statement of what the program starts from."""
-        items = [d for d in items if d.path in scope] or items
+        items = preferred_in(items, scope)
         valued = [d for d in items if "value" in d.detail]
         if not valued:
             return
@@ -2310,8 +2307,7 @@ class _ClaimChecker:
     def _preferred(self, defs: list[Symbol]) -> list[Symbol]:
         """Definitions in the files the claim is about (its own, else its context), when there are any:
         `0000-MAIN` in a claim about BKTRN02C is BKTRN02C's 0000-MAIN, not another program's."""
-        about = set(self.scope)
-        return [d for d in defs if d.path in about] or defs
+        return preferred_in(defs, self.scope)
 
     def _check_relation(self, relation: str, kinds: frozenset[RefKind], subject: _Located | None, obj: _Located) -> None:
         name = obj.ref.value
@@ -3170,13 +3166,13 @@ _PROSE_PASSIVE_SUBJECT = re.compile(
     r"\b(?:the|a|an|each|every|its|their|this|that|these|those)\s+(?:(?!having\b)[a-z]+\s+){0,2}"
     r"(?:is|are|was|were|gets?|got|be|been)\s+(?:\w+ly\s+|not\s+|also\s+|only\s+)?$"
 )
-# A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
 _DESTINATION_BEFORE = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+|its\s+|a\s+)?(?:file\s+)?`?$", re.I)
 _WHOLE_CELL = re.compile(r"\s*(?:\||$)")
 _CELL_START = re.compile(r"\|\s*(?:[^|:]+:\s*)?$")
 _HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|better|instead|consider|prefer)\b", re.I)
 _ABSENT_BEFORE = re.compile(r"\b(?:neither|nor|without|no)\s+`?$", re.I)
 _ROW_HEADER = re.compile(r"\|\s*([^|:]+):\s")
+# A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
 _CITE_CELL = re.compile(r"\|?\s*(?:[\w ]+:\s*)?`[^`]*:\d+(?:\s*[-–]\s*\d+)?`\s*\|?\s*")
 # A clause that says where a name is, rather than what the code does with it.
 _PLACES = re.compile(
