@@ -8,7 +8,7 @@ from pathlib import Path
 from groundjudge.grounding.claims import MarkdownClaimExtractor
 from groundjudge.grounding.ground import ground_text
 from groundjudge.grounding.index import load_index
-from groundjudge.grounding.models import AnswerRef, GroundingReport, VerifiedClaim
+from groundjudge.grounding.models import AnswerRef, GroundingReport, Verdict, VerifiedClaim
 from groundjudge.grounding.snapshot import Snapshot, snapshot_directory
 from groundjudge.grounding.verify import DeterministicVerifier
 
@@ -44,3 +44,11 @@ def fixture_grounder(root: Path, files: dict[str, str]) -> Grounder:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     return Grounder(root)
+
+
+def expect_verdict(grounder: Grounder, md: str, verdict: Verdict, reason: str | None = None) -> None:
+    """The last claim of md gets the verdict (its reason shown when not), and a reason that starts so, if given."""
+    claim = grounder.one(md)
+    assert claim.verdict == verdict, claim.reason
+    if reason is not None:
+        assert claim.reason.startswith(reason), claim.reason

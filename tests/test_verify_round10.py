@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _grounding_helpers import fixture_grounder
+from _grounding_helpers import expect_verdict, fixture_grounder
 
 from groundjudge.grounding.models import Verdict
 
@@ -364,18 +364,11 @@ ROWS = [
 ]
 
 
-def _expect(grounder, text: str, verdict: Verdict, reason: str | None) -> None:
-    claim = grounder.one(text)
-    assert claim.verdict is verdict, claim.reason
-    if reason is not None:
-        assert claim.reason.startswith(reason), claim.reason
-
-
 @pytest.mark.parametrize(("text", "verdict", "reason"), [*CITES, *VALUES, *SIZES, *CALLS, *LITERALS, *ROWS])
 def test_round10_readings(grounder, text, verdict, reason):
-    _expect(grounder, text, verdict, reason)
+    expect_verdict(grounder, text, verdict, reason)
 
 
 @pytest.mark.parametrize(("text", "verdict", "reason"), HELDOUT)
 def test_what_the_thirteenth_held_out_set_showed(heldout, text, verdict, reason):
-    _expect(heldout, text, verdict, reason)
+    expect_verdict(heldout, text, verdict, reason)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _grounding_helpers import expect_verdict, fixture_grounder
 
 from groundjudge.grounding.models import Verdict
 
@@ -76,8 +77,6 @@ class StampPacker(Packer):
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
-    from _grounding_helpers import fixture_grounder
-
     return fixture_grounder(
         tmp_path_factory.mktemp("round5") / "abc",
         {
@@ -138,5 +137,4 @@ CASES = [
 
 @pytest.mark.parametrize(("md", "verdict"), CASES)
 def test_round5_checks(grounder, md, verdict):
-    c = grounder.one(md)
-    assert c.verdict == verdict, c.reason
+    expect_verdict(grounder, md, verdict)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _grounding_helpers import Grounder, expect_verdict, fixture_grounder
 
 from groundjudge.grounding.models import Verdict
 
@@ -147,8 +148,6 @@ import json  # noqa: E402 (at the end, so the lines the cases cite stay put)
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
-    from _grounding_helpers import fixture_grounder
-
     return fixture_grounder(
         tmp_path_factory.mktemp("round6") / "xyz",
         {
@@ -168,8 +167,6 @@ def grounder(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def bank():
-    from _grounding_helpers import Grounder
-
     return Grounder("cobol-bank")
 
 
@@ -283,8 +280,7 @@ CASES = [
 
 @pytest.mark.parametrize(("md", "verdict"), CASES)
 def test_round6_checks(grounder, md, verdict):
-    c = grounder.one(md)
-    assert c.verdict == verdict, c.reason
+    expect_verdict(grounder, md, verdict)
 
 
 def test_a_file_handle_is_no_catch(grounder):

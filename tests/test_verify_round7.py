@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _grounding_helpers import expect_verdict, fixture_grounder
 
 from groundjudge.grounding.models import Verdict
 from groundjudge.grounding.verify import governed_region
@@ -260,8 +261,6 @@ const maxBodySize = 10 * 1024 * 1024;
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
-    from _grounding_helpers import fixture_grounder
-
     return fixture_grounder(
         tmp_path_factory.mktemp("round7") / "abc",
         {
@@ -401,8 +400,7 @@ CASES = [
 
 @pytest.mark.parametrize(("md", "verdict"), CASES)
 def test_round7_checks(grounder, md, verdict):
-    c = grounder.one(md)
-    assert c.verdict == verdict, c.reason
+    expect_verdict(grounder, md, verdict)
 
 
 TABLE = (

@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _grounding_helpers import expect_verdict, fixture_grounder
 
 from groundjudge.grounding.models import Verdict
 
@@ -307,8 +308,6 @@ class Detector {
 
 @pytest.fixture(scope="module")
 def grounder(tmp_path_factory):
-    from _grounding_helpers import fixture_grounder
-
     return fixture_grounder(
         tmp_path_factory.mktemp("round8") / "abc",
         {
@@ -445,8 +444,7 @@ CASES = [
 
 @pytest.mark.parametrize(("md", "verdict"), CASES)
 def test_round8_checks(grounder, md, verdict):
-    c = grounder.one(md)
-    assert c.verdict == verdict, c.reason
+    expect_verdict(grounder, md, verdict)
 
 
 def test_a_column_headers_names_are_not_placed_at_each_rows_lines(grounder):
