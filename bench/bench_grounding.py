@@ -225,7 +225,8 @@ def load_sources() -> list[Source]:
     return sources
 
 
-def run_codebase(src: Source, corpus: Path) -> tuple[list[Outcome], list[Produced]]:
+def run_codebase(src: Source, corpus: Path, verifier=None) -> tuple[list[Outcome], list[Produced]]:
+    """verifier: the deterministic one when None (bench_llm_verify.py passes an LLM verifier)."""
     sys.path.insert(0, str(SET_DIR))
     from labels import read_labels
 
@@ -242,7 +243,7 @@ def run_codebase(src: Source, corpus: Path) -> tuple[list[Outcome], list[Produce
     claims = []
     for answer in sorted((src.folder / "answers").glob("*.md")):
         text, digest = read_answer(answer)
-        report = ground_text(snapshot, index, text, AnswerRef(path=answer.name, sha256=digest))
+        report = ground_text(snapshot, index, text, AnswerRef(path=answer.name, sha256=digest), verifier=verifier)
         claims += [Produced(f"{src.name}/{answer.name}", c.answer_line, c.text, c.verdict) for c in report.claims]
     return assign(units, claims)
 
@@ -264,14 +265,19 @@ def main() -> None:
             print(f"# {s.name}: {s.repository}@{s.commit}" + (f", directory {s.snapshot_dir}" if s.snapshot_dir else ""))
             print("\n".join(s.fetch_commands(root / s.name)))
         return
+    run_all(sources, root)
+
+
+def run_all(sources: list[Source], root: Path, verifier=None) -> None:
+    """Each codebase's figures, then the overall ones; a corpus missing under root is said and skipped."""
     everything: list[Outcome] = []
     stray_total = 0
     for s in sources:
         corpus = root / s.name
         if not corpus.is_dir():
-            print(f"corpus {s.name} not found at {corpus}: fetch it with the commands of `{Path(sys.argv[0]).name} --fetch`")
+            print(f"corpus {s.name} not found at {corpus}: fetch it with the commands of `bench_grounding.py --fetch`")
             continue
-        outcomes, stray = run_codebase(s, corpus)
+        outcomes, stray = run_codebase(s, corpus, verifier)
         print(render(f"{s.name} ({s.repository}@{s.commit[:12]})", score(outcomes), len(stray)))
         everything += outcomes
         stray_total += len(stray)
