@@ -268,8 +268,9 @@ def main() -> None:
     run_all(sources, root)
 
 
-def run_all(sources: list[Source], root: Path, verifier=None) -> None:
-    """Each codebase's figures, then the overall ones; a corpus missing under root is said and skipped."""
+def run_all(sources: list[Source], root: Path, verifier_for=None) -> None:
+    """Each codebase's figures, then the overall ones; a corpus missing under root is said and skipped.
+    verifier_for(source): the verifier of that codebase's answers (None: the deterministic one)."""
     everything: list[Outcome] = []
     stray_total = 0
     for s in sources:
@@ -277,7 +278,7 @@ def run_all(sources: list[Source], root: Path, verifier=None) -> None:
         if not corpus.is_dir():
             print(f"corpus {s.name} not found at {corpus}: fetch it with the commands of `bench_grounding.py --fetch`")
             continue
-        outcomes, stray = run_codebase(s, corpus, verifier)
+        outcomes, stray = run_codebase(s, corpus, verifier_for(s) if verifier_for else None)
         print(render(f"{s.name} ({s.repository}@{s.commit[:12]})", score(outcomes), len(stray)))
         everything += outcomes
         stray_total += len(stray)

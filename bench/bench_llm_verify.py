@@ -1,17 +1,18 @@
 """What `--llm-verify` does to the grounding bench's verdicts, with the model's replies exchanged through files.
 
 No model can be called from this machine, so the LLM verifier's calls are written out and their replies read
-back, in two steps over the same labelled answers as bench/bench_grounding.py:
+back, over the same labelled answers as bench/bench_grounding.py:
 
-    python bench/bench_llm_verify.py --export CALLS.jsonl [--only NAME ...]
-        grounds the answers with the LLM verifier (grounding/verify's checks, then one call per claim about
-        the facts they left unchecked) and writes every call to CALLS.jsonl instead of sending it: its id,
-        codebase, system prompt and user message. Nothing is measured.
-    python bench/bench_llm_verify.py --replies REPLIES.jsonl [--only NAME ...]
-        grounds them again and answers each call with the reply of the same id ({"id": ..., "reply": {...}},
-        the reply in the verifier's FactReplies schema). A call with no reply, or one that does not fit the
-        schema, fails as a model call would: its facts stay unchecked. Prints the bench's figures for the
-        verdicts so made, and how many calls were answered.
+    python bench/bench_llm_verify.py [--replies REPLIES.jsonl] [--export CALLS.jsonl] [--only NAME ...]
+
+grounds the answers with the LLM verifier (grounding/verify's checks, then one call per claim about the facts
+they left unchecked, and about a SUPPORTED claim as a whole) and answers each call with the reply of the same
+id in REPLIES ({"id": ..., "reply": {...}}, the reply in the verifier's FactReplies schema). A call with no
+reply, or one that does not fit the schema, fails as a model call would: its facts stay unchecked. Prints
+the bench's figures for the verdicts so made and how many calls were answered; --export writes the calls
+left without a reply (id, codebase, system prompt, user message) for the model to answer. A reply can change
+what the next claim is asked (its subject carries over only from a SUPPORTED claim), so a run may export
+new calls until every call has its reply.
 
 A call's id is the sha256 of its system prompt and user message, so a reply answers the very question asked;
 a change to the checks, the prompt or the excerpts asks new questions, which the old replies do not answer.
@@ -22,11 +23,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
-from bench_grounding import CORPORA_ENV, DEFAULT_CORPORA, load_sources, run_all
+from bench_grounding import CORPORA_ENV, DEFAULT_CORPORA, Source, load_sources, run_all
 from pydantic import BaseModel, ValidationError
 
 from groundjudge.hashing import sha256_json
@@ -44,7 +44,7 @@ class FileCaller:
 
     def __init__(self, model: str, replies: dict[str, Any] | None = None):
         self._model = model
-        self.replies = replies
+        self.replies = replies or {}
         self.codebase = ""
         self.calls: dict[str, dict[str, str]] = {}
         self.answered = 0
@@ -60,7 +60,7 @@ class FileCaller:
     def call(self, system: str, user: str, schema: type[BaseModel], tool: str) -> Any:
         key = call_id(system, user)
         self.calls.setdefault(key, {"id": key, "codebase": self.codebase, "system": system, "user": user})
-        if self.replies is None or key not in self.replies:
+        if key not in self.replies:
             raise JudgeError(f"no reply recorded for call {key[:12]}")
         try:
             reply = schema.model_validate(self.replies[key])
@@ -91,36 +91,30 @@ def read_replies(path: Path) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    step = ap.add_mutually_exclusive_group(required=True)
-    step.add_argument("--export", type=Path, help="write the verifier's calls to this JSONL file")
-    step.add_argument("--replies", type=Path, help="answer the calls from this JSONL file and measure")
+    ap.add_argument("--replies", type=Path, help="answer the calls from this JSONL file")
+    ap.add_argument("--export", type=Path, help="write the calls left without a reply to this JSONL file")
     ap.add_argument("--model", default="replies-from-file", help="the model name the verdicts record")
     ap.add_argument("--corpora", type=Path, help=f"default ${CORPORA_ENV}, else {DEFAULT_CORPORA}")
     ap.add_argument("--only", action="append", help="run only this codebase (repeatable)")
     args = ap.parse_args()
     root = args.corpora or Path(os.environ.get(CORPORA_ENV) or DEFAULT_CORPORA)
     sources = [s for s in load_sources() if not args.only or s.name in args.only]
-    replies = read_replies(args.replies) if args.replies else None
-    caller = FileCaller(args.model, replies)
+    caller = FileCaller(args.model, read_replies(args.replies) if args.replies else {})
     verifier = LLMVerifier(caller)  # type: ignore[arg-type]
-    if args.export:
-        for s in sources:
-            caller.codebase = s.name
-            with open(os.devnull, "w") as quiet:  # the figures of unanswered calls are bench_grounding's own
-                stdout, sys.stdout = sys.stdout, quiet
-                try:
-                    run_all([s], root, verifier)
-                finally:
-                    sys.stdout = stdout
-        args.export.write_text("".join(json.dumps(c) + "\n" for c in caller.calls.values()), encoding="utf-8")
-        print(f"{len(caller.calls)} calls written to {args.export}")
-        return
-    run_all(sources, root, verifier)
-    unanswered = len(caller.calls) - caller.answered - len(caller.invalid)
+
+    def verifier_for(source: Source) -> LLMVerifier:
+        caller.codebase = source.name  # the calls say which codebase they are about
+        return verifier
+
+    run_all(sources, root, verifier_for)
+    unanswered = [c for key, c in caller.calls.items() if key not in caller.replies or key in caller.invalid]
     print(
         f"LLM verifier calls: {len(caller.calls)}, answered {caller.answered}, "
-        f"reply not fitting the schema {len(caller.invalid)}, no reply {unanswered}"
+        f"reply not fitting the schema {len(caller.invalid)}, no reply {len(unanswered) - len(caller.invalid)}"
     )
+    if args.export:
+        args.export.write_text("".join(json.dumps(c) + "\n" for c in unanswered), encoding="utf-8")
+        print(f"{len(unanswered)} calls without a fitting reply written to {args.export}")
 
 
 if __name__ == "__main__":

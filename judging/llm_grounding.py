@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
 from groundjudge.grounding.facts import extract_facts
+from groundjudge.grounding.index.model import SymbolKind
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.outcomes import describe
 from groundjudge.grounding.snapshot import Snapshot
@@ -32,7 +33,11 @@ MAX_CLAIMS = 60
 SNIPPETS = 3  # excerpts the index's full-text search adds when the checks found none
 SNIPPET_RADIUS = 4
 MAX_FACTS = 12  # unchecked facts asked about in one call; a claim's further ones stay unchecked
-MAX_EXCERPTS = 6
+MAX_EXCERPTS = 10
+WIDE_LINES = 60  # the most of one paragraph, function or method an excerpt shows
+CITED_LINES = 80  # the most of one cited range an excerpt shows
+NAMED_UNITS = 2  # of the same-named code units a claim names, those shown when it cites none of their files
+_UNIT_KINDS = (SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.FUNCTION, SymbolKind.METHOD)
 # This module builds the helpers' messages: its source is part of what shapes their replies.
 _SOURCE = sha256_text(Path(__file__).read_text(encoding="utf-8"))
 # The tools the helpers' replies are sent as: fixed names valid on every provider (^[a-zA-Z0-9_-]{1,64}$).
@@ -244,14 +249,18 @@ class Question:
 
 def questions(claim: VerifiedClaim) -> list[Question]:
     """What the model is asked about this claim. Nothing when a name, file or value is made up: that
-    decides UNSUPPORTED whatever the model answers, so the call would be spent for nothing."""
+    decides UNSUPPORTED whatever the model answers, so the call would be spent for nothing.
+
+    A SUPPORTED claim is asked about as a whole too: its facts are what the checks could type, and a claim
+    nearly always says more than they hold ("calls `showvars` after the loop, whenever a route matched"),
+    so SUPPORTED stands only when the model finds the whole claim shown by the code."""
     checks = claim.checks or []
     if any(c.outcome is CheckOutcome.MISSING for c in checks):
         return []
     unchecked = sorted((c.fact, i) for i, c in enumerate(checks) if c.fact is not None and c.outcome is CheckOutcome.UNCHECKED)
     out = [Question(i, n, describe(claim.facts[n], claim.text)) for n, i in unchecked]
-    if not out and claim.verdict is Verdict.UNABLE_TO_VERIFY:
-        out = [Question(None, None, WHOLE_CLAIM)]
+    if claim.verdict is Verdict.SUPPORTED or (not out and claim.verdict is Verdict.UNABLE_TO_VERIFY):
+        return [*out[: MAX_FACTS - 1], Question(None, None, WHOLE_CLAIM)]
     return out[:MAX_FACTS]
 
 
@@ -271,14 +280,16 @@ def _own_evidence(claim: VerifiedClaim, index: int | None) -> list[Evidence]:
 
 
 def _bundle(claim: VerifiedClaim, questions: list[Question], index: Any) -> list[Evidence]:
-    """The excerpts shown: each question's own evidence, else everything the checks found, else the code
-    lines the index's full-text search finds for the claim's names. Numbers each question's own excerpts."""
+    """The excerpts shown, each widened to its code unit: each question's own evidence; when the claim as a
+    whole is asked, the lines it cites and the code units it names, then everything the checks found (or
+    that when nothing else was found); else the code lines the index's full-text search finds for the
+    claim's names. Numbers each question's own excerpts."""
     shown: list[Evidence] = []
 
     def number(e: Evidence) -> int | None:
-        key = (e.path, e.start_line, e.end_line)
+        e = _widened(e, index)
         for n, seen in enumerate(shown, start=1):
-            if (seen.path, seen.start_line, seen.end_line) == key:
+            if seen.path == e.path and seen.start_line <= e.start_line and e.end_line <= seen.end_line:
                 return n
         if len(shown) >= MAX_EXCERPTS:
             return None
@@ -287,12 +298,60 @@ def _bundle(claim: VerifiedClaim, questions: list[Question], index: Any) -> list
 
     for q in questions:
         q.excerpts = list(dict.fromkeys(n for e in _own_evidence(claim, q.fact) if (n := number(e)) is not None))
-    if not shown:
+    whole = any(q.at is None for q in questions)
+    if whole:
+        for e in _claim_code(claim, index):
+            number(e)
+    if not shown or whole:
         for e in [e for c in claim.checks or [] for e in c.evidence] + claim.evidence:
             number(e)
     if not shown:
         shown = _excerpts(claim, index)
     return shown
+
+
+def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
+    """What a claim as a whole is about: the lines it cites (up to CITED_LINES of each range), then the
+    paragraphs, functions and methods it names (those in the files it cites, when some are)."""
+    cited = [r for r in claim.refs if r.kind == "path" and r.start_line is not None]
+    out = []
+    for r in cited:
+        assert r.start_line is not None
+        last = min(r.end_line or r.start_line, r.start_line + CITED_LINES - 1)
+        out.append(_lines(index, r.value, r.start_line, last, "cited"))
+    files = {r.value for r in claim.refs if r.kind == "path"}
+    for r in claim.refs:
+        if r.kind != "identifier":
+            continue
+        owner, _, name = r.value.rpartition(".")
+        units = [
+            d for d in index.definitions(name) if d.kind in _UNIT_KINDS and (not owner or d.detail.get("parent") in (None, owner))
+        ]
+        for d in [d for d in units if d.path in files] or units[:NAMED_UNITS]:
+            out.append(_lines(index, d.path, d.start_line, d.end_line, f"{d.kind} {d.name}"))
+    return [e for e in out if e.snippet]
+
+
+def _lines(index: Any, path: str, start: int, end: int, note: str) -> Evidence:
+    lines = index.lines(path, start, end)
+    return Evidence(path=path, start_line=start, end_line=start + max(len(lines), 1) - 1, snippet="\n".join(lines), note=note)
+
+
+def _widened(e: Evidence, index: Any) -> Evidence:
+    """The evidence with the paragraph, function or method it stands in, up to WIDE_LINES lines around it:
+    a statement's meaning depends on the code around it (what runs before it, the condition over it), and a
+    definition's evidence holds only its first lines."""
+    unit = index.enclosing(e.path, e.start_line, _UNIT_KINDS)
+    if unit is None or unit.end_line < e.end_line:
+        return e
+    start, end = unit.start_line, unit.end_line
+    if end - start + 1 > WIDE_LINES:
+        first = max(start, e.start_line - max(0, WIDE_LINES - (e.end_line - e.start_line + 1)) // 2)
+        end = min(end, max(e.end_line, first + WIDE_LINES - 1))
+        start = max(start, min(first, end - WIDE_LINES + 1))  # a window cut by the unit's end reaches back
+    if (start, end) == (e.start_line, e.end_line):
+        return e
+    return _lines(index, e.path, start, end, e.note or "")
 
 
 def _excerpt_text(n: int, e: Evidence) -> str:
@@ -395,7 +454,8 @@ class LLMVerifier:
 
     def _failed(self, claim: VerifiedClaim, q: Question, exc: JudgeError) -> FactCheck:
         old = claim.checks[q.at] if claim.checks is not None and q.at is not None else None
-        base = old or FactCheck(outcome=CheckOutcome.UNCHECKED, message=q.text)
+        # a failed call changes no verdict: a SUPPORTED claim asked about as a whole stays as its checks made it
+        base = old or FactCheck(outcome=CheckOutcome.UNCHECKED, message=q.text, ruled=claim.verdict is not Verdict.SUPPORTED)
         return base.model_copy(
             update={"message": f"{q.text}: unchecked, the LLM verifier failed: {exc}", "verifier_kind": VerifierKind.LLM_FAILED}
         )

@@ -81,7 +81,8 @@ def test_runner_llm_verify_is_off_by_default_and_cached(fake, api_keys, tmp_path
     counter = with_llm.claims[-1]
     assert (counter.verdict, counter.verifier, counter.verifier_kind) == (Verdict.SUPPORTED, "llm:fake-small", VerifierKind.LLM)
     assert counter.reason.startswith("the claim as a whole held: ADD 1 TO WS-COUNT. (decided by the LLM verifier")
-    assert with_llm.claims[0].verifier == "deterministic"  # nothing left unchecked: not asked
+    # Its facts held: the model is asked to confirm the claim as a whole.
+    assert (with_llm.claims[0].verdict, with_llm.claims[0].verifier) == (Verdict.SUPPORTED, "llm:fake-small")
     fake.clear()
     run(llm_verify=small)  # same answer, same grounders: the report is reused and nothing is called
     assert fake.total_requests == 0
@@ -157,12 +158,14 @@ def test_llm_grounding_usage_is_recorded_and_counts_toward_budget(fake, api_keys
         "openai-compatible",
         None,
     )
-    # Without a budget: the report is reused (no verifier call), its recorded cost carried over; the judge is called.
+    assert llm.failures == {FailureKind.BUDGET: 1}  # the second claim's call was not sent
+    # Without a budget: the claim the budget refused is asked now, the other answered from the cache; the judge is called.
     fake.clear()
     summary, _ = run(llm_verify=small)
     again = read_model(tmp_path / "run" / "c" / "scores" / "q01.json", ScoreFile)
-    assert again.judged and again.grounding.llm == [llm] and summary.llm_grounding_calls == 0
-    assert fake.total_requests == 1 and fake.requests[0]["model"] == "fake-gpt"
+    [llm] = again.grounding.llm
+    assert again.judged and (llm.calls, llm.cache_hits, llm.failures) == (1, 1, {}) and summary.llm_grounding_calls == 1
+    assert [r["model"] for r in fake.requests] == ["fake-small", "fake-gpt"]
 
 
 def test_runner_llm_verify_failure_is_asked_again_next_run(fake, api_keys, tmp_path):
@@ -245,19 +248,22 @@ def test_helper_stops_at_the_budget_and_tallies_failures_by_kind(fake, tmp_path)
 
 
 def test_runner_asks_per_claim_and_counts_the_calls(fake, api_keys, tmp_path):
-    """Only the claims with an unchecked fact are asked, one call each, and the summary counts the calls."""
+    """The claims with an unchecked fact, and the SUPPORTED ones as a whole, are asked, one call each, and the
+    summary counts the calls."""
     answer = (
         "`0000-MAIN` performs `1000-COUNT-RECORDS`, presumably to count the records.\n\n"
         "`0000-MAIN` performs `1000-COUNT-RECORDS`.\n\n`1000-COUNT-RECORDS` returns `WS-COUNT`.\n"
     )
     run = _one_answer_project(tmp_path, fake, answer=answer)
-    fake.add(_held(), model="fake-small", times=None)
+    both = [{"fact": n, "answer": "held", "reason": "ADD 1 TO WS-COUNT.", "cites": []} for n in (1, 2)]
+    fake.add(Fault(arguments={"answers": both}), model="fake-small", times=None)
     summary, report = run(llm_verify=f"v=openai-compatible:fake-small@{fake.openai_base_url}")
     assert [(c.verdict, c.verifier_kind) for c in report.claims] == [
         (Verdict.SUPPORTED, VerifierKind.LLM),
-        (Verdict.SUPPORTED, VerifierKind.DETERMINISTIC),  # nothing unchecked: not asked
-        (Verdict.SUPPORTED, VerifierKind.LLM),  # a fact no checker reached, settled by the model
+        (Verdict.SUPPORTED, VerifierKind.LLM),  # nothing unchecked: confirmed as a whole
+        (Verdict.SUPPORTED, VerifierKind.LLM),  # a fact no checker reached, and the claim as a whole
     ]
     asked = [r for r in fake.requests if r["model"] == "fake-small"]
-    assert len(asked) == 2 and summary.llm_grounding_calls == 2
-    assert ['unknown "presumably"' in r["messages"][1]["content"] for r in asked] == [True, False]
+    assert len(asked) == 3 and summary.llm_grounding_calls == 3
+    assert ['unknown "presumably"' in r["messages"][1]["content"] for r in asked] == [True, False, False]
+    assert ["the claim as a whole" in r["messages"][1]["content"] for r in asked] == [False, True, True]

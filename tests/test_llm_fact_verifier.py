@@ -70,12 +70,13 @@ def test_held_answer_makes_a_claim_with_a_judgement_supported(fake, verifier, in
     assert [(e.path, e.start_line, e.snippet.strip()) for e in answered.evidence] == [
         ("cbl/BKX01C.cbl", 11, "ADD 1 TO WS-COUNT.")
     ]
-    # One call, showing the fact and the code the checks found (the fact has no subject of its own: all of it).
+    # One call, showing the fact and the code the checks found (the fact has no subject of its own: all of it),
+    # each excerpt widened to its paragraph: the PERFORM at line 8 is shown within 0000-MAIN, not on its own.
     [request] = fake.requests
     shown = request["messages"][1]["content"]
     assert 'Facts:\n1. unknown "presumably"\n' in shown
-    assert "Excerpt 1 (cbl/BKX01C.cbl:7-9):\n    7 |        0000-MAIN." in shown
-    assert "Excerpt 3 (cbl/BKX01C.cbl:8-8)" in shown
+    assert "Excerpt 1 (cbl/BKX01C.cbl:7-9):\n    7 |        0000-MAIN.\n    8 |            PERFORM 1000-COUNT-RECORDS\n" in shown
+    assert "Excerpt 2 (cbl/BKX01C.cbl:10-11)" in shown and "Excerpt 3" not in shown
 
 
 def test_contradicted_answer_decides_by_the_same_rule(fake, verifier, indexed):
@@ -109,14 +110,39 @@ def test_facts_no_checker_reached_are_asked_too(fake, verifier, indexed):
 
 def test_cannot_tell_stays_unchecked(fake, verifier, indexed):
     fake.add(_reply((1, "cannot_tell", "Speed is not in the code.")), match="probably")
-    fake.add(_reply((1, "cannot_tell", "A paragraph has no return value.")), match="returns")
+    fake.add(
+        _reply((1, "cannot_tell", "A paragraph has no return value."), (2, "held", "It adds 1 to WS-COUNT.")), match="returns"
+    )
     opinion = _verify(verifier, indexed, OPINION_ONLY)
     assert (opinion.verdict, opinion.verifier_kind) == (Verdict.UNABLE_TO_VERIFY, VerifierKind.DETERMINISTIC)
     assert opinion.reason.startswith('unknown "probably": the LLM verifier could not tell: Speed is not in the code.')
+    # The unreached fact stays out of the rule, as the checks left it; the claim as a whole held.
     unreached = _verify(verifier, indexed, RETURNS)
-    assert (unreached.verdict, unreached.verifier) == (Verdict.SUPPORTED, "deterministic")  # precision first: no guess
-    record = unreached.checks[-1]  # type: ignore[index]
-    assert (record.outcome, record.ruled, record.verifier_kind) == (CheckOutcome.UNCHECKED, False, VerifierKind.LLM)
+    assert (unreached.verdict, unreached.verifier) == (Verdict.SUPPORTED, "llm:fake-small")
+    record = next(c for c in unreached.checks or [] if c.fact == 0 and c.verifier_kind is VerifierKind.LLM)
+    assert (record.outcome, record.ruled) == (CheckOutcome.UNCHECKED, False)
+
+
+def test_a_supported_claim_is_asked_about_as_a_whole(fake, verifier, indexed):
+    """Its facts held, but a claim says more than its facts: SUPPORTED stands only when the model finds the
+    whole claim shown; contradicted beside a relation that held, it is PARTIALLY_SUPPORTED; a "cannot tell"
+    (or no answer) leaves it UNABLE_TO_VERIFY, precision first."""
+    text = "`0000-MAIN` performs `1000-COUNT-RECORDS` {}."
+    fake.add(_reply((1, "held", "Line 8 PERFORMs it.")), match="once")
+    fake.add(_reply((1, "contradicted", "Nothing displays the count.")), match="prints")
+    fake.add(_reply((1, "cannot_tell", "Nothing shows the file's size.")), match="thousand")
+    confirmed = _verify(verifier, indexed, text.format("once"))
+    assert (confirmed.verdict, confirmed.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM)
+    assert "the claim as a whole held: Line 8 PERFORMs it." in confirmed.reason
+    printed = _verify(verifier, indexed, text.format("and then prints the count"))
+    assert (printed.verdict, printed.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.LLM)
+    assert printed.reason.startswith("the claim as a whole is contradicted: Nothing displays the count.")
+    unsure = _verify(verifier, indexed, text.format("for each of a thousand records"))
+    assert unsure.verdict is Verdict.UNABLE_TO_VERIFY
+    assert unsure.reason.startswith("the claim as a whole: the LLM verifier could not tell: Nothing shows the file's size.")
+    # The question lists the whole claim after any fact left unchecked, and shows all the checks found.
+    shown = fake.requests[0]["messages"][1]["content"]
+    assert "Facts:\n1. the claim as a whole\n\nExcerpt 1 (cbl/BKX01C.cbl:7-9)" in shown
 
 
 def test_one_call_per_claim_answers_each_fact_by_number(fake, verifier, indexed):
@@ -147,9 +173,13 @@ def test_failed_call_leaves_the_verdict_and_is_asked_again(fake, verifier, index
     assert again.verdict is Verdict.SUPPORTED and fake.total_requests == 1
 
 
-def test_no_call_without_an_unchecked_fact_or_beside_a_made_up_name(fake, verifier, indexed):
+def test_a_failed_call_leaves_a_supported_claim_supported(fake, verifier, indexed):
+    fake.add(Fault("status", status=500), times=None)
     held = _verify(verifier, indexed, "`0000-MAIN` performs `1000-COUNT-RECORDS`.")
-    assert (held.verdict, held.verifier) == (Verdict.SUPPORTED, "deterministic")
+    assert (held.verdict, held.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM_FAILED) and held.llm_failed()
+
+
+def test_no_call_beside_a_made_up_name(fake, verifier, indexed):
     # A made-up name decides UNSUPPORTED whatever the model would say about the judgement beside it.
     made_up = _verify(verifier, indexed, "`0000-MAIN` performs `9999-NOPE`, presumably.")
     assert made_up.verdict is Verdict.UNSUPPORTED
@@ -197,3 +227,35 @@ def test_a_report_from_before_checks_were_recorded_still_loads(tmp_path):
     (tmp_path / "r.json").write_text(json.dumps(old))
     report = read_model(tmp_path / "r.json", GroundingReport)
     assert report.claims[0].checks is None and report.grounder is None  # so a run regrounds it
+
+
+def test_the_claim_as_a_whole_is_shown_the_lines_it_cites_and_the_code_it_names(fake, verifier, indexed):
+    fake.add(_reply((1, "held", "Line 8 PERFORMs it and line 11 adds 1.")))
+    _verify(verifier, indexed, "`0000-MAIN` performs `1000-COUNT-RECORDS`, which adds 1 to `WS-COUNT` (`cbl/BKX01C.cbl:8`).")
+    shown = fake.requests[0]["messages"][1]["content"]
+    # The cited line within its paragraph, then the paragraph named (the cited one already holds 0000-MAIN);
+    # what the checks found inside them is not shown again.
+    excerpts = [line for line in shown.splitlines() if line.startswith("Excerpt ")]
+    assert excerpts == ["Excerpt 1 (cbl/BKX01C.cbl:7-9):", "Excerpt 2 (cbl/BKX01C.cbl:10-11):", "Excerpt 3 (cbl/BKX01C.cbl:5-5):"]
+
+
+def test_an_excerpt_shows_its_code_unit_or_a_window_around_it(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.models import Evidence
+    from groundjudge.grounding.snapshot import snapshot_directory
+    from groundjudge.judging.llm_grounding import WIDE_LINES, _widened
+
+    body = "".join(f"    x{n} = {n}\n" for n in range(100))
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "m.py").write_text("def short():\n    return 1\n\n\ndef long():\n" + body + "\nX = 1\n")
+    index = load_index(snapshot_directory(tmp_path / "c"))
+
+    def widened(line: int) -> tuple[int, int]:
+        e = _widened(Evidence(path="m.py", start_line=line, end_line=line, snippet="", note="n"), index)
+        return e.start_line, e.end_line
+
+    assert widened(2) == (1, 2)  # a short function: all of it
+    start, end = widened(95)  # far down a long one: a window holding the line, inside the function
+    assert end - start + 1 == WIDE_LINES and 5 <= start <= 95 <= end <= 105
+    assert widened(6)[0] == 5  # near its start: from its first line
+    assert widened(107) == (107, 107)  # outside any function: as found
