@@ -251,15 +251,18 @@ def questions(claim: VerifiedClaim) -> list[Question]:
     """What the model is asked about this claim. Nothing when a name, file or value is made up: that
     decides UNSUPPORTED whatever the model answers, so the call would be spent for nothing.
 
-    A SUPPORTED claim is asked about as a whole too: its facts are what the checks could type, and a claim
-    nearly always says more than they hold ("calls `showvars` after the loop, whenever a route matched"),
-    so SUPPORTED stands only when the model finds the whole claim shown by the code."""
+    A claim is asked about as a whole too, unless a fact of it no code can settle (an opinion) left it
+    UNABLE_TO_VERIFY: its facts are what the checks could type, and a claim nearly always says more than
+    they hold ("calls `showvars` after the loop, whenever a route matched"), so SUPPORTED stands only when
+    the model finds the whole claim shown by the code; and a check's contradiction may be the check's own
+    misreading ("`Load` never names `os.Setenv`" when it writes through `loadFile`), which the model,
+    shown the code, sets aside by finding the whole claim held."""
     checks = claim.checks or []
     if any(c.outcome is CheckOutcome.MISSING for c in checks):
         return []
     unchecked = sorted((c.fact, i) for i, c in enumerate(checks) if c.fact is not None and c.outcome is CheckOutcome.UNCHECKED)
     out = [Question(i, n, describe(claim.facts[n], claim.text)) for n, i in unchecked]
-    if claim.verdict is Verdict.SUPPORTED or (not out and claim.verdict is Verdict.UNABLE_TO_VERIFY):
+    if claim.verdict is not Verdict.UNABLE_TO_VERIFY or not out:
         return [*out[: MAX_FACTS - 1], Question(None, None, WHOLE_CLAIM)]
     return out[:MAX_FACTS]
 
@@ -379,6 +382,17 @@ def _cited(reply: _FactReply, shown: list[Evidence]) -> list[Evidence]:
     return out
 
 
+_FOUND_WRONG = (CheckOutcome.CONTRADICTED, CheckOutcome.MISMATCH)
+
+
+def _set_aside(check: FactCheck) -> FactCheck:
+    """A check's contradiction the model overruled by finding the claim as a whole held: kept in the record,
+    out of the rule."""
+    return check.model_copy(
+        update={"ruled": False, "message": f"{check.message} (set aside: the LLM verifier found the claim as a whole held)"}
+    )
+
+
 class LLMVerifier:
     """The deterministic verifier, then a model asked about each fact it left unchecked, whatever the claim's
     verdict, with the evidence the checks found at the fact's own terms. One call per claim lists all its
@@ -468,6 +482,14 @@ class LLMVerifier:
                 checks.append(answer)
             else:
                 checks[q.at] = answer
+        whole = next((a for q, a in zip(questions, answers, strict=True) if q.at is None), None)
+        found = [c for c in checks if c.ruled and c.outcome in _FOUND_WRONG and c.verifier_kind is not VerifierKind.LLM]
+        if whole is not None and whole.outcome is CheckOutcome.HELD:
+            checks = [_set_aside(c) if c in found else c for c in checks]
+        elif whole is not None and whole.outcome is CheckOutcome.CONTRADICTED and found:
+            # the model finds the claim wrong, as the checks did, and they say where: a cited range off is a
+            # qualifier (PARTIALLY_SUPPORTED), which the whole claim contradicted would make UNSUPPORTED
+            checks[-1] = whole.model_copy(update={"ruled": False})
         ruled = [c for c in checks if c.ruled]
         results = [CheckResult(c.outcome.value, c.message, c.evidence, c.relation, c.fact, c.ref) for c in ruled]
         verdict, reason = decide(results)

@@ -259,3 +259,22 @@ def test_an_excerpt_shows_its_code_unit_or_a_window_around_it(tmp_path):
     assert end - start + 1 == WIDE_LINES and 5 <= start <= 95 <= end <= 105
     assert widened(6)[0] == 5  # near its start: from its first line
     assert widened(107) == (107, 107)  # outside any function: as found
+
+
+def test_the_whole_claim_held_sets_aside_a_checks_contradiction(fake, verifier, indexed):
+    """The checks read only 0000-MAIN's own lines ("never names WS-COUNT, so it does not write it"); the
+    model, shown the paragraph it performs, finds the claim held: the contradiction stays in the record, out
+    of the rule. Contradicted or not settled by the model, the checks' verdict stands."""
+    text = "`0000-MAIN` updates `WS-COUNT` through `1000-COUNT-RECORDS`{}."
+    plain = _verify(DeterministicVerifier(), indexed, text.format(""))  # type: ignore[arg-type]
+    assert plain.verdict is Verdict.PARTIALLY_SUPPORTED
+    assert plain.reason.startswith("0000-MAIN never names WS-COUNT (cbl/BKX01C.cbl:7-9), so it does not write it")
+    fake.add(_reply((1, "held", "Line 8 PERFORMs 1000-COUNT-RECORDS, which adds 1 to WS-COUNT.")), match="through")
+    held = _verify(verifier, indexed, text.format(""))
+    assert (held.verdict, held.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM)
+    aside = next(c for c in held.checks or [] if c.outcome is CheckOutcome.CONTRADICTED)
+    assert not aside.ruled and aside.message.endswith("(set aside: the LLM verifier found the claim as a whole held)")
+    assert "Excerpt 2 (cbl/BKX01C.cbl:10-11)" in fake.requests[0]["messages"][1]["content"]  # the paragraph it names
+    fake.add(_reply((1, "cannot_tell", "Not shown.")), match="once")
+    unsure = _verify(verifier, indexed, text.format(", once"))
+    assert (unsure.verdict, unsure.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.DETERMINISTIC)
