@@ -485,7 +485,9 @@ class LLMVerifier:
         whole = next((a for q, a in zip(questions, answers, strict=True) if q.at is None), None)
         found = [c for c in checks if c.ruled and c.outcome in _FOUND_WRONG and c.verifier_kind is not VerifierKind.LLM]
         if whole is not None and whole.outcome is CheckOutcome.HELD:
-            checks = [_set_aside(c) if c in found else c for c in checks]
+            # a qualifier off (a cited range, a width, a count) is compared exactly and stands; a relation the
+            # checks found missing or reversed may be their misreading
+            checks = [_set_aside(c) if c in found and c.outcome is CheckOutcome.CONTRADICTED else c for c in checks]
         elif whole is not None and whole.outcome is CheckOutcome.CONTRADICTED and found:
             # the model finds the claim wrong, as the checks did, and they say where: a cited range off is a
             # qualifier (PARTIALLY_SUPPORTED), which the whole claim contradicted would make UNSUPPORTED

@@ -278,3 +278,12 @@ def test_the_whole_claim_held_sets_aside_a_checks_contradiction(fake, verifier, 
     fake.add(_reply((1, "cannot_tell", "Not shown.")), match="once")
     unsure = _verify(verifier, indexed, text.format(", once"))
     assert (unsure.verdict, unsure.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.DETERMINISTIC)
+
+
+def test_a_qualifier_off_stands_when_the_whole_claim_held(fake, verifier, indexed):
+    """A cited range that misses its subject is compared exactly: the model finding what the claim says of
+    the code true does not make the cite right."""
+    fake.add(_reply((1, "held", "Line 11 adds 1 to WS-COUNT.")))
+    out = _verify(verifier, indexed, "`1000-COUNT-RECORDS` adds 1 to `WS-COUNT` (`cbl/BKX01C.cbl:7-8`).")
+    assert out.verdict is Verdict.PARTIALLY_SUPPORTED
+    assert out.reason.startswith("1000-COUNT-RECORDS is at cbl/BKX01C.cbl:10-11, not at cbl/BKX01C.cbl:7-8")
