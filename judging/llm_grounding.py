@@ -33,10 +33,13 @@ MAX_CLAIMS = 60
 SNIPPETS = 3  # excerpts the index's full-text search adds when the checks found none
 SNIPPET_RADIUS = 4
 MAX_FACTS = 12  # unchecked facts asked about in one call; a claim's further ones stay unchecked
-MAX_EXCERPTS = 10
+MAX_EXCERPTS = 12
 WIDE_LINES = 60  # the most of one paragraph, function or method an excerpt shows
+AROUND = 12  # lines shown on each side of evidence outside any paragraph, function or method
 CITED_LINES = 80  # the most of one cited range an excerpt shows
-NAMED_UNITS = 2  # of the same-named code units a claim names, those shown when it cites none of their files
+NAMED_UNITS = 2  # of the same-named definitions a claim names, those shown when it cites none of their files
+USES = 2  # places a name is used, shown for the claim as a whole
+SEARCHED = 50  # lines naming a name read to find its uses outside its definitions
 _UNIT_KINDS = (SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.FUNCTION, SymbolKind.METHOD)
 # This module builds the helpers' messages: its source is part of what shapes their replies.
 _SOURCE = sha256_text(Path(__file__).read_text(encoding="utf-8"))
@@ -314,24 +317,27 @@ def _bundle(claim: VerifiedClaim, questions: list[Question], index: Any) -> list
 
 
 def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
-    """What a claim as a whole is about: the lines it cites (up to CITED_LINES of each range), then the
-    paragraphs, functions and methods it names (those in the files it cites, when some are)."""
-    cited = [r for r in claim.refs if r.kind == "path" and r.start_line is not None]
+    """What a claim as a whole is about: the lines it cites (up to CITED_LINES of each range), then for each
+    name it quotes, its definition (those in the files it cites, when some are; up to WIDE_LINES from its
+    start) and the first USES places that use it: what a claim says of a name is often shown where it is
+    used (a flag's effect, a class built with its arguments), not where it is defined."""
     out = []
-    for r in cited:
-        assert r.start_line is not None
-        last = min(r.end_line or r.start_line, r.start_line + CITED_LINES - 1)
-        out.append(_lines(index, r.value, r.start_line, last, "cited"))
+    for r in claim.refs:
+        if r.kind == "path" and r.start_line is not None:
+            out.append(
+                _lines(index, r.value, r.start_line, min(r.end_line or r.start_line, r.start_line + CITED_LINES - 1), "cited")
+            )
     files = {r.value for r in claim.refs if r.kind == "path"}
     for r in claim.refs:
         if r.kind != "identifier":
             continue
         owner, _, name = r.value.rpartition(".")
-        units = [
-            d for d in index.definitions(name) if d.kind in _UNIT_KINDS and (not owner or d.detail.get("parent") in (None, owner))
-        ]
-        for d in [d for d in units if d.path in files] or units[:NAMED_UNITS]:
-            out.append(_lines(index, d.path, d.start_line, d.end_line, f"{d.kind} {d.name}"))
+        defs = [d for d in index.definitions(name) if not owner or d.detail.get("parent") in (None, owner)]
+        for d in [d for d in defs if d.path in files] or defs[:NAMED_UNITS]:
+            out.append(_lines(index, d.path, d.start_line, min(d.end_line, d.start_line + WIDE_LINES - 1), f"{d.kind} {d.name}"))
+        inside = [(d.path, d.start_line, d.end_line) for d in defs]
+        uses = [(p, n) for p, n, _ in index.search(name, SEARCHED) if not any(p == f and a <= n <= b for f, a, b in inside)]
+        out += [_lines(index, p, n, n, f"uses {name}") for p, n in uses[:USES]]
     return [e for e in out if e.snippet]
 
 
@@ -345,16 +351,18 @@ def _widened(e: Evidence, index: Any) -> Evidence:
     a statement's meaning depends on the code around it (what runs before it, the condition over it), and a
     definition's evidence holds only its first lines."""
     unit = index.enclosing(e.path, e.start_line, _UNIT_KINDS)
-    if unit is None or unit.end_line < e.end_line:
-        return e
-    start, end = unit.start_line, unit.end_line
+    if unit is None or unit.end_line < e.end_line:  # no code unit: the lines around it
+        start, end = max(1, e.start_line - AROUND), e.end_line + AROUND
+    else:
+        start, end = unit.start_line, unit.end_line
     if end - start + 1 > WIDE_LINES:
         first = max(start, e.start_line - max(0, WIDE_LINES - (e.end_line - e.start_line + 1)) // 2)
         end = min(end, max(e.end_line, first + WIDE_LINES - 1))
         start = max(start, min(first, end - WIDE_LINES + 1))  # a window cut by the unit's end reaches back
     if (start, end) == (e.start_line, e.end_line):
         return e
-    return _lines(index, e.path, start, end, e.note or "")
+    widened = _lines(index, e.path, start, end, e.note or "")
+    return widened if widened.snippet else e
 
 
 def _excerpt_text(n: int, e: Evidence) -> str:
@@ -459,8 +467,9 @@ class LLMVerifier:
             message=f"{q.text} {note} (decided by the LLM verifier, {self.llm_name})"
             if settled
             else f"{q.text}: the LLM verifier {note}",
-            # no line cited: the excerpts shown for the fact itself, so the evidence stays at its own location
-            evidence=cited or [shown[n - 1] for n in q.excerpts] or (old.evidence if old else []),
+            # no line cited: what the checks found at the fact's own terms (the excerpts widen it), so the
+            # evidence stays at its own location
+            evidence=cited or _own_evidence(claim, q.fact) or (old.evidence if old else []),
             relation=settled,
             ruled=settled or (old.ruled if old else True),
             verifier_kind=VerifierKind.LLM,

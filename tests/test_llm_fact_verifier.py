@@ -235,15 +235,20 @@ def test_the_claim_as_a_whole_is_shown_the_lines_it_cites_and_the_code_it_names(
     shown = fake.requests[0]["messages"][1]["content"]
     # The cited line within its paragraph, then the paragraph named (the cited one already holds 0000-MAIN);
     # what the checks found inside them is not shown again.
+    # WS-COUNT, outside any paragraph, with the lines around it.
     excerpts = [line for line in shown.splitlines() if line.startswith("Excerpt ")]
-    assert excerpts == ["Excerpt 1 (cbl/BKX01C.cbl:7-9):", "Excerpt 2 (cbl/BKX01C.cbl:10-11):", "Excerpt 3 (cbl/BKX01C.cbl:5-5):"]
+    assert excerpts == [
+        "Excerpt 1 (cbl/BKX01C.cbl:7-9):",
+        "Excerpt 2 (cbl/BKX01C.cbl:10-11):",
+        "Excerpt 3 (cbl/BKX01C.cbl:1-11):",
+    ]
 
 
 def test_an_excerpt_shows_its_code_unit_or_a_window_around_it(tmp_path):
     from groundjudge.grounding.index import load_index
     from groundjudge.grounding.models import Evidence
     from groundjudge.grounding.snapshot import snapshot_directory
-    from groundjudge.judging.llm_grounding import WIDE_LINES, _widened
+    from groundjudge.judging.llm_grounding import AROUND, WIDE_LINES, _widened
 
     body = "".join(f"    x{n} = {n}\n" for n in range(100))
     (tmp_path / "c").mkdir()
@@ -258,7 +263,7 @@ def test_an_excerpt_shows_its_code_unit_or_a_window_around_it(tmp_path):
     start, end = widened(95)  # far down a long one: a window holding the line, inside the function
     assert end - start + 1 == WIDE_LINES and 5 <= start <= 95 <= end <= 105
     assert widened(6)[0] == 5  # near its start: from its first line
-    assert widened(107) == (107, 107)  # outside any function: as found
+    assert widened(107) == (107 - AROUND, 107)  # outside any function: the lines around it, to the file's end
 
 
 def test_the_whole_claim_held_sets_aside_a_checks_contradiction(fake, verifier, indexed):
@@ -274,7 +279,7 @@ def test_the_whole_claim_held_sets_aside_a_checks_contradiction(fake, verifier, 
     assert (held.verdict, held.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM)
     aside = next(c for c in held.checks or [] if c.outcome is CheckOutcome.CONTRADICTED)
     assert not aside.ruled and aside.message.endswith("(set aside: the LLM verifier found the claim as a whole held)")
-    assert "Excerpt 2 (cbl/BKX01C.cbl:10-11)" in fake.requests[0]["messages"][1]["content"]  # the paragraph it names
+    assert "   11 |            ADD 1 TO WS-COUNT." in fake.requests[0]["messages"][1]["content"]  # the paragraph it names
     fake.add(_reply((1, "cannot_tell", "Not shown.")), match="once")
     unsure = _verify(verifier, indexed, text.format(", once"))
     assert (unsure.verdict, unsure.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.DETERMINISTIC)
@@ -287,3 +292,22 @@ def test_a_qualifier_off_stands_when_the_whole_claim_held(fake, verifier, indexe
     out = _verify(verifier, indexed, "`1000-COUNT-RECORDS` adds 1 to `WS-COUNT` (`cbl/BKX01C.cbl:7-8`).")
     assert out.verdict is Verdict.PARTIALLY_SUPPORTED
     assert out.reason.startswith("1000-COUNT-RECORDS is at cbl/BKX01C.cbl:10-11, not at cbl/BKX01C.cbl:7-8")
+
+
+def test_the_claim_as_a_whole_is_shown_where_its_names_are_used(fake, verifier, tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "limits.py").write_text("LIMIT = 3\n")
+    (tmp_path / "c" / "check.py").write_text("from limits import LIMIT\n\n\ndef check(x):\n    return x < LIMIT\n")
+    snap = snapshot_directory(tmp_path / "c")
+    fake.add(_reply((1, "held", "check returns x < LIMIT.")))
+    out = _verify(verifier, (snap, load_index(snap)), "`LIMIT` is the bound a value must stay under (`limits.py:1`).")
+    assert out.verdict is Verdict.SUPPORTED
+    shown = fake.requests[0]["messages"][1]["content"]
+    # its definition, then its uses: the import, outside any function, with the lines around it, which hold
+    # the use inside check as well
+    excerpts = [line for line in shown.splitlines() if line.startswith("Excerpt ")]
+    assert excerpts == ["Excerpt 1 (limits.py:1-1):", "Excerpt 2 (check.py:1-5):"]
+    assert "    5 |     return x < LIMIT" in shown
