@@ -60,7 +60,7 @@ def score_cmd(
     llm_verify: str = typer.Option(
         None,
         "--llm-verify",
-        help="Ask this model (NAME=PROVIDER:MODEL\\[@BASE_URL]) about each fact the deterministic checks leave unchecked (one call per claim). Off by default.",
+        help="Ask this model (NAME=PROVIDER:MODEL\\[@BASE_URL]) about each claim as a whole and each fact the deterministic checks leave unchecked (one call per claim). Off by default.",
     ),
     no_progress: bool = typer.Option(False, "--no-progress", help="Do not draw progress bars."),
     strict: bool = typer.Option(

@@ -1,5 +1,6 @@
 """Optional LLM helpers for grounding, off by default: a claim extractor (``--llm-claims``) and a verifier
-asked about each fact the deterministic checks left unchecked (``--llm-verify JUDGESPEC``).
+asked about each claim as a whole and each fact the deterministic checks left unchecked (``--llm-verify
+JUDGESPEC``).
 
 They implement the grounding protocols (``ClaimExtractor``, ``Verifier``), which are synchronous, and
 call the model through the judges' own ``StructuredClient`` (cache, budget, limits, retries, deadlines),
