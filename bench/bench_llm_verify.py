@@ -1,18 +1,22 @@
 """What `--llm-verify` does to the grounding bench's verdicts, with the model's replies exchanged through files.
 
-No model can be called from this machine, so the LLM verifier's calls are written out and their replies read
-back, over the same labelled answers as bench/bench_grounding.py:
+Where no model can be called (as where this bench was written), the LLM verifier's calls are written out and
+their replies read back, over the same labelled answers as bench/bench_grounding.py:
 
     python bench/bench_llm_verify.py [--replies REPLIES.jsonl] [--export CALLS.jsonl] [--only NAME ...]
+    python bench/bench_llm_verify.py --model NAME=PROVIDER:MODEL[@BASE_URL] [--config F] [--cache F] [--only ...]
 
 grounds the answers with the LLM verifier (grounding/verify's checks, then one call per claim about the facts
-they left unchecked, and about a SUPPORTED claim as a whole) and answers each call with the reply of the same
+they left unchecked and about the claim as a whole) and answers each call with the reply of the same
 id in REPLIES ({"id": ..., "reply": {...}}, the reply in the verifier's FactReplies schema). A call with no
 reply, or one that does not fit the schema, fails as a model call would: its facts stay unchecked. Prints
 the bench's figures for the verdicts so made and how many calls were answered; --export writes the calls
 left without a reply (id, codebase, system prompt, user message) for the model to answer. A reply can change
 what the next claim is asked (its subject carries over only from a SUPPORTED claim), so a run may export
 new calls until every call has its reply.
+
+With --model the calls go to that model instead (the judges' config, retries and key; a response cache if
+given), as `groundjudge score --llm-verify` sends them: the figures are that model's.
 
 A call's id is the sha256 of its system prompt and user message, so a reply answers the very question asked;
 a change to the checks, the prompt or the excerpts asks new questions, which the old replies do not answer.
@@ -30,7 +34,10 @@ from bench_grounding import CORPORA_ENV, DEFAULT_CORPORA, Source, load_sources, 
 from pydantic import BaseModel, ValidationError
 
 from groundjudge.hashing import sha256_json
-from groundjudge.judging.llm_grounding import LLMVerifier
+from groundjudge.judging.cache import ResponseCache
+from groundjudge.judging.config import load_config, parse_judge_spec
+from groundjudge.judging.judge import StructuredClient
+from groundjudge.judging.llm_grounding import GroundingCaller, LLMVerifier
 from groundjudge.judging.providers import JudgeError
 
 
@@ -71,6 +78,20 @@ class FileCaller:
         return reply
 
 
+def model_caller(spec: str, config: Path | None, cache: Path | None) -> GroundingCaller:
+    """A caller of a real model (a judge spec, as --llm-verify takes), with the judges' config (retries,
+    prices, the provider's key from its environment variable) and, if given, a response cache, so a rerun
+    asks nothing again."""
+    settings = load_config(config)
+    judge = settings.resolve(parse_judge_spec(spec))
+    if judge.provider != "openai-compatible" and not judge.api_key():
+        raise SystemExit(f"--model {judge.name}: set {judge.api_key_env}")
+    client = StructuredClient(
+        config=judge, policy=settings.retry, price=settings.price(judge.model), cache=ResponseCache(cache) if cache else None
+    )
+    return GroundingCaller(client, "verify")
+
+
 def read_replies(path: Path) -> dict[str, Any]:
     """The replies by call id; a line that is not a JSON object with an id and a reply stops the run."""
     out: dict[str, Any] = {}
@@ -91,15 +112,25 @@ def read_replies(path: Path) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--replies", type=Path, help="answer the calls from this JSONL file")
+    source = ap.add_mutually_exclusive_group()
+    source.add_argument("--replies", type=Path, help="answer the calls from this JSONL file")
+    source.add_argument("--model", help="ask this model instead (NAME=PROVIDER:MODEL[@BASE_URL], as --llm-verify takes)")
+    ap.add_argument("--config", type=Path, help="with --model: the judging config (default ./groundjudge.toml if present)")
+    ap.add_argument("--cache", type=Path, help="with --model: a response cache (SQLite) kept between runs")
     ap.add_argument("--export", type=Path, help="write the calls left without a reply to this JSONL file")
-    ap.add_argument("--model", default="replies-from-file", help="the model name the verdicts record")
     ap.add_argument("--corpora", type=Path, help=f"default ${CORPORA_ENV}, else {DEFAULT_CORPORA}")
     ap.add_argument("--only", action="append", help="run only this codebase (repeatable)")
     args = ap.parse_args()
     root = args.corpora or Path(os.environ.get(CORPORA_ENV) or DEFAULT_CORPORA)
     sources = [s for s in load_sources() if not args.only or s.name in args.only]
-    caller = FileCaller(args.model, read_replies(args.replies) if args.replies else {})
+    if args.model:
+        model = model_caller(args.model, args.config, args.cache)
+        try:
+            run_all(sources, root, lambda _: LLMVerifier(model))
+        finally:
+            model.close()
+        return
+    caller = FileCaller("replies-from-file", read_replies(args.replies) if args.replies else {})
     verifier = LLMVerifier(caller)  # type: ignore[arg-type]
 
     def verifier_for(source: Source) -> LLMVerifier:

@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from _fake_provider_helpers import indexed
+from _fake_provider_helpers import fake, fake_server, indexed
 
 from groundjudge.grounding.claims import MarkdownClaimExtractor
 from groundjudge.grounding.models import Verdict, VerifierKind
+from groundjudge.judging.fakeprovider import Fault
 from groundjudge.judging.llm_grounding import LLMVerifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -80,3 +81,16 @@ def test_replies_by_id(tmp_path):
     path = tmp_path / "replies.jsonl"
     path.write_text(json.dumps({"id": "a", "reply": {"answers": []}}) + "\n\n" + json.dumps({"id": "b", "reply": {}}) + "\n")
     assert bench.read_replies(path) == {"a": {"answers": []}, "b": {}}
+
+
+def test_a_real_model_is_asked_through_the_judges_client(fake, tmp_path, indexed):
+    """--model: the calls go to the model (here the loopback provider), through the response cache."""
+    reply = {"answers": [{"fact": 1, "answer": "contradicted", "reason": "It adds to WS-COUNT.", "cites": []}]}
+    fake.add(Fault(arguments=reply), model="fake-small", times=None)
+    spec = f"v=openai-compatible:fake-small@{fake.openai_base_url}"
+    for _ in (1, 2):
+        caller = bench.model_caller(spec, None, tmp_path / "cache.sqlite")
+        out = _verify(caller, indexed, RETURNS)
+        caller.close()
+        assert (out.verdict, out.verifier) == (Verdict.UNSUPPORTED, "llm:fake-small")
+    assert fake.total_requests == 1  # the second run is answered from the cache
