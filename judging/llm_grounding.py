@@ -404,10 +404,12 @@ def _set_aside(check: FactCheck) -> FactCheck:
 
 class LLMVerifier:
     """The deterministic verifier, then a model asked about each fact it left unchecked, whatever the claim's
-    verdict, with the evidence the checks found at the fact's own terms. One call per claim lists all its
-    unchecked facts: they share the claim's text and excerpts, which would otherwise be sent once per fact.
-    Each answer replaces its fact's `unchecked` outcome and the claim's verdict is made again by the same
-    rule (``grounding.verify.decide``); a failed call leaves the facts unchecked and is asked again next run."""
+    verdict, and about the claim as a whole (``questions``), with the code the claim cites and names and
+    the evidence the checks found. One call per claim lists all its questions: they share the claim's text
+    and excerpts, which would otherwise be sent once per question. Each answer replaces its fact's
+    `unchecked` outcome, the answer about the whole claim joins the checks (``_decide``), and the claim's
+    verdict is made again by the same rule (``grounding.verify.decide``); a failed call changes no verdict
+    and is asked again next run."""
 
     def __init__(self, caller: GroundingCaller, first: Verifier | None = None):
         self.caller = caller
@@ -492,7 +494,7 @@ class LLMVerifier:
                 checks.append(answer)
             else:
                 checks[q.at] = answer
-        whole = next((a for q, a in zip(questions, answers, strict=True) if q.at is None), None)
+        whole = checks[-1] if any(q.at is None for q in questions) else None  # appended last, above
         found = [c for c in checks if c.ruled and c.outcome in _FOUND_WRONG and c.verifier_kind is not VerifierKind.LLM]
         if whole is not None and whole.outcome is CheckOutcome.HELD:
             # a qualifier off (a cited range, a width, a count) is compared exactly and stands; a relation the
