@@ -94,6 +94,8 @@ def model_caller(spec: str, config: Path | None, cache: Path | None) -> Groundin
 
 def read_replies(path: Path) -> dict[str, Any]:
     """The replies by call id; a line that is not a JSON object with an id and a reply stops the run."""
+    if not path.is_file():
+        raise SystemExit(f"{path}: no such file")
     out: dict[str, Any] = {}
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -121,6 +123,8 @@ def main() -> None:
     ap.add_argument("--corpora", type=Path, help=f"default ${CORPORA_ENV}, else {DEFAULT_CORPORA}")
     ap.add_argument("--only", action="append", help="run only this codebase (repeatable)")
     args = ap.parse_args()
+    if args.model and args.export:
+        ap.error("--export writes the calls a file of replies leaves unanswered; with --model every call is sent")
     root = args.corpora or Path(os.environ.get(CORPORA_ENV) or DEFAULT_CORPORA)
     sources = [s for s in load_sources() if not args.only or s.name in args.only]
     if args.model:

@@ -77,6 +77,12 @@ def test_bad_replies_file_stops_with_its_line(tmp_path, lines, error):
     assert str(exc.value) == f"{path}:{error.split(':', 1)[1]}"
 
 
+def test_a_missing_replies_file_is_named(tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        bench.read_replies(tmp_path / "none.jsonl")
+    assert str(exc.value) == f"{tmp_path / 'none.jsonl'}: no such file"
+
+
 def test_replies_by_id(tmp_path):
     path = tmp_path / "replies.jsonl"
     path.write_text(json.dumps({"id": "a", "reply": {"answers": []}}) + "\n\n" + json.dumps({"id": "b", "reply": {}}) + "\n")
