@@ -1692,7 +1692,7 @@ class _ClaimChecker:
         ref, res = loc.ref, loc.res
         assert res is not None
         if not res.defs and not res.refs and not res.files and self._outside_member(ref.value):
-            if self._acted_on_by_code(ref) and not self.lk.text_hits(_last(ref.value), 1):
+            if self._acted_on(ref) and not self.lk.text_hits(_last(ref.value), 1):
                 # "`colortable.py` calls `colorama.just_fix_windows_console()`": another library's name may be
                 # real, but code of the snapshot that never spells it makes no such call
                 self._add("missing", f"{_last(ref.value)} appears nowhere in the snapshot, so none of its code uses {ref.value}")
@@ -1781,13 +1781,6 @@ class _ClaimChecker:
         if scope:
             return [p for p in scope if not self.lk.is_prose(p)]
         return sorted({p for w in words for p, _ in self.lk.text_hits(w, limit) if not self.lk.is_prose(p)})
-
-    def _acted_on_by_code(self, ref: ClaimRef) -> bool:
-        """Is the name what a fact of the claim says the code calls, reads, writes, raises ... (its object)?"""
-        return any(
-            f.predicate in _ACTION_PREDICATES and f.object is not None and f.object.span == (ref.start, ref.end)
-            for f in self.claim.facts
-        )
 
     def _outside_member(self, name: str) -> bool:
         """Is a dotted name an attribute of a local variable (`mac.hexdigest`) or of a module the code imports

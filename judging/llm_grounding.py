@@ -188,9 +188,7 @@ def _excerpts(claim: Claim, index: Any) -> list[Evidence]:
             if (path, line) in seen or len(out) >= SNIPPETS:
                 continue
             seen.add((path, line))
-            start = max(1, line - SNIPPET_RADIUS)
-            text = index.lines(path, start, line + SNIPPET_RADIUS)
-            out.append(Evidence(path=path, start_line=start, end_line=start + len(text) - 1, snippet="\n".join(text)))
+            out.append(_lines(index, path, max(1, line - SNIPPET_RADIUS), line + SNIPPET_RADIUS))
     return out
 
 
@@ -342,7 +340,8 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
     return [e for e in out if e.snippet]
 
 
-def _lines(index: Any, path: str, start: int, end: int, note: str) -> Evidence:
+def _lines(index: Any, path: str, start: int, end: int, note: str | None = None) -> Evidence:
+    """Lines start..end of a file as evidence (clipped to the file)."""
     lines = index.lines(path, start, end)
     return Evidence(path=path, start_line=start, end_line=start + max(len(lines), 1) - 1, snippet="\n".join(lines), note=note)
 
