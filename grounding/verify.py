@@ -300,9 +300,11 @@ def normalize_usage(usage: str) -> str:
     return {"PACKED-DECIMAL": "COMP-3", "BINARY": "COMP", "COMP-4": "COMP"}.get(u, u)
 
 
+@lru_cache(maxsize=4096)
 def word_pattern(name: str) -> re.Pattern[str]:
     """A name as a whole word; COBOL-style names (upper case, hyphens) match case-insensitively; the dots of
-    a dotted name match a Rust or C++ path's `::` too (`LevelFilter.Info` is written `LevelFilter::Info`)."""
+    a dotted name match a Rust or C++ path's `::` too (`LevelFilter.Info` is written `LevelFilter::Info`).
+    Compiled once per name: claim after claim looks for the same names, more of them than re's own cache holds."""
     flags = re.I if name.upper() == name else 0
     return re.compile(r"(?<![\w-])" + re.escape(name).replace(r"\.", r"(?:\.|::)") + r"(?![\w-])", flags)
 

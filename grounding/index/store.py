@@ -92,29 +92,25 @@ def _same_key(asked: str, stored: str, language: str) -> bool:
     return asked == stored or match_key(asked, language) == match_key(stored, language)
 
 
+# a row's stored kind to its enum member by a dict look-up: the enum's own call costs more, per row read
+_SYMBOL_KIND: dict[str, SymbolKind] = {k.value: k for k in SymbolKind}
+_REF_KIND: dict[str, RefKind] = {k.value: k for k in RefKind}
+
+
 def symbol_of(row: SymbolRow) -> Symbol:
     kind, name, start, end, path, language, source, detail, _ = row
-    return Symbol(
-        kind=kind,
-        name=name,
-        path=path,
-        start_line=start,
-        end_line=end,
-        language=language,
-        source=source,
-        detail=_detail(detail),
-    )
+    return Symbol(_SYMBOL_KIND[kind], name, path, start, end, language, source, _detail(detail))
 
 
 def ref_of(row: RefRow) -> Ref:
     kind, target, line, path, context, language, detail, _ = row
-    return Ref(kind=kind, target=target, path=path, line=line, context=context, language=language, detail=_detail(detail))
+    return Ref(_REF_KIND[kind], target, path, line, language, context, _detail(detail))
 
 
 @lru_cache(maxsize=65536)
 def _detail(stored: str) -> dict[str, str]:
     # details repeat (an empty one, a `PIC X(10)` at level 05), and decoding them per row shows in verification
-    # time; the models copy the dict they are given, so the shared decoded one is never changed
+    # time; rows with equal details share the decoded dict, which is why Symbol and Ref say never to change it
     return json.loads(stored)
 
 
