@@ -821,13 +821,19 @@ class DeterministicVerifier:
         )
 
 
-def decide(checks: list[CheckResult]) -> tuple[Verdict, str]:
+def decide(checks: list[CheckResult], settled_by: CheckResult | None = None) -> tuple[Verdict, str]:
     """The precision-first verdict rule (docs/grounding.md), and a one-line reason that starts with the
     deciding check: a fabricated name, file or value (missing) decides UNSUPPORTED whatever else holds; a
     contradicted fact decides UNSUPPORTED unless another fact of the claim held (then PARTIALLY_SUPPORTED);
     a qualifier off (mismatch) decides PARTIALLY_SUPPORTED; a fact nothing in the code can settle
-    decides UNABLE_TO_VERIFY; only a claim whose every check held is SUPPORTED."""
-    verdict, deciding = rule(checks)
+    decides UNABLE_TO_VERIFY; only a claim whose every check held is SUPPORTED.
+
+    settled_by, one of checks, decides alone (the LLM verifier's judgement of the claim as a whole, which
+    tells a wrong core from a wrong detail): contradicted is UNSUPPORTED, a mismatch PARTIALLY_SUPPORTED."""
+    if settled_by is None:
+        verdict, deciding = rule(checks)
+    else:
+        verdict, deciding = _SETTLED[settled_by.outcome], [settled_by]
     if not checks:
         return verdict, "names no file, symbol or value the snapshot could confirm or deny"
     rest = [c for c in checks if c not in deciding]
@@ -840,6 +846,9 @@ def decide(checks: list[CheckResult]) -> tuple[Verdict, str]:
     if len(reason) > MAX_REASON:
         reason = reason[: MAX_REASON - 3].rstrip() + "..."
     return verdict, reason
+
+
+_SETTLED = {"contradicted": Verdict.UNSUPPORTED, "mismatch": Verdict.PARTIALLY_SUPPORTED}
 
 
 def rule(checks: list[CheckResult]) -> tuple[Verdict, list[CheckResult]]:

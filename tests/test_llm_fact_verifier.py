@@ -125,18 +125,24 @@ def test_cannot_tell_stays_unchecked(fake, verifier, indexed):
 
 def test_a_supported_claim_is_asked_about_as_a_whole(fake, verifier, indexed):
     """Its facts held, but a claim says more than its facts: SUPPORTED stands only when the model finds the
-    whole claim shown; contradicted beside a relation that held, it is PARTIALLY_SUPPORTED; a "cannot tell"
-    (or no answer) leaves it UNABLE_TO_VERIFY, precision first."""
+    whole claim shown. The model's judgement of the whole is the verdict: contradicted (its core false) is
+    UNSUPPORTED even beside a relation that held, partly (a detail off) PARTIALLY_SUPPORTED; a "cannot
+    tell" (or no answer) leaves it UNABLE_TO_VERIFY, precision first."""
     text = "`0000-MAIN` performs `1000-COUNT-RECORDS` {}."
     fake.add(_reply((1, "held", "Line 8 PERFORMs it.")), match="once")
     fake.add(_reply((1, "contradicted", "Nothing displays the count.")), match="prints")
+    fake.add(_reply((1, "partly", "It performs it, but from line 8, not line 9.")), match="line 9")
     fake.add(_reply((1, "cannot_tell", "Nothing shows the file's size.")), match="thousand")
     confirmed = _verify(verifier, indexed, text.format("once"))
     assert (confirmed.verdict, confirmed.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM)
     assert "the claim as a whole held: Line 8 PERFORMs it." in confirmed.reason
     printed = _verify(verifier, indexed, text.format("and then prints the count"))
-    assert (printed.verdict, printed.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.LLM)
+    assert (printed.verdict, printed.verifier_kind) == (Verdict.UNSUPPORTED, VerifierKind.LLM)
     assert printed.reason.startswith("the claim as a whole is contradicted: Nothing displays the count.")
+    assert "0000-MAIN calls/performs 1000-COUNT-RECORDS" in printed.reason  # what held stays in the reason
+    detail = _verify(verifier, indexed, text.format("on line 9"))
+    assert (detail.verdict, detail.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.LLM)
+    assert detail.reason.startswith("the claim as a whole partly held: It performs it, but from line 8, not line 9.")
     unsure = _verify(verifier, indexed, text.format("for each of a thousand records"))
     assert unsure.verdict is Verdict.UNABLE_TO_VERIFY
     assert unsure.reason.startswith("the claim as a whole: the LLM verifier could not tell: Nothing shows the file's size.")
@@ -268,30 +274,44 @@ def test_an_excerpt_shows_its_code_unit_or_a_window_around_it(tmp_path):
 
 def test_the_whole_claim_held_sets_aside_a_checks_contradiction(fake, verifier, indexed):
     """The checks read only 0000-MAIN's own lines ("never names WS-COUNT, so it does not write it"); the
-    model, shown the paragraph it performs, finds the claim held: the contradiction stays in the record, out
-    of the rule. Contradicted or not settled by the model, the checks' verdict stands."""
+    model, shown that report and the paragraph 0000-MAIN performs, finds the claim held: the contradiction
+    stays in the record, out of the rule. Not settled by the model, the checks' verdict stands."""
     text = "`0000-MAIN` updates `WS-COUNT` through `1000-COUNT-RECORDS`{}."
     plain = _verify(DeterministicVerifier(), indexed, text.format(""))  # type: ignore[arg-type]
     assert plain.verdict is Verdict.PARTIALLY_SUPPORTED
-    assert plain.reason.startswith("0000-MAIN never names WS-COUNT (cbl/BKX01C.cbl:7-9), so it does not write it")
+    reported = "0000-MAIN never names WS-COUNT (cbl/BKX01C.cbl:7-9), so it does not write it"
+    assert plain.reason.startswith(reported)
     fake.add(_reply((1, "held", "Line 8 PERFORMs 1000-COUNT-RECORDS, which adds 1 to WS-COUNT.")), match="through")
     held = _verify(verifier, indexed, text.format(""))
     assert (held.verdict, held.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM)
     aside = next(c for c in held.checks or [] if c.outcome is CheckOutcome.CONTRADICTED)
-    assert not aside.ruled and aside.message.endswith("(set aside: the LLM verifier found the claim as a whole held)")
-    assert "   11 |            ADD 1 TO WS-COUNT." in fake.requests[0]["messages"][1]["content"]  # the paragraph it names
+    assert not aside.ruled and aside.message.endswith("(set aside: the LLM verifier judged the claim as a whole held)")
+    shown = fake.requests[0]["messages"][1]["content"]
+    assert f"Reported by the automatic checks:\n- {reported}\n\nExcerpt 1" in shown  # the report, to judge
+    assert "   11 |            ADD 1 TO WS-COUNT." in shown  # the paragraph it names
     fake.add(_reply((1, "cannot_tell", "Not shown.")), match="once")
     unsure = _verify(verifier, indexed, text.format(", once"))
     assert (unsure.verdict, unsure.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.DETERMINISTIC)
 
 
-def test_a_qualifier_off_stands_when_the_whole_claim_held(fake, verifier, indexed):
-    """A cited range that misses its subject is compared exactly: the model finding what the claim says of
-    the code true does not make the cite right."""
-    fake.add(_reply((1, "held", "Line 11 adds 1 to WS-COUNT.")))
-    out = _verify(verifier, indexed, "`1000-COUNT-RECORDS` adds 1 to `WS-COUNT` (`cbl/BKX01C.cbl:7-8`).")
-    assert out.verdict is Verdict.PARTIALLY_SUPPORTED
-    assert out.reason.startswith("1000-COUNT-RECORDS is at cbl/BKX01C.cbl:10-11, not at cbl/BKX01C.cbl:7-8")
+def test_a_qualifier_off_is_put_to_the_model_with_the_claim(fake, verifier, indexed):
+    """A cited range the checks find off is reported to the model, which judges it with the code: a cite
+    that does show what the claim says (the checks' rule read it too narrowly) is held, SUPPORTED; one that
+    misses it makes the claim partly held, PARTIALLY_SUPPORTED."""
+    text = "`1000-COUNT-RECORDS` adds 1 to `WS-COUNT` (`cbl/BKX01C.cbl:7-8`){}."
+    plain = _verify(DeterministicVerifier(), indexed, text.format(""))  # type: ignore[arg-type]
+    reported = "1000-COUNT-RECORDS is at cbl/BKX01C.cbl:10-11, not at cbl/BKX01C.cbl:7-8"
+    assert (plain.verdict, plain.reason.startswith(reported)) == (Verdict.PARTIALLY_SUPPORTED, True)
+    fake.add(_reply((1, "held", "Line 8 performs it and line 11 adds 1.")), match="8`).")
+    fake.add(_reply((1, "partly", "Line 11 adds 1, but lines 7-8 are 0000-MAIN.")), match="8`), once")
+    held = _verify(verifier, indexed, text.format(""))
+    assert f"- {reported}" in fake.requests[0]["messages"][1]["content"]
+    assert held.verdict is Verdict.SUPPORTED
+    aside = next(c for c in held.checks or [] if c.outcome is CheckOutcome.MISMATCH)
+    assert not aside.ruled and aside.message == f"{reported} (set aside: the LLM verifier judged the claim as a whole held)"
+    partly = _verify(verifier, indexed, text.format(", once"))
+    assert (partly.verdict, partly.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.LLM)
+    assert partly.reason.startswith("the claim as a whole partly held: Line 11 adds 1, but lines 7-8 are 0000-MAIN.")
 
 
 def test_the_claim_as_a_whole_is_shown_where_its_names_are_used(fake, verifier, tmp_path):
