@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import sys
 import tomllib
 from collections import Counter
@@ -201,7 +202,8 @@ class Source:
     def fetch_commands(self, dest: Path) -> list[str]:
         clone = f"/tmp/groundjudge-bench-clones/{self.name}"
         strip = len(Path(self.snapshot_dir).parts) if self.snapshot_dir else 0
-        archive = f"git -C {clone} archive {self.commit}" + (f" {self.snapshot_dir}" if self.snapshot_dir else "")
+        # a snapshot directory may hold spaces ("Plan COBOL 30 jours/ASSURANCE-SYSTEM")
+        archive = f"git -C {clone} archive {self.commit}" + (f" {shlex.quote(self.snapshot_dir)}" if self.snapshot_dir else "")
         return [
             f"git clone --quiet https://github.com/{self.repository}.git {clone}",
             f"mkdir -p {dest}",

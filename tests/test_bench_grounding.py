@@ -115,3 +115,14 @@ def test_every_label_file_of_the_set_reads():
         for label in read_labels(src.folder / "labels.jsonl"):
             lines = (src.folder / "answers" / label.answer).read_text(encoding="utf-8").splitlines()
             assert lines[label.line - 1].strip() == label.text, (src.name, label.answer, label.line)
+
+
+def test_fetch_commands_quote_a_snapshot_directory_with_spaces():
+    src = bench.Source(
+        name="assurance", folder=Path("."), repository="o/r", commit="c0ffee", snapshot_dir="Plan COBOL 30 jours/SYSTEM"
+    )
+    archive = src.fetch_commands(Path("/tmp/corpora/assurance"))[-1]
+    assert archive == (
+        "git -C /tmp/groundjudge-bench-clones/assurance archive c0ffee 'Plan COBOL 30 jours/SYSTEM'"
+        " | tar x -C /tmp/corpora/assurance --strip-components=2"
+    )
