@@ -300,6 +300,10 @@ def normalize_usage(usage: str) -> str:
     return {"PACKED-DECIMAL": "COMP-3", "BINARY": "COMP", "COMP-4": "COMP"}.get(u, u)
 
 
+# a paragraph or section's leading number, as written alone (R3100, P100, 3100): letters, then digits, no hyphen
+_NUMBERED = re.compile(r"[A-Za-z]{0,3}\d{3,5}")
+
+
 @lru_cache(maxsize=4096)
 def word_pattern(name: str) -> re.Pattern[str]:
     """A name as a whole word; COBOL-style names (upper case, hyphens) match case-insensitively; the dots of
@@ -675,6 +679,10 @@ class _Lookup:
                     res.hits = self.text_hits(name)
                 if not res.found:
                     res.defs = self._copy_replaced(name)
+                if not res.found and _NUMBERED.fullmatch(name):
+                    # `R3100` for the section R3100-00-PROCESSA-COSG-CED: COBOL shops number their paragraphs
+                    # and sections and speak of them by the number
+                    res.defs = self.index.definitions_starting(name + "-", PROCEDURE_KINDS)
                 if not res.found and name.endswith("-"):
                     res.hits = self._unnamed_presence(name)
         return res
@@ -2345,6 +2353,8 @@ class _ClaimChecker:
             self._check_involvement(relation, subject, obj)
             return
         targets = {_last(name).upper()}
+        if _NUMBERED.fullmatch(name):  # `R3100`: the sections its number resolved to
+            targets |= {d.name.upper() for d in res.defs}
         if io:
             targets |= self._file_aliases(name)
         who, spans = self._subject_scope(subject)

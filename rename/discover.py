@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from groundjudge.grounding.index.cobol_lexical import CICS_FILE_REFS
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, PROCEDURE_KINDS, RefKind, SymbolKind
-from groundjudge.grounding.index.registry import assign_dd, reserved_words
+from groundjudge.grounding.index.registry import assign_dd, reserved_words, tag_kinds
 from groundjudge.grounding.snapshot import Snapshot
 from groundjudge.rename.leak import is_document, tool_words
 from groundjudge.rename.lexer import language_of, sniff, tokens
@@ -418,14 +418,13 @@ def _from_index(idx: Index, wanted: set[str]) -> list[tuple[str, str]]:
     """Python/Java/JS/Go/C names the repository defines, from the grounding index. Dunder names are
     protocol, not repository vocabulary, and are never candidates."""
     found: list[tuple[str, str]] = []
+    code_kinds = tag_kinds()  # the languages with classes, functions and importable modules
     for kind in (SymbolKind.CLASS, SymbolKind.FUNCTION, SymbolKind.METHOD):
         if kind in wanted:  # the identifier class is spelled as the index kind
-            found += [
-                (s.name, kind.value) for s in idx.definitions(kind=kind) if s.language not in ("cobol", "jcl", "bms", "text")
-            ]
+            found += [(s.name, kind.value) for s in idx.definitions(kind=kind) if s.language in code_kinds]
     if "module" in wanted:
         for info in idx.files():
-            if info.language not in ("cobol", "jcl", "bms", "text") and language_of(info.path) == "code":
+            if info.language in code_kinds and language_of(info.path) == "code":
                 stem = _stem(info.path)
                 if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", stem):
                     found.append((stem, "module"))

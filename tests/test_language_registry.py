@@ -22,7 +22,7 @@ from groundjudge.grounding.index.registry import (
 from groundjudge.rename.lexer import language_of, sniff
 
 EXTENSIONS = {
-    Kind.COBOL: {".cbl", ".cob", ".cpy", ".cobol", ".ccp", ".cbk", ".copy"},
+    Kind.COBOL: {".cbl", ".cob", ".cpy", ".cobol", ".ccp", ".cbk", ".copy", ".sqb", ".pco"},
     Kind.JCL: {".jcl", ".proc", ".prc", ".cntl"},
     Kind.BMS: {".bms"},
     Kind.PYTHON: {".py", ".pyi"},
@@ -35,6 +35,7 @@ EXTENSIONS = {
     Kind.RUST: {".rs"},
     Kind.KOTLIN: {".kt"},
     Kind.CSHARP: {".cs"},
+    Kind.SQL: {".sql", ".ddl"},
 }
 
 
@@ -84,7 +85,7 @@ def test_parsers_and_grammars():
 
 
 def test_case_and_reserved_words():
-    assert case_insensitive() == {Kind.COBOL, Kind.JCL, Kind.BMS}
+    assert case_insensitive() == {Kind.COBOL, Kind.JCL, Kind.BMS, Kind.SQL}
     cobol = language(Kind.COBOL)
     assert {"PERFORM", "WORKING-STORAGE", "FOREVER"} <= cobol.reserved
     assert "DFHCOMMAREA" in cobol.vocabulary and "DFHCOMMAREA" not in cobol.reserved  # CICS, not COBOL itself

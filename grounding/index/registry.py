@@ -32,6 +32,7 @@ class Kind(StrEnum):
     RUST = "rust"
     KOTLIN = "kotlin"
     CSHARP = "csharp"
+    SQL = "sql"
     TEXT = "text"
 
 

@@ -266,6 +266,19 @@ class Index:
         # a row whose name_key matched the other case rule is no match
         return [symbol_of(r) for r in rows if name is None or _same_key(name, r[NAME], r[LANGUAGE])]
 
+    def definitions_starting(self, prefix: str, kinds: frozenset[SymbolKind]) -> list[Symbol]:
+        """Definitions of the given kinds in a case-insensitive language (COBOL, JCL) whose name starts with
+        prefix, any case: a range of the name index, so no scan."""
+        key = prefix.upper()
+        if not key:
+            return []
+        rows = self.conn.execute(
+            f"SELECT {_SYMBOL_SELECT} FROM symbols WHERE name_key >= ? AND name_key < ?"
+            f" AND kind IN ({','.join('?' * len(kinds))}) ORDER BY path, start_line, kind, name",
+            (key, key[:-1] + chr(ord(key[-1]) + 1), *sorted(kinds)),
+        )
+        return [symbol_of(r) for r in rows if r[LANGUAGE] in case_insensitive()]
+
     def references(
         self,
         target: str | None = None,
