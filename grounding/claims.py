@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from groundjudge.grounding.facts import extract_facts
-from groundjudge.grounding.index.registry import Kind, language, source_extensions
+from groundjudge.grounding.index.registry import Kind, language, source_extensions, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Relation
 from groundjudge.grounding.snapshot import normalize_relpath
 
@@ -460,6 +460,13 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
+def _called(tok: str, code: str, end: int) -> bool:
+    """`sdsfree(s)`: what a quoted call calls is a name of the code. Not a COBOL table's subscript
+    (`routing-destiny(ctr)`, hyphenated) nor a language's own function (`getattr(self, name)`), which no file of
+    the snapshot defines."""
+    return len(tok) >= 3 and "-" not in tok and code.startswith("(", end) and tok.upper() not in special_names()
+
+
 def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
     """References inside one backtick span: everything in code is meant literally, so all are strict."""
     c = content.strip()
@@ -538,6 +545,7 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
             or "." in tok
             or bool(_CAMEL.fullmatch(tok))
             or (tok.isupper() and len(tok) >= 3)
+            or _called(tok, stripped, tm.end())
         )
         if meaningful:
             out.add(pos, ClaimRef(kind="identifier", text=whole, value=tok))

@@ -226,13 +226,15 @@ def _index_files(
     text_entries = [e for e in snapshot.files if e.kind == "text" and e.size <= limit]
     read = {e.path for e in text_entries}
     # Line rows are numbered from the manifest's line counts (checked as each file is read), so nothing
-    # need be read before the workers start; every parsed language is known from the file name alone.
+    # need be read before the workers start: the workers parse the files whose name says their language; one
+    # told only by its text (a COBOL member without an extension) is indexed lexically as it is read.
     for entry in snapshot.files:
         writer.reserve(entry.path, entry.lines if entry.path in read else 0)
     parsed = sorted(
         (e for e in text_entries if needs_parser(kind_of_path(e.path))),
         key=lambda e: (-e.size, e.path),  # longest first balances the workers
     )
+    scheduled = {e.path for e in parsed}
     warm_up([(e.path, kind_of_path(e.path)) for e in parsed])
     tasks = [(e.path, (e.path, kind_of_path(e.path)), time_limit(e.size)) for e in parsed]
 
@@ -262,7 +264,7 @@ def _index_files(
             lang = kind_of(entry.path, text)
             fixed_cobol = lang == "cobol" and not is_free_format(text)
             writer.add_text(entry.path, text, searchable(lines) if fixed_cobol else lines)
-            if not needs_parser(lang):
+            if entry.path not in scheduled:
                 _add(writer, extract_lexical(entry.path, lang, text), entry.lines)
                 advance()
             yield

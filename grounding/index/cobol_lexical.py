@@ -79,7 +79,9 @@ _PROGRAM_ID = re.compile(r"\bPROGRAM-ID\b\s*\.?\s*(?:(['\"])?([A-Z0-9][A-Z0-9_-]
 _MAY_END_DIVISION = re.compile(r"^(?:END\s+PROGRAM|(?:IDENTIFICATION|ID)\s+DIVISION)\b", re.I)
 _END_PROGRAM = re.compile(r"^END\s+PROGRAM\s+['\"]?([A-Z0-9][A-Z0-9_-]*)", re.I)
 _LEVEL = re.compile(r"^(\d{1,2})(?=[\s.]|$)")
-LEVEL_START = re.compile(r"^\d{1,2}\s+[A-Z:]", re.I)
+# a level number, then a name: one may start with a digit when a letter follows (2016-EFF-DATE), FILLER, or
+# a COPY REPLACING tag (:TAG:-ID)
+LEVEL_START = re.compile(r"^\d{1,2}\s+(?:[A-Z:]|\d[\d-]*[A-Z])", re.I)
 _FD = re.compile(r"^(FD|SD)\s+([A-Z0-9][A-Z0-9_-]*)", re.I)
 _SELECT = re.compile(r"^SELECT\s+(?:OPTIONAL\s+)?([A-Z0-9][A-Z0-9_-]*)(?:.*?\bASSIGN\s+(?:TO\s+)?(\S+))?", re.I | re.S)
 _LITERAL = re.compile(r"""[XxNnGgZz]?"(?:[^"]|"")*"?|[XxNnGgZz]?'(?:[^']|'')*'?""")

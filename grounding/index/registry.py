@@ -45,6 +45,7 @@ class Language:
     parser: str  # "cobol", "tags" (tree-sitter tag query), "rules" (jcl.py, bms.py) or "none"
     grammars: dict[str, str]  # extension -> tree-sitter grammar, where it is not the kind's own name
     leading_text: str | None  # a file of no known extension that starts with this is of this language
+    sniff: re.Pattern[str] | None  # found in the first lines of a file whose extension no language names
     line_comments: tuple[str, ...]
     reserved: frozenset[str]  # as written: upper case for the case-insensitive languages
     vocabulary: frozenset[str]  # embedded languages and system names (COBOL: CICS, SQL; JCL: VSAM, system datasets)
@@ -70,6 +71,7 @@ def _load(kind: Kind) -> Language:
         parser=data["parser"],
         grammars=data.get("grammars", {}),
         leading_text=data.get("leading_text"),
+        sniff=re.compile(data["sniff"]) if "sniff" in data else None,
         line_comments=tuple(data.get("comments", {}).get("line", ())),
         reserved=_words(data.get("reserved", {}).get("words", "")),
         vocabulary=frozenset().union(*(_words(v) for v in data.get("vocabulary", {}).values())),
@@ -109,13 +111,22 @@ def kind_of_path(path: str) -> Kind:
     return _by_extension().get(extension(path), Kind.TEXT)
 
 
+SNIFFED_CHARS = 8000  # about the first hundred lines: where a program's header or a copybook's first entry stands
+
+
 def kind_of(path: str, text: str) -> Kind:
-    """The language of a file from its name, else from how its text starts (JCL's `//`)."""
+    """The language of a file from its name, else from how its text starts (JCL's `//`), else, when no
+    language names its extension, from what its first lines hold (a COBOL member without an extension)."""
     kind = kind_of_path(path)
     if kind is Kind.TEXT:
         for lang in languages().values():
             if lang.leading_text and text.startswith(lang.leading_text):
                 return lang.kind
+        if extension(path) not in _by_extension():
+            head = text[:SNIFFED_CHARS]
+            for lang in languages().values():
+                if lang.sniff is not None and lang.sniff.search(head):
+                    return lang.kind
     return kind
 
 
