@@ -207,12 +207,8 @@ ANSWER_OUTCOME = {
     FactAnswer.CONTRADICTED: CheckOutcome.CONTRADICTED,
     FactAnswer.CANNOT_TELL: CheckOutcome.UNCHECKED,
 }
-# What the model's answer about the claim as a whole makes the claim, when it settles it.
-WHOLE_VERDICT = {
-    CheckOutcome.HELD: Verdict.SUPPORTED,
-    CheckOutcome.MISMATCH: Verdict.PARTIALLY_SUPPORTED,
-    CheckOutcome.CONTRADICTED: Verdict.UNSUPPORTED,
-}
+# The answers about the claim as a whole that settle it (verify.decide says what each makes it)
+SETTLING = frozenset({CheckOutcome.HELD, CheckOutcome.MISMATCH, CheckOutcome.CONTRADICTED})
 
 
 class _Cite(BaseModel):
@@ -514,7 +510,7 @@ class LLMVerifier:
 
     def _decide(self, claim: VerifiedClaim, questions: list[Question], answers: list[FactCheck]) -> VerifiedClaim:
         """The claim's verdict with the model's answers in place. An answer about the claim as a whole that
-        settles it (held, partly, contradicted) is the verdict (WHOLE_VERDICT), the checks' reports of
+        settles it (held, partly, contradicted: SETTLING) is the verdict, the checks' reports of
         something wrong being set aside: the model was shown them with the code, and judged whether the
         wrong part is the claim's core or a detail, which the checks cannot tell apart. Else the checks'
         rule decides, with the model's answers about single facts in place of their `unchecked`."""
@@ -525,7 +521,7 @@ class LLMVerifier:
             else:
                 checks[q.at] = answer
         whole = checks[-1] if any(q.at is None for q in questions) else None  # appended last, above
-        if whole is not None and whole.outcome in WHOLE_VERDICT:
+        if whole is not None and whole.outcome in SETTLING:
             reported = _found_wrong(checks)
             checks = [_set_aside(c, whole) if c in reported else c for c in checks]
         else:
