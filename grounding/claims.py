@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
-from groundjudge.grounding.facts import extract_facts
+from groundjudge.grounding.facts import CELL_SEPARATOR, extract_facts
 from groundjudge.grounding.index.registry import Kind, language, source_extensions, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Relation
 from groundjudge.grounding.snapshot import normalize_relpath
@@ -294,7 +294,8 @@ _COBOL_STATEMENT = re.compile(
 )
 _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
 # a COBOL procedure name may start with digits (`1000-PRICE`): one token, not "PRICE"
-_CODE_TOKEN = re.compile(r"(?<![\w$#@-])(?:\d+-)*[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
+# a backslash before a word makes it an escape sequence (`\xHH`, `\n`), no name
+_CODE_TOKEN = re.compile(r"(?<![\w$#@\\-])(?:\d+-)*[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
 
 # Relation cues. Each is (relation, pattern); a cue followed by "by"/"from" is passive: the object comes first.
 _CUES: list[tuple[Relation, re.Pattern[str]]] = [
@@ -489,7 +490,7 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
     if m:
         out.add(pos, ClaimRef(kind="value", text=whole, value=m.group(1), value_kind="string"))
         return
-    if re.fullmatch(r"[-+]?\d+(?:_\d+)*(?:\.\d+)?", c):  # `10_000`: digit separators as the code writes them
+    if re.fullmatch(r"[-+]?\d+(?:_\d+)*(?:\.\d+)?(?:[eE][-+]?\d+)?", c):  # `10_000`, `1e6`: as the code writes them
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
         return
     spaced = (_SPACED_PATH.fullmatch(c) or _SPACED_NAME.fullmatch(c)) if " " in c else None
@@ -726,7 +727,7 @@ def _row_text(cells: list[str], header: list[str] | None) -> str:
             parts.append(f"{head}: {cell}")
         else:
             parts.append(cell)
-    return " | ".join(parts)
+    return CELL_SEPARATOR.join(parts)
 
 
 def _clean_inline(text: str) -> str:

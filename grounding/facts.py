@@ -273,6 +273,15 @@ def _term(ref: ClaimRef) -> Term:
     return Term(text=ref.text, value=ref.value, span=(ref.start, ref.end))
 
 
+CELL_SEPARATOR = " | "  # what joins a table row's cells in its unit's text (claims._row_text)
+
+
+def cell_end(text: str, pos: int) -> int:
+    """Where the table cell holding pos ends: a cell's verb acts on nothing in the next cell."""
+    end = text.find(CELL_SEPARATOR, pos)
+    return len(text) if end < 0 else end
+
+
 def _names(refs: list[ClaimRef]) -> list[ClaimRef]:
     return [r for r in refs if r.kind == "identifier"]
 
@@ -593,6 +602,8 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[
         word = text[cue.start : cue.end]
         predicate = next(p for rel, pat, p in _CUE_WORDS if rel == cue.relation and pat.search(word))
         subject, obj = _before(names, cue.start), _after(names, cue.end)
+        if obj is not None and obj.start >= cell_end(text, cue.end):
+            obj = None
         if cue.passive:
             subject, obj = obj, subject
         facts.append(

@@ -53,7 +53,7 @@ from groundjudge.grounding.claims import (
     normalize_pic,
     relation_cues,
 )
-from groundjudge.grounding.facts import Fact, Predicate, Term
+from groundjudge.grounding.facts import Fact, Predicate, Term, cell_end
 from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import (
@@ -302,6 +302,8 @@ def normalize_usage(usage: str) -> str:
 
 # a paragraph or section's leading number, as written alone (R3100, P100, 3100): letters, then digits, no hyphen
 _NUMBERED = re.compile(r"[A-Za-z]{0,3}\d{3,5}")
+# a COBOL name with a lower-case `n` where its items put a number (EOL-HOURSn for EOL-HOURS1 to EOL-HOURS7)
+_NUMBER_PLACEHOLDER = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*[A-Z])n(?![\w-])")
 
 
 @lru_cache(maxsize=4096)
@@ -618,12 +620,43 @@ class _Lookup:
             at = i
         return bisect.bisect_right(starts, first)
 
+    def concatenated_literal(self, path: str, text: str) -> int | None:
+        """The first line of string literals on consecutive lines that spell text when joined (a message too
+        long for one line: `"The book record is not up to date, " &` then `"please select it again."`)."""
+        wanted = " ".join(text.split())
+        lines = self.file_lines(path)
+        for n, line in enumerate(lines, start=1):
+            pieces = _string_literals(line)
+            joined = pieces[-1] if pieces else ""
+            if not joined.strip() or not wanted.startswith(" ".join(joined.split())):
+                continue
+            for later in lines[n : n + _MAX_LITERAL_LINES]:
+                following = _string_literals(later)
+                joined += "".join(following)
+                flat = " ".join(joined.split())
+                if flat == wanted:
+                    return n
+                if not following or not wanted.startswith(flat):
+                    break
+        return None
+
     def quoted_statement_line(self, path: str, quoted: str, start: int = 1, end: int | None = None) -> int | None:
         """Line of a quoted statement within lines start..end: as written ("..." skipping any text), else as
         an EXEC command with its options in another order."""
         parts = statement_parts(quoted)
         if not parts:
             return None
+        if _NUMBER_PLACEHOLDER.search(quoted):
+            # `COMPUTE EOL-HOURSn ROUNDED = (EOL-UNITSn / 4)`: the statement of each numbered item, one number for
+            # every `n` of the quote
+            return next(
+                (
+                    line
+                    for k in range(1, 10)
+                    if (line := self.statement_line(path, [_NUMBER_PLACEHOLDER.sub(rf"\g<1>{k}", p) for p in parts], start, end))
+                ),
+                None,
+            )
         return self.statement_line(path, parts, start, end) or self.command_line(path, quoted, start, end)
 
     def command_line(self, path: str, quoted: str, start: int = 1, end: int | None = None) -> int | None:
@@ -683,9 +716,16 @@ class _Lookup:
                     # `R3100` for the section R3100-00-PROCESSA-COSG-CED: COBOL shops number their paragraphs
                     # and sections and speak of them by the number
                     res.defs = self.index.definitions_starting(name + "-", PROCEDURE_KINDS)
+                if not res.found and (placeholder := _NUMBER_PLACEHOLDER.fullmatch(name)):
+                    res.defs = self.numbered(placeholder.group(1))
                 if not res.found and name.endswith("-"):
                     res.hits = self._unnamed_presence(name)
         return res
+
+    def numbered(self, stem: str) -> list[Symbol]:
+        """COBOL data items named stem and a number (WRK-PAY-RATE1 to WRK-PAY-RATE4), when there are several."""
+        items = [d for d in self.index.definitions_starting(stem, DATA_KINDS) if d.name[len(stem) :].isdigit()]
+        return items if len({d.name.upper() for d in items}) > 1 else []
 
     def _copy_replaced(self, name: str) -> list[Symbol]:
         """A COBOL name made by COPY ... REPLACING ==:TAG:== BY ==CUST==: CUST-ID is the copybook's
@@ -1718,6 +1758,12 @@ class _ClaimChecker:
             return  # another library's name, which the snapshot neither holds nor denies
         if not res.defs and not res.refs and not res.files and ref.strict and self._only_described(ref.value, res):
             p, n = res.hits[0]
+            said = next((h for h in self._commented(ref.value) if _SAYS_COMMENT.search(self.claim.text)), None)
+            if said is not None:
+                # "which the source comment says saves two frames": the claim itself puts the name in a comment
+                p, n = said
+                self._add("ok", f"{ref.value} appears in a comment at {p}:{n}", [self.lk.snippet(p, n, n)])
+                return
             self._add(
                 "missing",
                 f"{ref.value} appears only in prose or comments ({p}:{n}), nowhere in the code",
@@ -1740,6 +1786,10 @@ class _ClaimChecker:
                 # "CircleCI" in prose for the code's 'CIRCLECI': a word of the answer, written its own way
                 p, n = spelled
                 self._add("ok", f"{ref.value} appears at {p}:{n} (in another case)", [self.lk.snippet(p, n, n)])
+            elif _FAMILY_AFTER.match(self.claim.text, ref.end) and (items := self.lk.numbered(ref.value)):
+                # "the four `WRK-PAY-RATE` fields": the stem of numbered items (WRK-PAY-RATE1 to WRK-PAY-RATE4)
+                first = items[0]
+                self._add("ok", f"{ref.value} is the stem of {first.name} at {_where(first)}", [_def_evidence(self.lk, first)])
             elif _FAMILY_AFTER.match(self.claim.text, ref.end) and (part := self.lk.name_part(ref.value)) is not None:
                 # "the `QSAM-STAT` fields": the part several names share (WS-OCOR1-QSAM-STAT, WS-OCOR2-QSAM-STAT)
                 p, n, whole = part
@@ -1813,6 +1863,8 @@ class _ClaimChecker:
             return False  # `winterm.set_icon`: the snapshot's own module (or a variable named after it) has no such name
         if any(r.target.split(".", 1)[0] == head for r in self.lk.references(head, RefKind.IMPORT)):
             return True  # `import json` of a module the snapshot does not hold
+        if any(r.target.rsplit("/", 1)[-1] == head for r in self.lk.references(None, RefKind.IMPORT) if "/" in r.target):
+            return True  # Go's `import "encoding/csv"`: the package is used by its last path element, `csv.Writer`
         if self.lk.definitions(head):
             return False
         return any(
@@ -1834,6 +1886,14 @@ class _ClaimChecker:
             if not self.lk.is_prose(path) and not _is_comment(self.lk.file_lines(path)[n - 1], self.lk.line_language(path)):
                 return False
         return True
+
+    def _commented(self, name: str) -> list[tuple[str, int]]:
+        """Comment lines of code files naming name."""
+        return [
+            (p, n)
+            for p, n in self.lk.text_hits(name, 50)
+            if not self.lk.is_prose(p) and _is_comment(self.lk.file_lines(p)[n - 1], self.lk.line_language(p))
+        ]
 
     def _present_in(self, name: str, path: str) -> bool:
         return bool(self.lk.mentions(path, _last(name)))
@@ -1967,7 +2027,8 @@ class _ClaimChecker:
         parts = statement_parts(ref.value)
         if not parts or _HYPOTHETICAL.search(self.claim.text, 0, ref.start):
             return  # "would be better done with `FUNCTION NUMVAL`": a statement proposed, not said to be there
-        naming = self._code_files([_longest_word(parts[0])], 20)
+        # a number placeholder's first item (EOL-HOURS1 for EOL-HOURSn) is what the files hold
+        naming = self._code_files([_longest_word(_NUMBER_PLACEHOLDER.sub(r"\g<1>1", parts[0]))], 20)
         for path in scope or naming:
             line = self.lk.quoted_statement_line(path, ref.value)
             if line is not None:
@@ -2015,6 +2076,13 @@ class _ClaimChecker:
                 p, n = hits[0]
                 self._add("ok", f"{shown} appears at {p}:{n}", [self.lk.snippet(p, n, n)])
                 return
+        if ref.value_kind == "string" and " " in value.strip():
+            for path in self._code_files([_longest_word(value)], 20, scope):
+                if (joined := self.lk.concatenated_literal(path, value)) is not None:
+                    self._add(
+                        "ok", f"{shown} is the literals joined at {path}:{joined}", [self.lk.snippet(path, joined, joined + 1)]
+                    )
+                    return
         if ref.value_kind == "string":
             rendered = self._rendered_line(value, scope)
             if rendered is not None:
@@ -2133,6 +2201,8 @@ class _ClaimChecker:
             # "calls `load()`, which reads `config.properties`": the relative clause says what the object does
             clause = _CLAUSE_END.search(self._masked, cue.end, nxt)
             after = [loc for loc in after if clause is None or loc.pos < clause.start()]
+            # "| `A`: stores the slice | `B`: copies it |"
+            after = [loc for loc in after if loc.pos < cell_end(text, cue.end)]
             earlier = [loc for loc in named if loc.pos < cue.start]
             agents: list[_Located] = []
             # "... in BKACT01C", "... of BKUPD02C": a name after a place word locates, it is not an object
@@ -3195,6 +3265,11 @@ _DESTINATION_BEFORE = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+|its\s+|a\s+)?(
 _WHOLE_CELL = re.compile(r"\s*(?:\||$)")
 _CELL_START = re.compile(r"\|\s*(?:[^|:]+:\s*)?$")
 _HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|better|instead|consider|prefer)\b", re.I)
+_MAX_LITERAL_LINES = 4  # lines a message split into literals may run on for
+
+
+# the claim says it quotes or cites a comment
+_SAYS_COMMENT = re.compile(r"\bcomments?\b", re.I)
 _ABSENT_BEFORE = re.compile(r"\b(?:neither|nor|without|no)\s+`?$", re.I)
 _ROW_HEADER = re.compile(r"\|\s*([^|:]+):\s")
 # A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.

@@ -329,8 +329,8 @@ def _bundle(claim: VerifiedClaim, questions: list[Question], index: Any) -> list
 
 def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
     """What a claim as a whole is about: the lines it cites (up to CITED_LINES of each range), then for each
-    name it quotes, its definition (those in the files it cites, when some are; up to WIDE_LINES from its
-    start) and the first USES places that use it: what a claim says of a name is often shown where it is
+    name it quotes, its definition (those in the files it cites, when some are, else the methods of the types
+    it names; up to WIDE_LINES from its start) and the first USES places that use it: what a claim says of a name is often shown where it is
     used (a flag's effect, a class built with its arguments), not where it is defined."""
     out = []
     for r in claim.refs:
@@ -339,12 +339,15 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
                 _lines(index, r.value, r.start_line, min(r.end_line or r.start_line, r.start_line + CITED_LINES - 1), "cited")
             )
     files = {r.value for r in claim.refs if r.kind == "path"}
+    named = {r.value for r in claim.refs if r.kind == "identifier"}
     for r in claim.refs:
         if r.kind != "identifier":
             continue
         owner, _, name = r.value.rpartition(".")
         defs = [d for d in index.definitions(name) if not owner or d.detail.get("parent") in (None, owner)]
-        for d in [d for d in defs if d.path in files] or defs[:NAMED_UNITS]:
+        # "`GetSlice()` | `stringSliceValue`: ...": of a method many types define, those of the types the claim names
+        members = [d for d in defs if d.detail.get("parent") in named]
+        for d in [d for d in defs if d.path in files] or members or defs[:NAMED_UNITS]:
             out.append(_lines(index, d.path, d.start_line, min(d.end_line, d.start_line + WIDE_LINES - 1), f"{d.kind} {d.name}"))
         inside = [(d.path, d.start_line, d.end_line) for d in defs]
         uses = [(p, n) for p, n, _ in index.search(name, SEARCHED) if not any(p == f and a <= n <= b for f, a, b in inside)]
