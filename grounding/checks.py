@@ -239,6 +239,13 @@ def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
                 [_sym_evidence(lk, cls, f"class {cls.name}")],
             )
     cls = classes[0]
+    if base in language(cls.language).data.get("root_classes", ()):
+        # "subclasses nothing but `object`": every Python class does, whether or not it names it
+        return FactOutcome(
+            "ok",
+            f"{cls.name} inherits from {base}, as every {cls.language} class does",
+            [_sym_evidence(lk, cls, f"class {cls.name}")],
+        )
     has = ", ".join(_bases(lk, cls)) or "no base class"
     return FactOutcome(
         "contradicted",

@@ -490,7 +490,7 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
     if m:
         out.add(pos, ClaimRef(kind="value", text=whole, value=m.group(1), value_kind="string"))
         return
-    if re.fullmatch(r"[-+]?\d+(?:_\d+)*(?:\.\d+)?(?:[eE][-+]?\d+)?", c):  # `10_000`, `1e6`: as the code writes them
+    if re.fullmatch(r"[-+]?(?:\d+(?:_\d+)*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?", c):  # `10_000`, `1e6`, COBOL's `.72700`
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
         return
     spaced = (_SPACED_PATH.fullmatch(c) or _SPACED_NAME.fullmatch(c)) if " " in c else None

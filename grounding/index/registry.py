@@ -114,15 +114,22 @@ def kind_of_path(path: str) -> Kind:
 SNIFFED_CHARS = 8000  # about the first hundred lines: where a program's header or a copybook's first entry stands
 
 
+@cache
+def _sniffed_extensions() -> frozenset[str]:
+    """Extensions that name plain text without saying which (text.toml's sniffed_extensions)."""
+    return frozenset(ext for lang in languages().values() for ext in lang.data.get("sniffed_extensions", ()))
+
+
 def kind_of(path: str, text: str) -> Kind:
     """The language of a file from its name, else from how its text starts (JCL's `//`), else, when no
-    language names its extension, from what its first lines hold (a COBOL member without an extension)."""
+    language names its extension or it names plain text only (`.txt`), from what its first lines hold (a
+    COBOL member without an extension, or saved as `.txt`)."""
     kind = kind_of_path(path)
     if kind is Kind.TEXT:
         for lang in languages().values():
             if lang.leading_text and text.startswith(lang.leading_text):
                 return lang.kind
-        if extension(path) not in _by_extension():
+        if extension(path) not in _by_extension() or extension(path) in _sniffed_extensions():
             head = text[:SNIFFED_CHARS]
             for lang in languages().values():
                 if lang.sniff is not None and lang.sniff.search(head):
