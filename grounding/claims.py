@@ -292,6 +292,10 @@ _COBOL_STATEMENT = re.compile(
     r"GO\s+TO|STOP\s+RUN|INITIALIZE|DELETE|START|SELECT\s+[A-Z0-9-]+\s+ASSIGN|SORT|MERGE|SEARCH|INSPECT|UNSTRING|"
     r"(?:ASCENDING|DESCENDING)\s+KEY|FUNCTION)\s+\S"
 )
+_LOWER_COBOL_STATEMENT = re.compile(_COBOL_STATEMENT.pattern, re.I)
+# what tells a lower-case statement (`perform write-report-line`, `copy checkfilestatus.`) for COBOL, as
+# free-format GnuCOBOL writes it, from a shell or SQL command: a hyphenated name, or the closing period
+_LOWER_COBOL_SIGN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+|\.$")
 _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
 # a COBOL procedure name may start with digits (`1000-PRICE`): one token, not "PRICE"
 # a backslash before a word makes it an escape sequence (`\xHH`, `\n`), no name
@@ -523,7 +527,7 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
             return
     # A code fragment: a COBOL statement quoted inline must be in the code as written; its names and
     # literals are checked one by one as well.
-    if _COBOL_STATEMENT.match(c):
+    if _COBOL_STATEMENT.match(c) or (c.islower() and _LOWER_COBOL_STATEMENT.match(c) and _LOWER_COBOL_SIGN.search(c)):
         out.add(pos, ClaimRef(kind="value", text=whole, value=re.sub(r"\s+", " ", c).rstrip(". "), value_kind="code"))
     for sm in _DQ_STRING.finditer(c):
         out.add(pos, ClaimRef(kind="value", text=whole, value=sm.group(1), value_kind="string"))

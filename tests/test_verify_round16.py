@@ -1,0 +1,76 @@
+"""Issue E round 16 (from held-out set 24's first run): free-format GnuCOBOL is often written in lower case,
+and a statement quoted as written (`copy checkfilestatus.`, `perform write-report-line`) must be in the
+code like an upper-case one; a lower-case command of another language (`set -e`, `start server`) is no
+COBOL statement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _grounding_helpers import expect_verdict, fixture_grounder
+
+from groundjudge.grounding.claims import extract_refs
+from groundjudge.grounding.models import Verdict
+
+S, P = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED
+
+CITIES = """\
+>>SOURCE FORMAT IS FREE
+identification division.
+program-id. cities1.
+procedure division.
+main-para.
+    perform write-report-line
+    goback.
+write-report-line.
+    move spaces to report-line.
+copy checkfilestatus.
+"""
+
+OTHER = """\
+>>SOURCE FORMAT IS FREE
+identification division.
+program-id. cities2.
+procedure division.
+main-para.
+    call "checkfilestatus"
+    goback.
+"""
+
+STATUS = """\
+check-file-status.
+    display "status".
+"""
+
+
+@pytest.fixture(scope="module")
+def grounder(tmp_path_factory: pytest.TempPathFactory):
+    root: Path = tmp_path_factory.mktemp("round16")
+    return fixture_grounder(root, {"cities1.cbl": CITIES, "cities2.cbl": OTHER, "checkfilestatus.cpy": STATUS})
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("with `copy checkfilestatus.` at its end", "copy checkfilestatus"),
+        ("it runs `perform write-report-line` first", "perform write-report-line"),
+        ("the script starts with `set -e`", None),
+        ("run `start server` to begin", None),
+    ],
+)
+def test_a_lower_case_cobol_statement(text, statement):
+    found = [r.value for r in extract_refs(text) if r.kind == "value" and r.value_kind == "code"]
+    assert found == ([statement] if statement else [])
+
+
+@pytest.mark.parametrize(
+    ("md", "verdict"),
+    [
+        ("`cities1` includes the copybook with `copy checkfilestatus.` (`cities1.cbl:10`).", S),
+        # cities2 calls the routine; the quoted COPY is in cities1 only
+        ("`cities2` includes the copybook with `copy checkfilestatus.` (`cities2.cbl:6`).", P),
+    ],
+)
+def test_a_lower_case_statement_must_be_where_the_claim_puts_it(grounder, md, verdict):
+    expect_verdict(grounder, md, verdict)
