@@ -1521,8 +1521,9 @@ class _ClaimChecker:
         self.checks.append(CheckResult(outcome, message, evidence or [], relation, fact, ref))
 
     def _named_in_code(self, name: str) -> tuple[str, int] | None:
-        """The first code line (not prose, not a comment) that spells a file name."""
-        pattern = re.compile(r"(?<![\w./-])" + re.escape(name) + r"(?![\w/-])", re.I)
+        """The first code line (not prose, not a comment) that spells a file name, alone or at the end of a
+        path (`$FILES/allCountries.txt`)."""
+        pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w/-])", re.I)
         for path, n, line in self.lk.search(name):
             if not self.lk.is_prose(path) and pattern.search(line) and not _is_comment(line, self.lk.line_language(path)):
                 return path, n

@@ -74,3 +74,26 @@ def test_a_lower_case_cobol_statement(text, statement):
 )
 def test_a_lower_case_statement_must_be_where_the_claim_puts_it(grounder, md, verdict):
     expect_verdict(grounder, md, verdict)
+
+
+RUNNER = """\\
+>>SOURCE FORMAT IS FREE
+identification division.
+program-id. cities5.
+procedure division.
+main-para.
+    display "cat $FILES/CA.txt $FILES/US.txt > $FILES/CAUS.txt"
+    goback.
+"""
+
+
+@pytest.mark.parametrize(
+    ("md", "verdict"),
+    [
+        # a data file the code names at the end of a path: an input of a run, not a file of the snapshot
+        ("On `CAUS.txt` the whole run should finish in well under a minute.", Verdict.UNABLE_TO_VERIFY),
+        ("On `CAUSA.txt` the whole run should finish in well under a minute.", Verdict.UNSUPPORTED),
+    ],
+)
+def test_a_file_the_code_names_at_the_end_of_a_path(tmp_path, md, verdict):
+    expect_verdict(fixture_grounder(tmp_path, {"cities5.cbl": RUNNER}), md, verdict)
