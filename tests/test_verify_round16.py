@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from _grounding_helpers import expect_verdict, fixture_grounder
 
-from groundjudge.grounding.claims import extract_refs
+from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs
 from groundjudge.grounding.models import Verdict
 
 S, P = Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED
@@ -97,3 +97,14 @@ main-para.
 )
 def test_a_file_the_code_names_at_the_end_of_a_path(tmp_path, md, verdict):
     expect_verdict(fixture_grounder(tmp_path, {"cities5.cbl": RUNNER}), md, verdict)
+
+
+def test_a_cited_document_is_not_what_the_next_units_are_about():
+    md = (
+        "1. The console script points at `cli:_main` (`pyproject.toml:32-33`).\n"
+        '2. An unknown format prints "is not a supported output format" and exits with status 2.\n'
+        "3. The program `tabulate/cli.py` reads its options with `getopt`.\n"
+        "4. It exits with status 2 on an unknown option.\n"
+    )
+    claims = MarkdownClaimExtractor().extract(md)
+    assert [c.context for c in claims] == [None, None, None, "tabulate/cli.py"]

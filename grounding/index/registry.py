@@ -120,6 +120,16 @@ def _sniffed_extensions() -> frozenset[str]:
     return frozenset(ext for lang in languages().values() for ext in lang.data.get("sniffed_extensions", ()))
 
 
+@cache
+def _documents() -> frozenset[str]:
+    return frozenset(ext for lang in languages().values() for ext in lang.data.get("documents", ()))
+
+
+def is_document(path: str) -> bool:
+    """A document or configuration file (text.toml's documents), which describes the code but never acts."""
+    return extension(path) in _documents()
+
+
 def kind_of(path: str, text: str) -> Kind:
     """The language of a file from its name, else from how its text starts (JCL's `//`), else, when no
     language names its extension or it names plain text only (`.txt`), from what its first lines hold (a
