@@ -607,15 +607,18 @@ class _Lookup:
         return self._code_text[path]
 
     def statement_line(self, path: str, parts: list[str], start: int = 1, end: int | None = None) -> int | None:
-        """Line where the parts of a quoted statement start, in order, within lines start..end, or None."""
+        """Line where the parts of a quoted statement start, in order, within lines start..end, or None.
+        Spacing next to a parenthesis or comma is the writer's (`concatenate("views/", trim(x))` for the
+        code's `concatenate("views/",trim(x))`)."""
         text, starts = self.code_text(path)
         lo = starts[start - 1] if 1 <= start <= len(starts) else 0
         hi = starts[end] if end is not None and end < len(starts) else len(text)
         at = first = lo - 1
         for part in parts:
-            i = text.find(_squash(part).upper(), at + 1, hi)
-            if i < 0:
+            found = _statement_pattern(part).search(text, at + 1, hi)
+            if found is None:
                 return None
+            i = found.start()
             first = i if first < lo else first
             at = i
         return bisect.bisect_right(starts, first)
@@ -3466,6 +3469,14 @@ def _balanced(text: str, start: int) -> str | None:
 
 def _squash(line: str) -> str:
     return re.sub(r"\s+", " ", line).strip()
+
+
+@lru_cache(maxsize=1024)
+def _statement_pattern(part: str) -> re.Pattern[str]:
+    """A quoted statement as code_text holds it: upper case, white space squashed, and a space or none on
+    either side of a parenthesis or comma."""
+    pieces = re.split(r"\s*([(),])\s*", _squash(part).upper())
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f" ?{re.escape(p)} ?" for i, p in enumerate(pieces)))
 
 
 # A value a template fills in: printf and Go verbs, Python format and f-string fields, JavaScript ${...}

@@ -108,3 +108,26 @@ def test_a_cited_document_is_not_what_the_next_units_are_about():
     )
     claims = MarkdownClaimExtractor().extract(md)
     assert [c.context for c in claims] == [None, None, None, "tabulate/cli.py"]
+
+
+TEMPLATE = """\
+>>SOURCE FORMAT IS FREE
+identification division.
+program-id. cowtemplate.
+procedure division.
+main-para.
+    move function concatenate("views/",function trim(template-filename)) to readfile-name
+    goback.
+"""
+
+
+@pytest.mark.parametrize(
+    ("md", "verdict"),
+    [
+        ('It builds the name with `function concatenate("views/", function trim(template-filename))`.', S),
+        ('It builds the name with `function concatenate( "views/" , function trim( template-filename ) )`.', S),
+        ('It builds the name with `function concatenate("templates/", function trim(template-filename))`.', Verdict.UNSUPPORTED),
+    ],
+)
+def test_spacing_next_to_parentheses_and_commas_is_the_writers(tmp_path, md, verdict):
+    expect_verdict(fixture_grounder(tmp_path, {"cowtemplate.cbl": TEMPLATE}), md, verdict)
