@@ -1762,7 +1762,7 @@ class _ClaimChecker:
             return  # another library's name, which the snapshot neither holds nor denies
         if not res.defs and not res.refs and not res.files and ref.strict and self._only_described(ref.value, res):
             p, n = res.hits[0]
-            said = next((h for h in self._commented(ref.value) if _SAYS_COMMENT.search(self.claim.text)), None)
+            said = next(iter(self._commented(ref.value)), None) if _SAYS_COMMENT.search(self.claim.text) else None
             if said is not None:
                 # "which the source comment says saves two frames": the claim itself puts the name in a comment
                 p, n = said
