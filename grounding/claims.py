@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from groundjudge.grounding.facts import CELL_SEPARATOR, extract_facts
-from groundjudge.grounding.index.registry import Kind, is_document, language, source_extensions, special_names
+from groundjudge.grounding.index.registry import Kind, is_document_or_config, language, source_extensions, special_names
 from groundjudge.grounding.models import Claim, ClaimRef, Relation
 from groundjudge.grounding.snapshot import normalize_relpath
 
@@ -871,7 +871,7 @@ _NOT_A_PROGRAM = re.compile(
 def _can_set_context(text: str, ref: ClaimRef) -> bool:
     """A name in a quoted code fragment (`XCTL PROGRAM('BKUPD02C')`) is what the code points at, and a
     name after "transaction" is a transaction ID: neither is what the unit is about."""
-    if not names_file_or_program(ref) or (ref.kind == "path" and is_document(ref.value)):
+    if not names_file_or_program(ref) or (ref.kind == "path" and is_document_or_config(ref.value)):
         return False  # "points at `tabulate.cli:_main` (`pyproject.toml:32-33`)": the next unit is not about it
     if ref.kind == "identifier" and len(ref.value) <= 4:  # BK01, CC00: CICS transaction IDs are 1-4 characters
         return False

@@ -1887,17 +1887,16 @@ class _ClaimChecker:
             return False
         # the resolution's own lines first (a `from difflib import get_close_matches` for the dotted name)
         for path, n in [*res.hits, *self.lk.text_hits(name, 50)]:
-            if not self.lk.is_prose(path) and not _is_comment(self.lk.file_lines(path)[n - 1], self.lk.line_language(path)):
+            if not self.lk.is_prose(path) and not self._in_comment(path, n):
                 return False
         return True
 
     def _commented(self, name: str) -> list[tuple[str, int]]:
         """Comment lines of code files naming name."""
-        return [
-            (p, n)
-            for p, n in self.lk.text_hits(name, 50)
-            if not self.lk.is_prose(p) and _is_comment(self.lk.file_lines(p)[n - 1], self.lk.line_language(p))
-        ]
+        return [(p, n) for p, n in self.lk.text_hits(name, 50) if not self.lk.is_prose(p) and self._in_comment(p, n)]
+
+    def _in_comment(self, path: str, n: int) -> bool:
+        return _is_comment(self.lk.file_lines(path)[n - 1], self.lk.line_language(path))
 
     def _present_in(self, name: str, path: str) -> bool:
         return bool(self.lk.mentions(path, _last(name)))
@@ -3270,8 +3269,6 @@ _WHOLE_CELL = re.compile(r"\s*(?:\||$)")
 _CELL_START = re.compile(r"\|\s*(?:[^|:]+:\s*)?$")
 _HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|better|instead|consider|prefer)\b", re.I)
 _MAX_LITERAL_LINES = 4  # lines a message split into literals may run on for
-
-
 # the claim says it quotes or cites a comment
 _SAYS_COMMENT = re.compile(r"\bcomments?\b", re.I)
 _ABSENT_BEFORE = re.compile(r"\b(?:neither|nor|without|no)\s+`?$", re.I)

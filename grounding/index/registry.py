@@ -115,19 +115,16 @@ SNIFFED_CHARS = 8000  # about the first hundred lines: where a program's header 
 
 
 @cache
-def _sniffed_extensions() -> frozenset[str]:
-    """Extensions that name plain text without saying which (text.toml's sniffed_extensions)."""
-    return frozenset(ext for lang in languages().values() for ext in lang.data.get("sniffed_extensions", ()))
+def _listed_extensions(key: str) -> frozenset[str]:
+    """The extensions the language files list under key: `sniffed_extensions` (names that say plain text but
+    not which), `documents` (documents and configuration)."""
+    return frozenset(ext for lang in languages().values() for ext in lang.data.get(key, ()))
 
 
-@cache
-def _documents() -> frozenset[str]:
-    return frozenset(ext for lang in languages().values() for ext in lang.data.get("documents", ()))
-
-
-def is_document(path: str) -> bool:
-    """A document or configuration file (text.toml's documents), which describes the code but never acts."""
-    return extension(path) in _documents()
+def is_document_or_config(path: str) -> bool:
+    """A document or configuration file (text.toml's documents), which describes the code but never acts.
+    Not the renamer's documents (rename.leak.is_document): those are prose written for people, `.txt` too."""
+    return extension(path) in _listed_extensions("documents")
 
 
 def kind_of(path: str, text: str) -> Kind:
@@ -139,7 +136,7 @@ def kind_of(path: str, text: str) -> Kind:
         for lang in languages().values():
             if lang.leading_text and text.startswith(lang.leading_text):
                 return lang.kind
-        if extension(path) not in _by_extension() or extension(path) in _sniffed_extensions():
+        if extension(path) not in _by_extension() or extension(path) in _listed_extensions("sniffed_extensions"):
             head = text[:SNIFFED_CHARS]
             for lang in languages().values():
                 if lang.sniff is not None and lang.sniff.search(head):
