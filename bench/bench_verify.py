@@ -95,8 +95,9 @@ def main() -> None:
 
         from groundjudge.grounding.claims import MarkdownClaimExtractor, relation_cues
         from groundjudge.grounding.index import load_index
+        from groundjudge.grounding.lookup import word_pattern
         from groundjudge.grounding.snapshot import snapshot_directory
-        from groundjudge.grounding.verify import DeterministicVerifier, word_pattern
+        from groundjudge.grounding.verify import DeterministicVerifier
 
         snapshot = snapshot_directory(corpus)
         t0 = time.perf_counter()

@@ -15,11 +15,12 @@ import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from groundjudge.grounding.facts import EXPRESSION, SECONDS_PER, Fact, Measure, Predicate
 from groundjudge.grounding.index.model import FUNCTION_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import language
+from groundjudge.grounding.lookup import Lookup, last_part
 from groundjudge.grounding.models import Evidence
 
 MAX_ANCESTRY = 8
@@ -39,14 +40,10 @@ class FactOutcome:
     evidence: list[Evidence] = field(default_factory=list)
 
 
-def _last(name: str) -> str:
-    return name.rsplit(".", 1)[-1]
-
-
-def _defs(lk: Any, name: str, kinds: Collection[SymbolKind]) -> list[Symbol]:
+def _defs(lk: Lookup, name: str, kinds: Collection[SymbolKind]) -> list[Symbol]:
     """Definitions of a (possibly dotted) name of the given kinds; `Owner.attr` keeps those whose parent is Owner."""
     owner = name.rsplit(".", 2)[-2] if "." in name else None
-    defs = [d for d in lk.definitions(_last(name)) if d.kind in kinds]
+    defs = [d for d in lk.definitions(last_part(name)) if d.kind in kinds]
     if owner is not None:
         defs = [d for d in defs if d.detail.get("parent") in (owner, None)] or defs
     return defs
@@ -59,11 +56,11 @@ def preferred_in(defs: list[Symbol], scope: Collection[str]) -> list[Symbol]:
     return [d for d in defs if d.path in about] or defs
 
 
-def _sym_evidence(lk: Any, sym: Symbol, note: str) -> Evidence:
+def _sym_evidence(lk: Lookup, sym: Symbol, note: str) -> Evidence:
     return lk.snippet(sym.path, sym.start_line, sym.start_line, note=note)
 
 
-def _ref_evidence(lk: Any, ref: Ref, note: str) -> Evidence:
+def _ref_evidence(lk: Lookup, ref: Ref, note: str) -> Evidence:
     return lk.snippet(ref.path, ref.line, ref.line, note=note)
 
 
@@ -174,7 +171,7 @@ def _squashed(code: str) -> str:
     return re.sub(r"\s+", "", code.strip("`"))
 
 
-def _stated_value(lk: Any, value: str) -> str | None:
+def _stated_value(lk: Lookup, value: str) -> str | None:
     """The literal a constant's value or a default states, following a name of a constant (`limit =
     MAX_ENTRIES`, `A = B`) to that constant's value."""
     for _ in range(MAX_ALIAS):
@@ -193,11 +190,11 @@ def _stated_value(lk: Any, value: str) -> str | None:
     return None
 
 
-def _bases(lk: Any, cls: Symbol) -> list[str]:
+def _bases(lk: Lookup, cls: Symbol) -> list[str]:
     return [b for b in cls.detail.get("bases", "").split(",") if b]
 
 
-def _ancestors(lk: Any, cls: Symbol) -> set[str]:
+def _ancestors(lk: Lookup, cls: Symbol) -> set[str]:
     """Every base class name up the chain, as far as the snapshot defines the bases."""
     seen: set[str] = set()
     todo = _bases(lk, cls)
@@ -211,7 +208,7 @@ def _ancestors(lk: Any, cls: Symbol) -> set[str]:
     return seen
 
 
-def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
+def check_inherits(lk: Lookup, fact: Fact) -> FactOutcome | None:
     if fact.subject is None or fact.object is None:
         return None
     # A language whose index records bases records them for every class, none as "". A class without the
@@ -228,7 +225,7 @@ def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
             f"the index records no base classes for {d.name} ({d.path}:{d.start_line}, {d.language})",
             [_sym_evidence(lk, d, f"class {d.name}")],
         )
-    base = _last(fact.object.value)
+    base = last_part(fact.object.value)
     if lk.definitions(base) and not lk.definitions(base, SymbolKind.CLASS):
         return None  # a function or a constant is no base: "extends `load` with caching" says something else
     for cls in classes:
@@ -257,7 +254,7 @@ def check_inherits(lk: Any, fact: Fact) -> FactOutcome | None:
 _VALUE_KINDS = {SymbolKind.CONSTANT: "value", SymbolKind.DATA_ITEM: "value"}
 
 
-def _defaults(lk: Any, param: str, functions: set[str]) -> list[tuple[Symbol, str]]:
+def _defaults(lk: Lookup, param: str, functions: set[str]) -> list[tuple[Symbol, str]]:
     """(function, default) for each function declaring a default for param: those the claim names, else all."""
     out = []
     for kind in (SymbolKind.FUNCTION, SymbolKind.METHOD):
@@ -269,7 +266,7 @@ def _defaults(lk: Any, param: str, functions: set[str]) -> list[tuple[Symbol, st
     return [o for o in out if o[0].name in functions] or out
 
 
-def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> FactOutcome | None:
+def check_has_value(lk: Lookup, fact: Fact, names: list[str], scope: list[str]) -> FactOutcome | None:
     """A constant's value, a parameter's default (of the function the claim also names, when it names one),
     or a data item's VALUE clause (only when the claim speaks of an initial value: a COBOL item's content
     changes as the program runs); a value code sets ("sets `X` to 12") from the statements that set it; a
@@ -288,8 +285,8 @@ def check_has_value(lk: Any, fact: Fact, names: list[str], scope: list[str]) -> 
         if "value" in d.detail and (fact.initial or d.kind != SymbolKind.DATA_ITEM)
     ]
     if not holders:
-        functions = {_last(n) for n in names if n != fact.subject.value}
-        param = _last(fact.subject.value)
+        functions = {last_part(n) for n in names if n != fact.subject.value}
+        param = last_part(fact.subject.value)
         holders = [(fn, v, f"{param} of {fn.name} defaults to") for fn, v in _defaults(lk, param, functions)]
     if not holders:
         unstated = _defs(lk, fact.subject.value, {SymbolKind.CONSTANT})
@@ -341,22 +338,22 @@ def _same_time(claimed: str, actual: str | None, unit: Measure | None) -> bool:
     return any(math.isclose(held * per, seconds) for per in SECONDS_PER.values())
 
 
-def _body_refs(lk: Any, fn: Symbol, kind: RefKind) -> list[Ref]:
+def _body_refs(lk: Lookup, fn: Symbol, kind: RefKind) -> list[Ref]:
     return [r for r in lk.references(None, kind, fn.path) if fn.start_line <= r.line <= fn.end_line]
 
 
-def _is_a(lk: Any, raised: str, wanted: str) -> bool:
+def _is_a(lk: Lookup, raised: str, wanted: str) -> bool:
     """Is the raised class the wanted one or a subclass of it (BadTimeSignature is a BadSignature)?"""
     return raised == wanted or any(wanted in _ancestors(lk, c) for c in lk.definitions(raised, SymbolKind.CLASS))
 
 
-def _is_variable(lk: Any, name: str) -> bool:
+def _is_variable(lk: Lookup, name: str) -> bool:
     """A raised name that is no class: lower case, as variables are spelled in every language whose
     exceptions are classes, and no class of the snapshot."""
     return name[:1].islower() and not lk.definitions(name, SymbolKind.CLASS)
 
 
-def _check_statements(lk: Any, fact: Fact, kind: RefKind, verb: str) -> FactOutcome | None:
+def _check_statements(lk: Lookup, fact: Fact, kind: RefKind, verb: str) -> FactOutcome | None:
     """raises / catches: the subject function's own raise or except statements, then those of the
     functions it calls (one level: "`unsign` raises X" holds when a helper it calls raises X)."""
     if fact.subject is None or fact.object is None:
@@ -364,7 +361,7 @@ def _check_statements(lk: Any, fact: Fact, kind: RefKind, verb: str) -> FactOutc
     functions = _defs(lk, fact.subject.value, FUNCTION_KINDS)
     if not functions:
         return None
-    wanted = _last(fact.object.value)
+    wanted = last_part(fact.object.value)
     statements = [r for fn in functions for r in _body_refs(lk, fn, kind)]
     for r in statements:
         if _is_a(lk, r.target, wanted):
@@ -403,7 +400,7 @@ def _check_statements(lk: Any, fact: Fact, kind: RefKind, verb: str) -> FactOutc
 
 
 def calls_reached(
-    lk: Any,
+    lk: Lookup,
     spans: list[tuple[str, int, int]],
     ref_kinds: Iterable[RefKind],
     resolve: Callable[[str], list[Symbol]],
@@ -428,7 +425,7 @@ def calls_reached(
                 yield target, d
 
 
-def _raised_deeper(lk: Any, functions: list[Symbol], kind: RefKind, wanted: str) -> tuple[str, Ref] | None:
+def _raised_deeper(lk: Lookup, functions: list[Symbol], kind: RefKind, wanted: str) -> tuple[str, Ref] | None:
     """(callee, statement) of the first raise/except of wanted in a function the subject calls, breadth first
     up to MAX_CALL_DEPTH calls deep through the index's call references."""
     spans = [(f.path, f.start_line, f.end_line) for f in functions]
@@ -436,24 +433,24 @@ def _raised_deeper(lk: Any, functions: list[Symbol], kind: RefKind, wanted: str)
     for callee, fn in calls_reached(lk, spans, (RefKind.CALL,), lambda t: _defs(lk, t, FUNCTION_KINDS), own):
         hit = next((r for r in _body_refs(lk, fn, kind) if _is_a(lk, r.target, wanted)), None)
         if hit is not None:
-            return _last(callee), hit
+            return last_part(callee), hit
     return None
 
 
-def check_raises(lk: Any, fact: Fact) -> FactOutcome | None:
+def check_raises(lk: Lookup, fact: Fact) -> FactOutcome | None:
     return _check_statements(lk, fact, RefKind.RAISE, "raises")
 
 
-def check_catches(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+def check_catches(lk: Lookup, fact: Fact, scope: list[str]) -> FactOutcome | None:
     if fact.subject is None and fact.object is not None and scope:
         return _file_catches(lk, fact.object.value, scope)
     return _check_statements(lk, fact, RefKind.EXCEPT, "catches")
 
 
-def _file_catches(lk: Any, name: str, scope: list[str]) -> FactOutcome | None:
+def _file_catches(lk: Lookup, name: str, scope: list[str]) -> FactOutcome | None:
     """ "The fallback catches `X`" names no function: the except blocks of the files the claim is about
     must catch X (or a subclass of it); files with except blocks, none of them for X, contradict it."""
-    wanted = _last(name)
+    wanted = last_part(name)
     statements = [r for path in scope for r in lk.references(None, RefKind.EXCEPT, path)]
     for r in statements:
         if _is_a(lk, r.target, wanted):
@@ -468,14 +465,14 @@ def _file_catches(lk: Any, name: str, scope: list[str]) -> FactOutcome | None:
     return FactOutcome("contradicted", note, [_ref_evidence(lk, first, f"except {first.target}")])
 
 
-def check_maps(lk: Any, fact: Fact) -> FactOutcome | None:
+def check_maps(lk: Lookup, fact: Fact) -> FactOutcome | None:
     """ "`f` turns `X` into `Y`": a raise inside one of f's except blocks that catch X (the index records what
     the block catches, detail "caught") must raise Y; such raises of other exceptions only contradict it. No
     such block in f leaves the fact unchecked: a helper f calls may do the mapping."""
     if fact.subject is None or fact.object is None or fact.by is None:
         return None
     functions = _defs(lk, fact.subject.value, FUNCTION_KINDS)
-    caught, wanted = _last(fact.by.value), _last(fact.object.value)
+    caught, wanted = last_part(fact.by.value), last_part(fact.object.value)
     raises = [
         r
         for fn in functions
@@ -496,7 +493,7 @@ def check_maps(lk: Any, fact: Fact) -> FactOutcome | None:
     return FactOutcome("contradicted", note, [_ref_evidence(lk, first, f"raise {first.target}")])
 
 
-def check_unknown(lk: Any, fact: Fact, text: str) -> FactOutcome:
+def check_unknown(lk: Lookup, fact: Fact, text: str) -> FactOutcome:
     word = text[fact.span[0] : fact.span[1]]
     return FactOutcome("unchecked", f'"{word}" states a judgement or a runtime behaviour the code cannot settle')
 
@@ -504,14 +501,14 @@ def check_unknown(lk: Any, fact: Fact, text: str) -> FactOutcome:
 # -- the subject's own code span ---------------------------------------------------------------------------
 
 
-def actor_defs(lk: Any, name: str, scope: list[str], kinds: Collection[SymbolKind] = CODE_ACTOR_KINDS) -> list[Symbol]:
+def actor_defs(lk: Lookup, name: str, scope: list[str], kinds: Collection[SymbolKind] = CODE_ACTOR_KINDS) -> list[Symbol]:
     """The definitions of a paragraph, program, function or class, in the claim's files when it has any there
     (`0000-MAIN` in a claim about one program is that program's)."""
     defs = _defs(lk, name, kinds)
     return [d for d in defs if d.path in scope] or defs
 
 
-def _spans(lk: Any, fact: Fact, scope: list[str]) -> tuple[str, list[tuple[str, int, int]]]:
+def _spans(lk: Lookup, fact: Fact, scope: list[str]) -> tuple[str, list[tuple[str, int, int]]]:
     """(who, spans) of the code a fact is about: its actor's definitions, else the claim's files."""
     if fact.by is not None:
         defs = actor_defs(lk, fact.by.value, scope)
@@ -520,7 +517,7 @@ def _spans(lk: Any, fact: Fact, scope: list[str]) -> tuple[str, list[tuple[str, 
     return ", ".join(scope), [(p, 1, 10**9) for p in scope]
 
 
-def _code(lk: Any, path: str, start: int, end: int) -> tuple[str, int, list[int]]:
+def _code(lk: Lookup, path: str, start: int, end: int) -> tuple[str, int, list[int]]:
     """The upper-case code of lines start..end (comments and COBOL sequence areas dropped), the offset of
     its first character in the file's code text, and the line starts (for line numbers)."""
     text, starts = lk.code_text(path)
@@ -565,11 +562,11 @@ def _assignment(name: str, kind: str) -> re.Pattern[str]:
     )
 
 
-def assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, str]]:
+def assignments(lk: Lookup, name: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, str]]:
     """(path, line, value) of each statement in the spans that sets name: MOVE, SET, COMPUTE in COBOL, an
     assignment to the name (or to self.name, this.name) in the other languages."""
     out: list[tuple[str, int, str]] = []
-    last = _last(name)
+    last = last_part(name)
     for path, start, end in spans:
         info = lk.file_info(path)
         if info is None:
@@ -590,7 +587,7 @@ def assignments(lk: Any, name: str, spans: list[tuple[str, int, int]]) -> list[t
     return sorted(out)
 
 
-def check_assigned(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+def check_assigned(lk: Lookup, fact: Fact, scope: list[str]) -> FactOutcome | None:
     """ "`700-OPEN-FILES` sets `RETURN-CODE` to 12": a statement in the actor's own span (else the claim's
     files) must set the name to that value. Statements that set it to something else contradict."""
     assert fact.subject is not None and fact.value is not None
@@ -626,7 +623,7 @@ def _pic_length(pic: str) -> int:
     return len(re.sub(r"[SVP]", "", expanded))
 
 
-def check_length(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+def check_length(lk: Lookup, fact: Fact, scope: list[str]) -> FactOutcome | None:
     """ "`EPYEARS` is 3 characters long": a map field's LENGTH=, a data item's PIC width. The name being
     right and the size off is a qualifier off (PARTIALLY_SUPPORTED), not a false name."""
     assert fact.subject is not None and fact.value is not None
@@ -656,7 +653,7 @@ _RETURN = re.compile(r"^\s*return\b\s*(?P<expr>.*?)\s*(?:#.*)?$")
 _ORDINAL = re.compile(r"\b(?P<which>first|last)\s+(?:entry|element|item|one|value|key)\b", re.I)
 
 
-def _returns(lk: Any, fn: Symbol) -> list[tuple[int, str]]:
+def _returns(lk: Lookup, fn: Symbol) -> list[tuple[int, str]]:
     """(line, expression) of the function's own return statements; a nested function's are not its own."""
     nested = [
         d
@@ -685,7 +682,7 @@ def _returned(expr: str, wanted: str, ordinal: str | None) -> bool:
     if normalize_value(e) == normalize_value(w):
         return True
     if ordinal is not None:
-        return e.endswith(f"{_last(w)}[{'0' if ordinal == 'first' else '-1'}]")
+        return e.endswith(f"{last_part(w)}[{'0' if ordinal == 'first' else '-1'}]")
     if not re.fullmatch(r"[\w.]+", w):
         return False  # a quoted expression (`zlib.compress(json, 9)`) is returned only as written
     return re.search(r"(?<![\w])" + re.escape(w) + r"(?![\w])", e) is not None
@@ -695,7 +692,7 @@ _SIMPLE_RETURN = re.compile(r"[\w.]+(?:\(\))?|'[^']*'|\"[^\"]*\"")
 _DELEGATE = re.compile(r"(?:(?P<recv>[\w.]+)\.)?(?P<name>\w+)\(.*\)", re.S)
 
 
-def _followed_returns(lk: Any, functions: list[Symbol]) -> tuple[list[tuple[Symbol, int, str]], bool]:
+def _followed_returns(lk: Lookup, functions: list[Symbol]) -> tuple[list[tuple[Symbol, int, str]], bool]:
     """The return statements of the functions and, up to MAX_CALL_DEPTH calls deep, of the functions they
     return the result of (`return self._impl(s)`), and whether every such call could be followed (one to
     code outside the snapshot, or deeper, leaves what is returned unknown)."""
@@ -720,7 +717,7 @@ def _followed_returns(lk: Any, functions: list[Symbol]) -> tuple[list[tuple[Symb
             if recv in ("self", "cls"):  # the class's own method, when it has one
                 callees = [d for d in callees if d.detail.get("parent") == fn.detail.get("parent")] or callees
             elif recv is not None:  # `json.loads(s)` is json's, not a same-named method of the corpus
-                owner = _last(recv)
+                owner = last_part(recv)
                 callees = [d for d in callees if d.detail.get("parent") == owner] if lk.definitions(owner) else []
             if callees and depth < MAX_CALL_DEPTH:
                 todo.extend((c, depth + 1) for c in callees)
@@ -729,7 +726,7 @@ def _followed_returns(lk: Any, functions: list[Symbol]) -> tuple[list[tuple[Symb
     return out, complete
 
 
-def check_returns(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+def check_returns(lk: Lookup, fact: Fact, scope: list[str]) -> FactOutcome | None:
     """ "`f` returns `X`" against f's own return statements (Python): one returning X holds; a return of the
     value the claim says is not returned ("rather than `True`") or only other values contradict."""
     if fact.subject is None or (fact.object is None and fact.negated is None):
@@ -772,7 +769,7 @@ _FILE_WORDS = {"INPUT", "OUTPUT", "I-O", "EXTEND", "WITH", "LOCK", "NO", "REWIND
 _OPEN_CLOSE = re.compile(r"\b(?P<verb>OPEN|CLOSE)\s+(?P<files>.*?)" + _COBOL_VERB)
 
 
-def _files_named(lk: Any, verb: str, span: tuple[str, int, int]) -> dict[str, int]:
+def _files_named(lk: Lookup, verb: str, span: tuple[str, int, int]) -> dict[str, int]:
     """The files a span OPENs or CLOSEs, each with the line of its first statement."""
     path, start, end = span
     text, base, starts = _code(lk, path, start, end)
@@ -785,7 +782,7 @@ def _files_named(lk: Any, verb: str, span: tuple[str, int, int]) -> dict[str, in
     return out
 
 
-def _members(lk: Any, owner: Symbol, noun: str) -> list[Symbol]:
+def _members(lk: Lookup, owner: Symbol, noun: str) -> list[Symbol]:
     """What a definition has, by the counted noun: a record's fields, a class's methods, a program's paragraphs."""
     if owner.kind == SymbolKind.DATA_ITEM:
         return [d for d in lk.definitions(None, SymbolKind.DATA_ITEM, owner.path) if d.detail.get("parent") == owner.name]
@@ -802,7 +799,7 @@ def _members(lk: Any, owner: Symbol, noun: str) -> list[Symbol]:
     return [d for d in lk.definitions(None, kind, owner.path) if owner.start_line <= d.start_line <= owner.end_line]
 
 
-def check_counts(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+def check_counts(lk: Lookup, fact: Fact, scope: list[str]) -> FactOutcome | None:
     """ "`790-CLOSE-FILES` closes all four files", "`R` has three fields": count the subject's own statements
     or members. The right subject with a count off is a qualifier off (PARTIALLY_SUPPORTED)."""
     if fact.subject is None or fact.noun is None or fact.value is None:
@@ -836,7 +833,7 @@ def check_counts(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
 # -- has-member --------------------------------------------------------------------------------------------
 
 
-def _exported(lk: Any, path: str, name: str) -> int | None:
+def _exported(lk: Lookup, path: str, name: str) -> int | None:
     """Line where a module makes name public: defines it, imports it, or lists it in __all__."""
     pattern = re.compile(r"(?<![\w.])" + re.escape(name) + r"(?![\w])")
     lines = lk.file_lines(path)
@@ -846,13 +843,13 @@ def _exported(lk: Any, path: str, name: str) -> int | None:
     return None
 
 
-def check_member(lk: Any, fact: Fact, scope: list[str]) -> FactOutcome | None:
+def check_member(lk: Lookup, fact: Fact, scope: list[str]) -> FactOutcome | None:
     """ "exports `X` from `pkg/__init__.py`": the module's code (not a comment) names X; "`C` has a method
     `m`": C's own methods or fields; "`R` has a field `F`": F is under R. A member the owner does not have
     contradicts, even when a same-named one exists elsewhere."""
     if fact.subject is None or fact.object is None:
         return None
-    member = _last(fact.object.value)
+    member = last_part(fact.object.value)
     if fact.noun == "export":
         files = lk.resolve_files(fact.subject.value)
         if not files:
@@ -897,7 +894,7 @@ CHECKERS: dict[Predicate, Callable[..., FactOutcome | None]] = {
 }
 
 
-def check_fact(lk: Any, fact: Fact, text: str, names: list[str], scope: list[str]) -> FactOutcome | None:
+def check_fact(lk: Lookup, fact: Fact, text: str, names: list[str], scope: list[str]) -> FactOutcome | None:
     """The outcome of one fact with a checker here; None when this module has nothing to say about it
     (its relation is checked by verify.py's reference checks, or its subject is not indexed). scope: the
     files the claim is about, which pick among same-named subjects."""

@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import bisect
 import re
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Any, Protocol, runtime_checkable
 
@@ -54,25 +53,34 @@ from groundjudge.grounding.claims import (
     relation_cues,
 )
 from groundjudge.grounding.facts import Fact, Predicate, Term, cell_end
-from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import (
     assign_dd,
     case_insensitive,
-    comment_starts,
     keywords,
     members_outside_types,
     special_names,
+)
+from groundjudge.grounding.lookup import (
+    FULL_SEARCH_LIMIT,
+    MAX_STATEMENT_LINES,
+    NUMBER_PLACEHOLDER,
+    NUMBERED,
+    Lookup,
+    Resolution,
+    code_part,
+    is_comment,
+    last_part,
+    squash,
+    statement_parts,
+    string_literals,
+    word_pattern,
 )
 from groundjudge.grounding.models import Claim, ClaimRef, Evidence, Verdict, VerifiedClaim
 from groundjudge.grounding.outcomes import RELATION_PREDICATES, record_checks
 from groundjudge.grounding.snapshot import Snapshot, normalize_relpath
 
-SNIPPET_LINES = 15
-SEARCH_LIMIT = 50
-FULL_SEARCH_LIMIT = 20000
 CALL_LINES = 8  # a quoted call's arguments are looked for this many lines past the line that opens it
-CHAIN_WINDOW = 8  # lines: how close the parts of an attribute chain must be used to make one chain
 MAX_EVIDENCE = 5
 MAX_REASON = 300
 
@@ -271,23 +279,6 @@ class CheckResult:
     ref: int | None = None  # the claim's reference it is about (an index into claim.refs), when one
 
 
-@dataclass
-class Resolution:
-    """Where a name lives: its definitions, the references to it, the files it names, lines mentioning it."""
-
-    defs: list[Symbol] = field(default_factory=list)
-    refs: list[Ref] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    hits: list[tuple[str, int]] = field(default_factory=list)
-
-    @property
-    def found(self) -> bool:
-        return bool(self.defs or self.refs or self.files or self.hits)
-
-    def paths(self) -> set[str]:
-        return {d.path for d in self.defs} | {r.path for r in self.refs} | set(self.files) | {p for p, _ in self.hits}
-
-
 def expand_pic(pic: str) -> str:
     """PIC strings compare by expansion: 9(3) == 999, S9(7)V99 == S9999999V99."""
     pic = normalize_pic(pic)
@@ -298,42 +289,6 @@ def normalize_usage(usage: str) -> str:
     u = usage.upper()
     u = u.replace("COMPUTATIONAL", "COMP")
     return {"PACKED-DECIMAL": "COMP-3", "BINARY": "COMP", "COMP-4": "COMP"}.get(u, u)
-
-
-# a paragraph or section's leading number, as written alone (R3100, P100, 3100): letters, then digits, no hyphen
-_NUMBERED = re.compile(r"[A-Za-z]{0,3}\d{3,5}")
-# a COBOL name with a lower-case `n` where its items put a number (EOL-HOURSn for EOL-HOURS1 to EOL-HOURS7)
-_NUMBER_PLACEHOLDER = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*[A-Z])n(?![\w-])")
-
-
-@lru_cache(maxsize=4096)
-def word_pattern(name: str) -> re.Pattern[str]:
-    """A name as a whole word; COBOL-style names (upper case, hyphens) match case-insensitively; the dots of
-    a dotted name match a Rust or C++ path's `::` too (`LevelFilter.Info` is written `LevelFilter::Info`).
-    Compiled once per name: claim after claim looks for the same names, more of them than re's own cache holds."""
-    flags = re.I if name.upper() == name else 0
-    return re.compile(r"(?<![\w-])" + re.escape(name).replace(r"\.", r"(?:\.|::)") + r"(?![\w-])", flags)
-
-
-class _NoInfo:
-    language = "text"
-
-
-_NO_INFO = _NoInfo()
-_FREE_COBOL = "cobol (free format)"  # how the line rules below tell free-format COBOL from fixed
-
-
-def _is_comment(line: str, language: str) -> bool:
-    if language == "cobol":
-        return line[6:7] in ("*", "/")
-    if language == _FREE_COBOL:
-        return line.lstrip().startswith("*>")
-    if language == "jcl":
-        return line.startswith("//*")
-    stripped = line.lstrip()
-    # `#calculateDelay` in TypeScript is a private method, not a comment: each language its own markers
-    starts = comment_starts(language)
-    return stripped.startswith(starts if starts is not None else ("#", "//", "/*", "* "))
 
 
 # Words that continue a condition's chain at its own indentation: their governing test is above them (a
@@ -347,11 +302,6 @@ _CLOSER = re.compile(r"\s*(?:END-[A-Z-]+\.?|\.|[)}\]]+[;,)]*)\s*", re.I)
 _BLOCK_OPENER = re.compile(r"\s*(?:IF|EVALUATE|SEARCH|PERFORM\s+(?:UNTIL|VARYING|WITH)|if|for|while|switch|try)\b")
 
 
-def _code_part(line: str, language: str) -> str:
-    """The statement text of a line: COBOL's fixed format keeps it in columns 8-72."""
-    return line[7:72] if language == "cobol" else line
-
-
 def governed_region(lines: tuple[str, ...], language: str, line: int, body_start: int) -> tuple[int, int]:
     """The lines from the outermost condition governing a statement (every less-indented line above it,
     up to its paragraph's or function's first line, and for an ELSE or WHEN the test that heads it), and
@@ -360,9 +310,9 @@ def governed_region(lines: tuple[str, ...], language: str, line: int, body_start
 
     def indent(n: int) -> int | None:
         text = lines[n - 1]
-        if _is_comment(text, language):
+        if is_comment(text, language):
             return None
-        code = _code_part(text, language)
+        code = code_part(text, language)
         return len(code) - len(code.lstrip()) if code.strip() else None
 
     own = indent(line)
@@ -374,13 +324,13 @@ def governed_region(lines: tuple[str, ...], language: str, line: int, body_start
         if width is None or width > level or (width == level and not chain):
             continue
         first, level = n, width
-        chain = bool(_BRANCH.match(_code_part(lines[n - 1], language)))
+        chain = bool(_BRANCH.match(code_part(lines[n - 1], language)))
     if first != line:
         # the statement a test follows is what it tests ("EXEC SQL INSERT ... END-EXEC / IF SQLCODE NOT = 0"):
         # its first line, above its continuation lines and its END-EXEC or closing bracket
         for n in range(first - 1, body_start, -1):
             width = indent(n)
-            code = _code_part(lines[n - 1], language)
+            code = code_part(lines[n - 1], language)
             if width is None or width > level or _CLOSER.fullmatch(code):
                 continue
             # a test of its own (an IF block, a loop) before this one is a sibling, not what this one tests
@@ -392,22 +342,19 @@ def governed_region(lines: tuple[str, ...], language: str, line: int, body_start
         last += 1
     # a call whose arguments stand one to a line ("Issue.create(\n id = ..., \n severity = ERROR\n)"): the
     # statement runs to the bracket that closes what its first line opened
-    depth = sum(_bracket_balance(_code_part(lines[n - 1], language)) for n in range(first, last + 1))
-    while depth > 0 and last < min(len(lines), first + _MAX_STATEMENT_LINES):
+    depth = sum(_bracket_balance(code_part(lines[n - 1], language)) for n in range(first, last + 1))
+    while depth > 0 and last < min(len(lines), first + MAX_STATEMENT_LINES):
         last += 1
-        depth += _bracket_balance(_code_part(lines[last - 1], language))
+        depth += _bracket_balance(code_part(lines[last - 1], language))
     return first, last
-
-
-_MAX_STATEMENT_LINES = 200
 
 
 def _statement_start(lines: tuple[str, ...], language: str, line: int) -> int:
     """The first line of the bracketed statement a line stands in (`val X = Issue.create(` for its `id = ...`
     argument line), or the line itself."""
     depth = 0
-    for n in range(line - 1, max(0, line - _MAX_STATEMENT_LINES), -1):
-        depth += _bracket_balance(_code_part(lines[n - 1], language))
+    for n in range(line - 1, max(0, line - MAX_STATEMENT_LINES), -1):
+        depth += _bracket_balance(code_part(lines[n - 1], language))
         if depth > 0:
             return n
     return line
@@ -426,411 +373,6 @@ def _same_name(a: str, b: str) -> bool:
     return a.upper() == b.upper() if (a.upper() == a or b.upper() == b) else a == b
 
 
-def _last(name: str) -> str:
-    return name.rsplit(".", 1)[-1]
-
-
-class _Lookup:
-    """Memoised read-only queries on one index (the index is immutable for its tree hash)."""
-
-    def __init__(self, index: Any, root_name: str = ""):
-        self.index = index
-        self.root_name = root_name.lower()
-        self.definitions = lru_cache(maxsize=8192)(self._definitions)
-        self.references = lru_cache(maxsize=8192)(self._references)
-        self.file_lines = lru_cache(maxsize=512)(self._file_lines)
-        self.search = lru_cache(maxsize=4096)(self._search)
-        self.paths_matching = lru_cache(maxsize=4096)(self._paths_matching)
-        self.file_info = lru_cache(maxsize=4096)(index.file_info)
-        self.line_language = lru_cache(maxsize=4096)(self._line_language)
-        self.call_argument_line = lru_cache(maxsize=4096)(self._call_argument_line)
-        self._paths: list[str] | None = None
-        self._code_text: dict[str, tuple[str, list[int]]] = {}
-        self._joined_text: dict[str, tuple[str, list[int]]] = {}
-
-    def _definitions(
-        self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None
-    ) -> tuple[Symbol, ...]:
-        return tuple(self.index.definitions(name=name, kind=kind, path=path))
-
-    def _references(
-        self,
-        target: str | None = None,
-        kind: RefKind | None = None,
-        path: str | None = None,
-        lines: tuple[int, int] | None = None,
-    ) -> tuple[Ref, ...]:
-        return tuple(self.index.references(target=target, kind=kind, path=path, lines=lines))
-
-    def _file_lines(self, path: str) -> tuple[str, ...]:
-        info = self.file_info(path)
-        if info is None or info.status == "skipped":
-            return ()
-        return tuple(self.index.lines(path, 1, max(info.lines, 1)))
-
-    def _search(self, text: str, limit: int = SEARCH_LIMIT) -> tuple[tuple[str, int, str], ...]:
-        try:
-            return tuple(self.index.search(text, limit=limit))
-        except sqlite3.Error:
-            return ()  # text the full-text syntax cannot express is looked up by scanning instead
-
-    def _paths_matching(self, name: str) -> tuple[str, ...]:
-        return tuple(self.index.paths_matching(name))
-
-    def snippet(self, path: str, start: int, end: int, note: str | None = None) -> Evidence:
-        lines = self.file_lines(path)
-        start = max(1, min(start, len(lines) or 1))
-        end = max(start, min(end, len(lines), start + SNIPPET_LINES - 1))
-        return Evidence(path=path, start_line=start, end_line=end, snippet="\n".join(lines[start - 1 : end]), note=note)
-
-    def mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
-        """Lines start..end naming a name as a whole word."""
-        return list(self._mention_lines(path, name, start, end))
-
-    def _mention_lines(self, path: str, name: str, start: int = 1, end: int | None = None) -> Iterator[int]:
-        """The lines of mentions, lazily: the file is scanned as one text (much faster than a search per
-        line), one hit per line."""
-        text, starts = self._joined(path)
-        first = max(start, 1)
-        stop = len(starts) if end is None else min(end, len(starts))
-        if not starts or first > stop:
-            return
-        limit = starts[stop] - 1 if stop < len(starts) else len(text)
-        pattern, at = word_pattern(name), starts[first - 1]
-        while (m := pattern.search(text, at, limit)) is not None:
-            n = bisect.bisect_right(starts, m.start())
-            yield n
-            if n >= len(starts):
-                return
-            at = starts[n]
-
-    def _joined(self, path: str) -> tuple[str, list[int]]:
-        if path not in self._joined_text:
-            lines = self.file_lines(path)
-            starts, at = [], 0
-            for line in lines:
-                starts.append(at)
-                at += len(line) + 1
-            self._joined_text[path] = ("\n".join(lines), starts)
-        return self._joined_text[path]
-
-    def _call_argument_line(self, program: str, name: str) -> tuple[str, int] | None:
-        """The first line of a CALL of a program, from its first line to its period or END-CALL, that names a
-        name among what it passes."""
-        for ref in self.references(program, RefKind.CALL):
-            lines = self.file_lines(ref.path)
-            for n in range(ref.line, min(ref.line + _MAX_STATEMENT_LINES, len(lines)) + 1):
-                if self.code_mentions(ref.path, name, n, n):
-                    return ref.path, n
-                if _CALL_END.search(_code_part(lines[n - 1], "cobol")):
-                    break
-        return None
-
-    def _line_language(self, path: str) -> str:
-        """The file's language for the line rules: _FREE_COBOL for COBOL after a free-format directive."""
-        language = (self.file_info(path) or _NO_INFO).language
-        if language == "cobol" and is_free_format("\n".join(self.file_lines(path))):
-            return _FREE_COBOL
-        return language
-
-    def code_mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
-        """Like mentions, without comment lines (each language's own markers; COBOL column 7 `*` or `/`,
-        `*>` in free format; JCL `//*`)."""
-        return list(self.code_mention_lines(path, name, start, end))
-
-    def first_code_mention(self, path: str, name: str, start: int = 1, end: int | None = None) -> int | None:
-        return next(self.code_mention_lines(path, name, start, end), None)
-
-    def code_mention_lines(self, path: str, name: str, start: int = 1, end: int | None = None) -> Iterator[int]:
-        lines = self.file_lines(path)
-        language = self.line_language(path)
-        return (n for n in self._mention_lines(path, name, start, end) if not _is_comment(lines[n - 1], language))
-
-    def text_hits(self, text: str, limit: int = 5) -> list[tuple[str, int]]:
-        """Lines containing text (whole word when it is a name), from the full-text table, confirmed by
-        scanning; lines of source code come before lines of prose files (a README only describes the code)."""
-        pattern = word_pattern(text) if re.fullmatch(r"[\w$#@.-]+", text) else re.compile(re.escape(text))
-        found = self.search(text, FULL_SEARCH_LIMIT if limit > SEARCH_LIMIT else SEARCH_LIMIT)
-        hits = {(p, n) for p, n, line in found if pattern.search(line)}
-        if len(found) == SEARCH_LIMIT and all(self.is_prose(p) for p, _ in hits):
-            # The phrase's tokens fill the first page with other spellings (RETURN-CODE: "return code" in
-            # comments), or with prose files that sort first (README.rst before the package): a name is called
-            # absent, or only described, after every line holding its tokens was looked at.
-            hits = {(p, n) for p, n, line in self.search(text, FULL_SEARCH_LIMIT) if pattern.search(line)}
-        return sorted(hits, key=lambda h: (self.is_prose(h[0]), h))[:limit]
-
-    def is_prose(self, path: str) -> bool:
-        info = self.file_info(path)
-        return info is None or info.language == "text"
-
-    def resolve_files(self, cited: str) -> list[str]:
-        """Snapshot files a cited path (or program/file name) names; [] when it leaves the root or names none."""
-        norm = normalize_relpath(cited)
-        if norm is None:
-            return []
-        if self.file_info(norm) is not None:
-            return [norm]
-        if "/" not in norm and "." not in norm:
-            owners = sorted({d.path for kind in (SymbolKind.PROGRAM, SymbolKind.COPYBOOK) for d in self.definitions(norm, kind)})
-            if owners:
-                return owners
-        if "/" not in norm:
-            return list(self.paths_matching(norm))
-        # A cited directory must agree: cpy/X.cpy is not src/X.cpy. A shorter path is an abbreviation
-        # (cbl/X.cbl for app/cbl/X.cbl); a longer one only when the extra part is the corpus's own
-        # directory (corpora/cobol-bank/cbl/X.cbl), not a made-up one (src/main/cobol/X.cbl).
-        matches = [p for p in self.paths_matching(norm) if p == norm or p.endswith("/" + norm)]
-        return matches or [p for p in self.all_paths() if norm.endswith("/" + p) and self._is_root_prefix(norm[: -len(p) - 1])]
-
-    def _is_root_prefix(self, prefix: str) -> bool:
-        last = prefix.rsplit("/", 1)[-1].lower()
-        return bool(self.root_name) and (self.root_name in last or last in self.root_name)
-
-    def code_text(self, path: str) -> tuple[str, list[int]]:
-        """A file's code as one upper-case string with runs of white space squashed, without COBOL
-        sequence and comment areas, and the offset where each line starts (for line numbers)."""
-        if path not in self._code_text:
-            language = self.line_language(path)
-            chunks: list[str] = []
-            starts: list[int] = []
-            size = 0
-            for line in self.file_lines(path):
-                if language == "cobol" and re.match(r"[\d ]{6}", line):  # fixed format: code is columns 8-72
-                    line = "" if _is_comment(line, language) else line[7:72]
-                elif language == _FREE_COBOL and _is_comment(line, language):
-                    line = ""
-                text = _squash(line).upper()
-                starts.append(size)
-                chunks.append(text)
-                size += len(text) + 1
-            self._code_text[path] = (" ".join(chunks), starts)
-        return self._code_text[path]
-
-    def statement_line(self, path: str, parts: list[str], start: int = 1, end: int | None = None) -> int | None:
-        """Line where the parts of a quoted statement start, in order, within lines start..end, or None.
-        Spacing next to a parenthesis or comma is the writer's (`concatenate("views/", trim(x))` for the
-        code's `concatenate("views/",trim(x))`)."""
-        text, starts = self.code_text(path)
-        lo = starts[start - 1] if 1 <= start <= len(starts) else 0
-        hi = starts[end] if end is not None and end < len(starts) else len(text)
-        at = first = lo - 1
-        for part in parts:
-            found = _statement_pattern(part).search(text, at + 1, hi)
-            if found is None:
-                return None
-            i = found.start()
-            first = i if first < lo else first
-            at = i
-        return bisect.bisect_right(starts, first)
-
-    def concatenated_literal(self, path: str, text: str) -> int | None:
-        """The first line of string literals on consecutive lines that spell text when joined (a message too
-        long for one line: `"The book record is not up to date, " &` then `"please select it again."`)."""
-        wanted = " ".join(text.split())
-        lines = self.file_lines(path)
-        for n, line in enumerate(lines, start=1):
-            pieces = _string_literals(line)
-            joined = pieces[-1] if pieces else ""
-            if not joined.strip() or not wanted.startswith(" ".join(joined.split())):
-                continue
-            for later in lines[n : n + _MAX_LITERAL_LINES]:
-                following = _string_literals(later)
-                joined += "".join(following)
-                flat = " ".join(joined.split())
-                if flat == wanted:
-                    return n
-                if not following or not wanted.startswith(flat):
-                    break
-        return None
-
-    def quoted_statement_line(self, path: str, quoted: str, start: int = 1, end: int | None = None) -> int | None:
-        """Line of a quoted statement within lines start..end: as written ("..." skipping any text), else as
-        an EXEC command with its options in another order."""
-        parts = statement_parts(quoted)
-        if not parts:
-            return None
-        if _NUMBER_PLACEHOLDER.search(quoted):
-            # `COMPUTE EOL-HOURSn ROUNDED = (EOL-UNITSn / 4)`: the statement of each numbered item, one number for
-            # every `n` of the quote
-            return next(
-                (
-                    line
-                    for k in range(1, 10)
-                    if (line := self.statement_line(path, [_NUMBER_PLACEHOLDER.sub(rf"\g<1>{k}", p) for p in parts], start, end))
-                ),
-                None,
-            )
-        return self.statement_line(path, parts, start, end) or self.command_line(path, quoted, start, end)
-
-    def command_line(self, path: str, quoted: str, start: int = 1, end: int | None = None) -> int | None:
-        """Line of an EXEC CICS/SQL/DLI command that matches a quoted one in any order of its options
-        (`EXEC CICS FETCH CHILD(T)` for `EXEC CICS FETCH CHANNEL(C) CHILD(T) ... END-EXEC`); an option
-        written `NAME(...)` takes any argument. None when the quote is no such command or none matches."""
-        tokens = _COMMAND_TOKEN.findall(_squash(quoted).upper())
-        if len(tokens) < 3 or tokens[0] != "EXEC" or tokens[1] not in ("CICS", "SQL", "DLI"):
-            return None
-        verb = tokens[2].split("(", 1)[0]
-        options = ([tokens[2]] if "(" in tokens[2] else []) + tokens[3:]
-        text, starts = self.code_text(path)
-        head = re.compile(rf"\bEXEC {tokens[1]} {re.escape(verb)}\b")
-        for m in head.finditer(text):
-            closing = text.find("END-EXEC", m.end())
-            block = text[m.start() : closing if closing >= 0 else m.end() + 2000]
-            line = bisect.bisect_right(starts, m.start())
-            if start <= line <= (end or line) and all(_option_in(option, block) for option in options):
-                return line
-        return None
-
-    def context_files(self, name: str) -> list[str]:
-        """Files a carried context names; a path under a made-up directory (src/main/cobol/X.cbl) still
-        means the one snapshot file of that name."""
-        return self.resolve_files(name) or self.same_basename(name)
-
-    def same_basename(self, cited: str) -> list[str]:
-        norm = normalize_relpath(cited)
-        if norm is None or "/" not in norm:
-            return []
-        base = PurePosixPath(norm).name.lower()
-        return [p for p in self.paths_matching(PurePosixPath(norm).name) if PurePosixPath(p).name.lower() == base]
-
-    def is_copybook(self, path: str) -> bool:
-        return bool(self.definitions(None, SymbolKind.COPYBOOK, path))
-
-    def all_paths(self) -> list[str]:
-        if self._paths is None:
-            self._paths = [f.path for f in self.index.files()]
-        return self._paths
-
-    def resolve_name(self, name: str) -> Resolution:
-        defs = list(self.definitions(name))
-        if "." in name and not defs:
-            return self._resolve_dotted(name)
-        res = Resolution(defs=defs)
-        if not defs:
-            res.refs = list(self.references(name))
-            if not res.refs:
-                # A file stem (CBACT01C -> cbl/CBACT01C.cbl); hyphenated COBOL data and paragraph names never are one.
-                res.files = self.resolve_files(name) if re.fullmatch(r"[\w$#@]+", name) else []
-                if not res.files:
-                    res.hits = self.text_hits(name)
-                if not res.found:
-                    res.defs = self._copy_replaced(name)
-                if not res.found and _NUMBERED.fullmatch(name):
-                    # `R3100` for the section R3100-00-PROCESSA-COSG-CED: COBOL shops number their paragraphs
-                    # and sections and speak of them by the number
-                    res.defs = self.index.definitions_starting(name + "-", PROCEDURE_KINDS)
-                if not res.found and (placeholder := _NUMBER_PLACEHOLDER.fullmatch(name)):
-                    res.defs = self.numbered(placeholder.group(1))
-                if not res.found and name.endswith("-"):
-                    res.hits = self._unnamed_presence(name)
-        return res
-
-    def numbered(self, stem: str) -> list[Symbol]:
-        """COBOL data items named stem and a number (WRK-PAY-RATE1 to WRK-PAY-RATE4), when there are several."""
-        items = [d for d in self.index.definitions_starting(stem, DATA_KINDS) if d.name[len(stem) :].isdigit()]
-        return items if len({d.name.upper() for d in items}) > 1 else []
-
-    def _copy_replaced(self, name: str) -> list[Symbol]:
-        """A COBOL name made by COPY ... REPLACING ==:TAG:== BY ==CUST==: CUST-ID is the copybook's
-        :TAG:-ID, defined under its placeholder."""
-        placeholders = {
-            placeholder + name[len(by) :].upper()
-            for _, _, line in self.search("REPLACING", FULL_SEARCH_LIMIT)
-            for placeholder, by in _REPLACING.findall(line)
-            if name.upper().startswith(by.upper() + "-")
-        }
-        return [d for placeholder in sorted(placeholders) for d in self.definitions(placeholder)]
-
-    def _names_module(self, word: str) -> bool:
-        """Is word a package directory or a module file of the snapshot?"""
-        return any(word in PurePosixPath(p).with_suffix("").parts for p in self.all_paths())
-
-    def name_part(self, part: str) -> tuple[str, int, str] | None:
-        """The first code line with a COBOL-style name that holds part between hyphens (QSAM-STAT in
-        WS-OCOR1-QSAM-STAT), and that name."""
-        within = re.compile(
-            r"(?<![\w-])(?:[\w]+-)+"
-            + re.escape(part)
-            + r"(?:-[\w]+)*(?![\w-])|(?<![\w-])"
-            + re.escape(part)
-            + r"(?:-[\w]+)+(?![\w-])",
-            re.I,
-        )
-        for path, n, line in self.search(part, FULL_SEARCH_LIMIT):
-            m = within.search(line)
-            if m is not None and not self.is_prose(path):
-                return path, n, m.group(0)
-        return None
-
-    def _unnamed_presence(self, name: str) -> list[tuple[str, int]]:
-        """Lines showing that a name no definition or whole word accounts for is still real: a prefix of
-        names (EPSPDATA-), or an attribute chain whose every part is in the code (value.timestamp.signature)."""
-        if name.endswith("-"):
-            prefix = re.compile(r"(?<![\w-])" + re.escape(name), re.I)
-            return [(p, n) for p, n, line in self.search(name.rstrip("-"), FULL_SEARCH_LIMIT) if prefix.search(line)][:5]
-        if "." in name and not self._names_module(name.split(".")[0]):
-            # A chain is real when its parts are used together, within a few lines of one code file. A chain
-            # that starts with a package or file names a module, which exists only as a file.
-            first, *others = [[h for h in self.text_hits(part, 50) if not self.is_prose(h[0])] for part in name.split(".")]
-            for path, n in first:
-                near = [next((h for h in hits if h[0] == path and abs(h[1] - n) <= CHAIN_WINDOW), None) for hits in others]
-                if all(near):
-                    return [(path, n)]
-        return []
-
-    def field_lines(self, owner: str, attr: str) -> list[tuple[str, int]]:
-        """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``, and in
-        the C-family languages a typed declaration: ``private Set<Visit> visits = new LinkedHashSet<>();``)."""
-        name = re.escape(attr)
-        field = re.compile(
-            r"^\s*(?:(?:self|this)\.)?" + name + r"\s*(?::|=(?!=))"
-            r"|^\s*(?:[\w.<>\[\],?]+\s+)+" + name + r"\s*(?:=(?!=).*)?;"
-        )
-        out: list[tuple[str, int]] = []
-        for cls in self.definitions(owner, SymbolKind.CLASS):
-            lines = self.file_lines(cls.path)
-            out.extend(
-                (cls.path, n) for n in range(cls.start_line, min(cls.end_line, len(lines)) + 1) if field.match(lines[n - 1])
-            )
-        return out[:5]
-
-    def _resolve_dotted(self, name: str) -> Resolution:
-        qualifier, last = name.rsplit(".", 1)
-        if qualifier in ("self", "cls", "this"):  # an attribute of the enclosing object, never a module
-            defs = list(self.definitions(last))
-            refs = [] if defs else list(self.references(last))
-            return Resolution(defs=defs, refs=refs, hits=[] if defs or refs else self.text_hits(name))
-        owner = _last(qualifier)
-        module = qualifier.replace(".", "/")
-        candidates = list(self.definitions(last))
-        matched = [
-            d
-            for d in candidates
-            if d.detail.get("parent") == owner
-            or PurePosixPath(d.path).stem == owner
-            or PurePosixPath(d.path).with_suffix("").as_posix().endswith(module)
-            # `jwt.InvalidTokenError`: a name a package's modules define (and its __init__ re-exports)
-            or PurePosixPath(d.path).parent.as_posix().endswith(module)
-        ]
-        if matched:
-            return Resolution(defs=matched)
-        field_lines = self.field_lines(owner, last)
-        if field_lines:
-            return Resolution(hits=field_lines)
-        res = Resolution(refs=[r for r in self.references(name)] or [r for r in self.references(last) if r.target == name])
-        if not res.refs and not candidates:
-            # `difflib.get_close_matches` where the code says `from difflib import get_close_matches`
-            res.hits = [h for h in self.text_hits(f"{qualifier} import {last}") if not self.is_prose(h[0])]
-            if res.hits:
-                return res
-            # a dotted module name: pyledger.ledger
-            whole = name.replace(".", "/")
-            res.files = list(self.paths_matching(whole + ".py")) or list(self.paths_matching(whole))
-        if not res.found:
-            res.hits = self.text_hits(name) or self._unnamed_presence(name)
-        return res
-
-
 @dataclass
 class _Located:
     """A reference of the claim with where it resolved, and its position in the claim's text."""
@@ -846,15 +388,15 @@ class DeterministicVerifier:
     """Checks claims against the index alone; claims it cannot judge come out UNABLE_TO_VERIFY."""
 
     def __init__(self) -> None:
-        self._lookup: _Lookup | None = None
+        self._lookup: Lookup | None = None
 
     @property
     def name(self) -> str:
         return "deterministic"
 
-    def _lookup_for(self, index: Any, root_name: str) -> _Lookup:
+    def _lookup_for(self, index: Any, root_name: str) -> Lookup:
         if self._lookup is None or self._lookup.index is not index or self._lookup.root_name != root_name.lower():
-            self._lookup = _Lookup(index, root_name)
+            self._lookup = Lookup(index, root_name)
         return self._lookup
 
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
@@ -946,7 +488,7 @@ def _where(sym: Symbol) -> str:
     return f"{sym.path}:{sym.start_line}" + (f"-{sym.end_line}" if sym.end_line != sym.start_line else "")
 
 
-def _def_evidence(lk: _Lookup, sym: Symbol) -> Evidence:
+def _def_evidence(lk: Lookup, sym: Symbol) -> Evidence:
     if sym.kind in FILE_KINDS:  # a whole file: show the line that names it (PROGRAM-ID, JOB card)
         named = lk.first_code_mention(sym.path, sym.name, sym.start_line, sym.end_line)
         line = named if named is not None else sym.start_line
@@ -955,7 +497,7 @@ def _def_evidence(lk: _Lookup, sym: Symbol) -> Evidence:
 
 
 class _ClaimChecker:
-    def __init__(self, claim: Claim, lk: _Lookup, snapshot: Any = None):
+    def __init__(self, claim: Claim, lk: Lookup, snapshot: Any = None):
         self.claim = claim
         self.lk = lk
         self.snapshot = snapshot
@@ -1116,8 +658,8 @@ class _ClaimChecker:
         if not (_NAME_LIKE.fullmatch(a) and _NAME_LIKE.fullmatch(b)):
             return []  # a literal's place in a body says little of when it is used
         found: dict[tuple[str, int], Symbol] = {}
-        for path in self._code_files([_last(a)], 20, self.scope):
-            for n in self.lk.code_mention_lines(path, _last(a)):
+        for path in self._code_files([last_part(a)], 20, self.scope):
+            for n in self.lk.code_mention_lines(path, last_part(a)):
                 body = self.lk.index.enclosing(path, n, tuple(SPAN_KINDS))
                 if body is not None and body.start_line < n and self._first_use(body, b) is not None:
                     found[(body.path, body.start_line)] = body
@@ -1128,13 +670,13 @@ class _ClaimChecker:
         lines = self.lk.file_lines(body.path)
         language = self.lk.line_language(body.path)
         if re.fullmatch(r"[\w.-]+", quoted):
-            return self.lk.first_code_mention(body.path, _last(quoted), body.start_line + 1, body.end_line)
+            return self.lk.first_code_mention(body.path, last_part(quoted), body.start_line + 1, body.end_line)
         literal = re.compile("[\"']" + re.escape(quoted) + "[\"']")
         return next(
             (
                 n
                 for n in range(body.start_line + 1, min(body.end_line, len(lines)) + 1)
-                if literal.search(lines[n - 1]) and not _is_comment(lines[n - 1], language)
+                if literal.search(lines[n - 1]) and not is_comment(lines[n - 1], language)
             ),
             None,
         )
@@ -1339,7 +881,7 @@ class _ClaimChecker:
         """For each statement of a file that uses a name inside a paragraph or function (not the name's own
         definition), or anywhere unless inside_bodies: the lines from the outermost condition governing it
         to the end of the statement."""
-        return self._governed_lines(path, self.lk.code_mention_lines(path, _last(name)), name, inside_bodies)
+        return self._governed_lines(path, self.lk.code_mention_lines(path, last_part(name)), name, inside_bodies)
 
     def _acted_on(self, ref: ClaimRef) -> bool:
         """Is the name what a fact says the code calls, reads, writes, copies or transfers control to?"""
@@ -1383,7 +925,7 @@ class _ClaimChecker:
         loc = next((loc for loc in self.located if loc.ref is ref), None)
         if loc is None or loc.res is None or not loc.res.found or loc.res.files:
             return False
-        if _last(ref.value).upper() in special_names():
+        if last_part(ref.value).upper() in special_names():
             return False  # `TypeError`: a class the language supplies, another fact's object, no datum
         return all(d.kind in _DATA_KINDS for d in loc.res.defs)
 
@@ -1399,7 +941,7 @@ class _ClaimChecker:
     def _check_facts(self) -> None:
         """The facts whose predicates have their own checkers (grounding/checks.py)."""
         names = [r.value for r in self.claim.refs if r.kind == "identifier"]
-        classes = [n for n in names + self._context_names() if self.lk.definitions(_last(n), SymbolKind.CLASS)]
+        classes = [n for n in names + self._context_names() if self.lk.definitions(last_part(n), SymbolKind.CLASS)]
         for i, fact in enumerate(self.claim.facts):
             result = check_fact(self.lk, self._qualified(fact, classes), self.claim.text, names, self._fact_scope)
             if result is not None:
@@ -1417,19 +959,19 @@ class _ClaimChecker:
                 (
                     c
                     for c in classes
-                    if any(d.detail.get("parent") == _last(c) for d in self.lk.definitions(term.value, SymbolKind.METHOD))
+                    if any(d.detail.get("parent") == last_part(c) for d in self.lk.definitions(term.value, SymbolKind.METHOD))
                 ),
                 None,
             )
             if owner is not None:
-                update[role] = term.model_copy(update={"value": f"{_last(owner)}.{term.value}"})
+                update[role] = term.model_copy(update={"value": f"{last_part(owner)}.{term.value}"})
         actor = fact.subject
         # "..., and a non-integer `nbf` raises X": a variable raises nothing; the sentence's function does
         if (
             fact.predicate in _STATEMENT_PREDICATES
             and actor is not None
             and "subject" not in update
-            and not self.lk.definitions(_last(actor.value))
+            and not self.lk.definitions(last_part(actor.value))
             and (opener := self._opening_name(FUNCTION_KINDS)) is not None
         ):
             update["subject"] = Term(text=opener.ref.text, value=opener.ref.value, span=(opener.ref.start, opener.ref.end))
@@ -1486,7 +1028,7 @@ class _ClaimChecker:
         caller's `CALL "Decode-VarInt" USING ... PACKET-ID`): the line of such a CALL's arguments."""
         if subject.res is None or not any(d.kind == SymbolKind.PROGRAM for d in subject.res.defs):
             return None
-        return self.lk.call_argument_line(_last(subject.ref.value), _last(name))
+        return self.lk.call_argument_line(last_part(subject.ref.value), last_part(name))
 
     def _first_mention(self, spans: Iterable[tuple[str, int, int]], word: str) -> tuple[str, int] | None:
         """The first code line of the spans (path, first line, last line) naming a word."""
@@ -1495,11 +1037,11 @@ class _ClaimChecker:
     def _mention_in(self, spans: list[tuple[str, int, int]], name: str) -> tuple[str, int] | None:
         """The first code line of the spans naming a name, else (outside COBOL) its private spelling: `currsize`
         is the property of `self.__currsize`, which the code writes."""
-        word = _last(name)
+        word = last_part(name)
         private = (
             self._first_mention([span], spelling)
             for span in spans
-            if (self.lk.file_info(span[0]) or _NO_INFO).language != "cobol"
+            if self.lk.language(span[0]) != "cobol"
             for spelling in (f"_{word}", f"__{word}")
         )
         return self._first_mention(spans, word) or next((m for m in private if m is not None), None)
@@ -1508,7 +1050,7 @@ class _ClaimChecker:
         """The functions, methods and paragraphs the spans call, MAX_CALL_DEPTH calls deep."""
 
         def resolve(target: str) -> list[Symbol]:
-            return [d for d in self.lk.definitions(_last(target)) if d.kind in SPAN_KINDS]
+            return [d for d in self.lk.definitions(last_part(target)) if d.kind in SPAN_KINDS]
 
         return [d for _, d in calls_reached(self.lk, spans, CALL_KINDS, resolve)]
 
@@ -1528,7 +1070,7 @@ class _ClaimChecker:
         path (`$FILES/allCountries.txt`)."""
         pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w/-])", re.I)
         for path, n, line in self.lk.search(name):
-            if not self.lk.is_prose(path) and pattern.search(line) and not _is_comment(line, self.lk.line_language(path)):
+            if not self.lk.is_prose(path) and pattern.search(line) and not is_comment(line, self.lk.line_language(path)):
                 return path, n
         return None
 
@@ -1609,9 +1151,7 @@ class _ClaimChecker:
                 continue  # a column header ("Message put in `OUTCONT`") speaks of every row; `COPY` is a word of the language
             if _ABSENT_BEFORE.search(self.claim.text, 0, loc.pos):
                 continue  # "with neither `TIMEOUT` nor `NOSUSPEND`": said to be absent, so not at the lines
-            if path in loc.files or (
-                loc.ref.value.upper() == stem and (self.lk.file_info(path) or _NO_INFO).language in case_insensitive()
-            ):
+            if path in loc.files or (loc.ref.value.upper() == stem and self.lk.language(path) in case_insensitive()):
                 own_program = True
                 continue
             names.append((loc.pos, loc.ref.value))
@@ -1707,9 +1247,9 @@ class _ClaimChecker:
         )
         misplaced: list[Symbol] = []
         for name in names:
-            defs = [d for d in self.lk.definitions(_last(name), None, path) if _same_name(d.name, _last(name))]
-            owner = _last(name.rsplit(".", 1)[0]) if "." in name else None
-            if owner is not None and any(d.detail.get("parent") == owner for d in self.lk.definitions(_last(name))):
+            defs = [d for d in self.lk.definitions(last_part(name), None, path) if _same_name(d.name, last_part(name))]
+            owner = last_part(name.rsplit(".", 1)[0]) if "." in name else None
+            if owner is not None and any(d.detail.get("parent") == owner for d in self.lk.definitions(last_part(name))):
                 # `LFUCache.popitem`: another class's popitem at the cited lines is not this one
                 defs = [d for d in defs if d.detail.get("parent") == owner]
             spanned = row is not None and _same_name(row.group("name"), name)
@@ -1718,9 +1258,9 @@ class _ClaimChecker:
                     not spanned and sym.kind not in FILE_KINDS and sym.start_line <= start and end <= sym.end_line
                 ):
                     return CheckResult("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
-            if (uses or not defs) and not astray and self.lk.first_code_mention(path, _last(name), start, end) is not None:
+            if (uses or not defs) and not astray and self.lk.first_code_mention(path, last_part(name), start, end) is not None:
                 return CheckResult("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
-            if (uses or not defs) and not astray and self.lk.mentions(path, _last(name), start, end):
+            if (uses or not defs) and not astray and self.lk.mentions(path, last_part(name), start, end):
                 # "saves `SQLCODE` into its message (lines 147-157)" where only a comment there names it
                 return CheckResult("mismatch", f"{cited} names {name} only in comments", [self.lk.snippet(path, start, end)])
             misplaced.extend(defs)
@@ -1755,10 +1295,12 @@ class _ClaimChecker:
         ref, res = loc.ref, loc.res
         assert res is not None
         if not res.defs and not res.refs and not res.files and self._outside_member(ref.value):
-            if self._acted_on(ref) and not self.lk.text_hits(_last(ref.value), 1):
+            if self._acted_on(ref) and not self.lk.text_hits(last_part(ref.value), 1):
                 # "`colortable.py` calls `colorama.just_fix_windows_console()`": another library's name may be
                 # real, but code of the snapshot that never spells it makes no such call
-                self._add("missing", f"{_last(ref.value)} appears nowhere in the snapshot, so none of its code uses {ref.value}")
+                self._add(
+                    "missing", f"{last_part(ref.value)} appears nowhere in the snapshot, so none of its code uses {ref.value}"
+                )
             return  # another library's name, which the snapshot neither holds nor denies
         if not res.defs and not res.refs and not res.files and ref.strict and self._only_described(ref.value, res):
             p, n = res.hits[0]
@@ -1776,7 +1318,7 @@ class _ClaimChecker:
             return
         if not res.found:
             if ref.value.upper() in special_names() or (
-                _STANDARD_PACKAGE.match(ref.value) and _last(ref.value).upper() in special_names()
+                _STANDARD_PACKAGE.match(ref.value) and last_part(ref.value).upper() in special_names()
             ):
                 # `java.lang.Exception`: the language's own, by its full name too
                 self._add("ok", f"{ref.value} is a name the language supplies (no file declares it)")
@@ -1896,13 +1438,13 @@ class _ClaimChecker:
         return [(p, n) for p, n in self.lk.text_hits(name, 50) if not self.lk.is_prose(p) and self._in_comment(p, n)]
 
     def _in_comment(self, path: str, n: int) -> bool:
-        return _is_comment(self.lk.file_lines(path)[n - 1], self.lk.line_language(path))
+        return is_comment(self.lk.file_lines(path)[n - 1], self.lk.line_language(path))
 
     def _present_in(self, name: str, path: str) -> bool:
-        return bool(self.lk.mentions(path, _last(name)))
+        return bool(self.lk.mentions(path, last_part(name)))
 
     def _mention_evidence(self, path: str, name: str) -> list[Evidence]:
-        lines = self.lk.mentions(path, _last(name))
+        lines = self.lk.mentions(path, last_part(name))
         return [self.lk.snippet(path, lines[0], lines[0])] if lines else []
 
     def _place(self, name: str, res: Resolution, scope: list[str]) -> tuple[str, list[Evidence]]:
@@ -1913,7 +1455,7 @@ class _ClaimChecker:
         # Only for names that belong to no program (a DD, a dataset, a transaction ID): a data item or a
         # paragraph is best shown where it is defined.
         if not defs and not refs and not any(d.kind in FILE_KINDS | LOCATABLE_KINDS for d in res.defs):
-            mention = next(((p, n) for p in about for n in self.lk.code_mention_lines(p, _last(name))), None)
+            mention = next(((p, n) for p in about for n in self.lk.code_mention_lines(p, last_part(name))), None)
             if mention is not None:
                 p, n = mention
                 return f"{name} appears at {p}:{n}", [self.lk.snippet(p, n, n)]
@@ -2031,7 +1573,7 @@ class _ClaimChecker:
         if not parts or _HYPOTHETICAL.search(self.claim.text, 0, ref.start):
             return  # "would be better done with `FUNCTION NUMVAL`": a statement proposed, not said to be there
         # a number placeholder's first item (EOL-HOURS1 for EOL-HOURSn) is what the files hold
-        naming = self._code_files([_longest_word(_NUMBER_PLACEHOLDER.sub(r"\g<1>1", parts[0]))], 20)
+        naming = self._code_files([_longest_word(NUMBER_PLACEHOLDER.sub(r"\g<1>1", parts[0]))], 20)
         for path in scope or naming:
             line = self.lk.quoted_statement_line(path, ref.value)
             if line is not None:
@@ -2092,7 +1634,7 @@ class _ClaimChecker:
                 p, n = rendered
                 self._add("ok", f"{shown} is what the template at {p}:{n} renders", [self.lk.snippet(p, n, n)])
                 return
-        cobol = all((self.lk.file_info(path) or _NO_INFO).language == "cobol" for path in scope)
+        cobol = all(self.lk.language(path) == "cobol" for path in scope)
         if not ref.strict and ref.value_kind == "number" and _specific(value) and scope and scope == self.strong and cobol:
             # a telling number ("caps a loan at 100000000.01") stated of the COBOL programs the claim names is a
             # value of their code or of the copybooks they copy; absent from both, it is a wrong value (other
@@ -2144,7 +1686,7 @@ class _ClaimChecker:
         # the longest word may be a value the template fills in: each word's lines are candidates
         for path in self._code_files(words, 50, scope):
             for n, line in enumerate(self.lk.file_lines(path), start=1):
-                if any(w in line for w in words) and any(renders(lit, value) for lit in _string_literals(line)):
+                if any(w in line for w in words) and any(renders(lit, value) for lit in string_literals(line)):
                     return path, n
         return None
 
@@ -2162,7 +1704,7 @@ class _ClaimChecker:
     def _in_cobol(self, loc: _Located) -> bool:
         """Is the name or file a COBOL one (where "copies" means a COPY statement)?"""
         paths = loc.files or ([d.path for d in loc.res.defs] if loc.res else [])
-        return any((self.lk.file_info(p) or _NO_INFO).language in ("cobol", "jcl", "bms") for p in paths)
+        return any(self.lk.language(p) in ("cobol", "jcl", "bms") for p in paths)
 
     def _context_located(self) -> _Located | None:
         """The context as an actor: the carried context unless it is a copybook (which does nothing) and
@@ -2416,7 +1958,7 @@ class _ClaimChecker:
         if not fits:
             # A program outside the snapshot (CEE3ABD, an IBM routine) is known by the CALL/XCTL/LINK to it.
             reached = family | PROGRAM_REFS if relation in ("calls", "transfers") else family
-            fits = any(r.kind in reached for r in self.lk.references(_last(name)))
+            fits = any(r.kind in reached for r in self.lk.references(last_part(name)))
         if not fits and io:
             fits = bool(self._file_aliases(name))
         if not fits and relation == "copies" and any(d.language != "cobol" for d in res.defs):
@@ -2425,8 +1967,8 @@ class _ClaimChecker:
         if not fits:
             self._check_involvement(relation, subject, obj)
             return
-        targets = {_last(name).upper()}
-        if _NUMBERED.fullmatch(name):  # `R3100`: the sections its number resolved to
+        targets = {last_part(name).upper()}
+        if NUMBERED.fullmatch(name):  # `R3100`: the sections its number resolved to
             targets |= {d.name.upper() for d in res.defs}
         if io:
             targets |= self._file_aliases(name)
@@ -2500,7 +2042,7 @@ class _ClaimChecker:
         for path, start, end in spans:
             lines = self.lk.file_lines(path)
             for n in _import_lines(lines, start, end):
-                if word_pattern(_last(name)).search(lines[n - 1]):
+                if word_pattern(last_part(name)).search(lines[n - 1]):
                     self._add("ok", f"{who} imports {name} ({path}:{n})", [self.lk.snippet(path, n, n)], relation=True)
                     return
         self._add("contradicted", f"{who} does not import {name}", relation=True)
@@ -2601,7 +2143,7 @@ class _ClaimChecker:
                 continue
             if loc.ref.value.upper() in special_names():
                 continue  # `str`, `ValueError`: the language's, named or not
-            if _last(loc.ref.value) in {_last(first.ref.value), *first.ref.value.split(".")[:-1]}:
+            if last_part(loc.ref.value) in {last_part(first.ref.value), *first.ref.value.split(".")[:-1]}:
                 continue  # `Store` in a claim about `Store.load`
             self._check_involvement("uses", first, loc, holds=False)
 
@@ -2665,7 +2207,7 @@ class _ClaimChecker:
     def _uses_outside(self, name: str, defs: list[Symbol], spans: list[tuple[str, int, int]]) -> Iterator[tuple[str, int]]:
         """(path, line) of the code lines in the spans that name `name` outside its own definitions."""
         own = {(d.path, n) for d in defs for n in range(d.start_line, d.end_line + 1)}
-        return ((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, _last(name), a, b) if (p, n) not in own)
+        return ((p, n) for p, a, b in spans for n in self.lk.code_mentions(p, last_part(name), a, b) if (p, n) not in own)
 
     def _check_flows_unused(self) -> None:
         """ "`X` feeds the term of the loan", "`X` is passed to ...": a data item the claim says its value flows
@@ -2679,7 +2221,7 @@ class _ClaimChecker:
         if not defs or len(defs) != len(item.res.defs):
             return
         name = item.ref.value
-        if any(self._uses_outside(name, defs, [(path, 1, 10**9) for path, _ in self.lk.text_hits(_last(name), 50)])):
+        if any(self._uses_outside(name, defs, [(path, 1, 10**9) for path, _ in self.lk.text_hits(last_part(name), 50)])):
             return
         d = defs[0]
         self._add("contradicted", f"{name} is declared at {_where(d)} and no code uses it", [_def_evidence(self.lk, d)], True)
@@ -2780,7 +2322,7 @@ class _ClaimChecker:
             if not found:
                 continue
             a, b = source.ref.value, target.ref.value
-            wanted = _last(a).upper()
+            wanted = last_part(a).upper()
             same = next(((p, n) for p, n, v in found if wanted in re.findall(r"[\w-]+", v.upper())), None)
             if same is not None:
                 p, n = same
@@ -2835,8 +2377,8 @@ class _ClaimChecker:
 
     def _python_hits(self, name: str) -> list[tuple[str, int]]:
         # every call site: an exception class is raised from dozens of lines, and the quoted call may be the last
-        hits = self.lk.text_hits(_last(name), FULL_SEARCH_LIMIT)
-        return [h for h in hits if (self.lk.file_info(h[0]) or _NO_INFO).language == "python"]
+        hits = self.lk.text_hits(last_part(name), FULL_SEARCH_LIMIT)
+        return [h for h in hits if self.lk.language(h[0]) == "python"]
 
     def _quoted_calls(self) -> list[tuple[str, list[Symbol] | None]]:
         """The calls the claim quotes, each with the bodies its call sites must be in (None: anywhere):
@@ -2946,7 +2488,7 @@ class _ClaimChecker:
         args = _split_arguments(quoted)
         if not args:
             return None
-        for fn in self.lk.definitions(_last(name)):
+        for fn in self.lk.definitions(last_part(name)):
             if fn.kind == SymbolKind.CLASS:
                 inits = [d for d in self.lk.definitions("__init__", None, fn.path) if d.detail.get("parent") == fn.name]
                 params = self._parameters(inits[0]) if inits else None
@@ -2995,7 +2537,7 @@ class _ClaimChecker:
         m = _HOLDS.search(self.claim.text)
         if m is None:
             return
-        name = _last(m.group("name"))
+        name = last_part(m.group("name"))
         word = re.escape(name)
         assigned = re.compile(r"(?m)^[ \t]*(?:self\.)?" + word + r"[ \t]*(?::[^=\n]*(?:\n[^=\n]*)*?)?=(?!=)[ \t]*(?P<v>[^\n#]*)")
         grown = re.compile(
@@ -3022,7 +2564,7 @@ class _ClaimChecker:
             owner, used, verb = m.group("c"), m.group("d"), m.group("verb").lower()
             stems = {w for w in (verb, verb[:-1], verb[:-2]) if len(w) >= 3}
             attrs: list[tuple[str, int, str, str]] = []
-            for d in self.lk.definitions(_last(owner), SymbolKind.CLASS):
+            for d in self.lk.definitions(last_part(owner), SymbolKind.CLASS):
                 lines = self.lk.file_lines(d.path)
                 body: int | None = None
                 for n in range(d.start_line + 1, min(d.end_line, len(lines)) + 1):
@@ -3036,7 +2578,7 @@ class _ClaimChecker:
                         attrs.append((d.path, n, assigned.group("attr"), assigned.group("value")))
             if not attrs:
                 continue
-            same = next(((p, n, a) for p, n, a, v in attrs if _last(v) == _last(used)), None)
+            same = next(((p, n, a) for p, n, a, v in attrs if last_part(v) == last_part(used)), None)
             if same is not None:
                 p, n, a = same
                 self._add("ok", f"{owner}.{a} is {used} ({p}:{n})", [self.lk.snippet(p, n, n)], relation=True)
@@ -3084,7 +2626,7 @@ class _ClaimChecker:
             if cited is None or named is None or len(cited.files) != 1 or named.res is None or not named.res.found:
                 continue
             path, name = cited.files[0], named.ref.value
-            lines = self.lk.mentions(path, _last(name))
+            lines = self.lk.mentions(path, last_part(name))
             if lines:
                 self._add("ok", f"{path} names {name} at line {lines[0]}", [self.lk.snippet(path, lines[0], lines[0])], True)
             else:
@@ -3098,7 +2640,7 @@ class _ClaimChecker:
         code = self.claim.code
         if not code:
             return
-        wanted = [_squash(line) for line in code.splitlines() if len(_squash(line)) >= 8]
+        wanted = [squash(line) for line in code.splitlines() if len(squash(line)) >= 8]
         if not wanted:
             return
         best = self._best_code_match(wanted, scope)
@@ -3120,7 +2662,7 @@ class _ClaimChecker:
         """(lines found, path, first line) of the file holding most of the quoted lines, if at least half."""
         best: tuple[int, str, int] | None = None
         for path in files:
-            lines = [_squash(line) for line in self.lk.file_lines(path)]
+            lines = [squash(line) for line in self.lk.file_lines(path)]
             found = [next((n for n, text in enumerate(lines, 1) if w in text), 0) for w in wanted]
             hits = sum(1 for n in found if n)
             if hits and hits * 2 >= len(wanted) and (best is None or hits > best[0]):
@@ -3145,18 +2687,18 @@ def _spans_text(spans: list[tuple[str, int, int]]) -> str:
     return ", ".join(f"{p}:{a}-{b}" if b < 10**9 else p for p, a, b in spans[:3])
 
 
-def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
+def _targets_match(lk: Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
     """Does an index reference point at the claimed object? A dotted object (Ledger.post, os.replace)
     needs its qualifier to agree too: from the reference's target when it has one, else from the source
     line (``ledger.post(...)`` matches Ledger.post; ``cleaned.replace(...)`` is not os.replace)."""
     if ref.detail.get("file", "").upper() in targets:
         return True
     if "." not in name:
-        return _last(ref.target).upper() in targets
+        return last_part(ref.target).upper() in targets
     qualifier, last = name.rsplit(".", 1)
-    if _last(ref.target) != last:
+    if last_part(ref.target) != last:
         return False
-    dotted = f"{_last(qualifier)}.{last}".lower()
+    dotted = f"{last_part(qualifier)}.{last}".lower()
     if "." in ref.target:
         return ref.target.lower().endswith(dotted)
     lines = lk.file_lines(ref.path)
@@ -3166,7 +2708,7 @@ def _targets_match(lk: _Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
     if dotted in line:
         return True
     # self.post(...) inside class Ledger is Ledger.post
-    owner = _last(qualifier)
+    owner = last_part(qualifier)
     if f"self.{last}".lower() in line and any(d.name == owner for d in lk.definitions(owner, SymbolKind.CLASS, ref.path)):
         return True
     # `c.ExecuteC()` through a variable of any name: Command.ExecuteC when no other type of the snapshot has such a method
@@ -3219,7 +2761,6 @@ _VALUE_HOLDERS = frozenset({SymbolKind.CONSTANT, SymbolKind.DATA_ITEM, SymbolKin
 # "A before B", "A, then B", "B after A": the order two steps are said to come in
 # "after that `B`" and "afterwards `B`" put B second, like "then"; a bare "after `A`" puts A first
 _ORDER_WORD = re.compile(r"(?<![\w-])(?:before|then|afterwards|after\s+(?:that|this)|(?P<after>after))(?![\w-])", re.I)
-_CALL_END = re.compile(r"\.\s*$|\bEND-CALL\b", re.I)
 # what joins a step to the one before ("..., then", "..., and only afterwards", "; after that")
 _STEP_JOIN = re.compile(r"[,;]?\s*(?:and\s+)?(?:only\s+|just\s+|right\s+)?", re.I)
 _NAME_LIKE = re.compile(r"[A-Za-z_][\w.-]*")
@@ -3268,7 +2809,6 @@ _DESTINATION_BEFORE = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+|its\s+|a\s+)?(
 _WHOLE_CELL = re.compile(r"\s*(?:\||$)")
 _CELL_START = re.compile(r"\|\s*(?:[^|:]+:\s*)?$")
 _HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|better|instead|consider|prefer)\b", re.I)
-_MAX_LITERAL_LINES = 4  # lines a message split into literals may run on for
 # the claim says it quotes or cites a comment
 _SAYS_COMMENT = re.compile(r"\bcomments?\b", re.I)
 _ABSENT_BEFORE = re.compile(r"\b(?:neither|nor|without|no)\s+`?$", re.I)
@@ -3344,7 +2884,6 @@ _FILE_LISTS = re.compile(
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")
-_REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
 _TO_REACH = re.compile(r"`?\s+to\s+(?:reach|call|invoke|run|start|get\s+to|go\s+to|transfer\s+to|pass\s+control\s+to)\s+`?", re.I)
 # The top directories of a Unix file system (FHS): `/etc/passwd` is a file outside the snapshot, `/owners/` a route
 _SYSTEM_DIRS = frozenset(
@@ -3395,23 +2934,6 @@ def _argument_of_quoted_code(ref: ClaimRef) -> bool:
     return (in_code_fragment(ref) or "(" in code) and not re.fullmatch(r"[\"'].*[\"']", code)
 
 
-# a command's words and options: NAME(argument) or a bare word
-_COMMAND_TOKEN = re.compile(r"[^\s(]+(?:\([^)]*\))?")
-
-
-def _option_in(option: str, block: str) -> bool:
-    """Is a quoted option (`CHILD(T)`, `NOSUSPEND`, `PROGRAM(...)` for any program) in a command's text?"""
-    name, _, argument = option.partition("(")
-    if not argument or argument.rstrip(")").strip() in ("...", "…"):
-        return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", block) is not None
-    return re.search(rf"(?<![\w-]){re.escape(name)}\s*\(\s*{re.escape(argument.rstrip(')').strip())}\s*\)", block) is not None
-
-
-def statement_parts(quoted: str) -> list[str]:
-    """A quoted statement's parts between "..." (or "…"), which stands for any text in the code."""
-    return [p.strip() for p in re.split(r"\.\.\.|…", quoted) if p.strip()]
-
-
 def _split_arguments(args: str) -> list[str]:
     """A call's arguments in order, split at its top-level commas, spacing and string prefixes (f, b, r)
     aside; prose drops the receiver of an attribute (`salt` for self.salt)."""
@@ -3427,7 +2949,7 @@ def _split_arguments(args: str) -> list[str]:
     out.append(current)
     # a message wrapped for translation (`_("Missing command.")`) is the message
     unwrapped = [re.sub(r"^\s*(?:_|gettext)\((.*)\)\s*$", r"\1", a) for a in out]
-    return [re.sub(r"^[fbrFBR]{1,2}(?=[\"'])", "", _squash(re.sub(r"\bself\.", "", a))) for a in unwrapped if a.strip()]
+    return [re.sub(r"^[fbrFBR]{1,2}(?=[\"'])", "", squash(re.sub(r"\bself\.", "", a))) for a in unwrapped if a.strip()]
 
 
 def _arguments(args: str) -> set[str]:
@@ -3464,27 +2986,10 @@ def _balanced(text: str, start: int) -> str | None:
     return None
 
 
-def _squash(line: str) -> str:
-    return re.sub(r"\s+", " ", line).strip()
-
-
-@lru_cache(maxsize=1024)
-def _statement_pattern(part: str) -> re.Pattern[str]:
-    """A quoted statement as code_text holds it: upper case, white space squashed, and a space or none on
-    either side of a parenthesis or comma."""
-    pieces = re.split(r"\s*([(),])\s*", _squash(part).upper())
-    return re.compile("".join(re.escape(p) if i % 2 == 0 else f" ?{re.escape(p)} ?" for i, p in enumerate(pieces)))
-
-
 # A value a template fills in: printf and Go verbs, Python format and f-string fields, JavaScript ${...}
 _FORMAT_PLACEHOLDER = re.compile(r"%[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdifgeExXvqrcu]|\$?\{[^{}]*\}")
 # What a writer puts for a value they leave out: "...", "…", `<path>`
 _QUOTE_PLACEHOLDER = re.compile(r"\.\.\.|…|<[\w .-]+>")
-_STRING_LITERAL = re.compile(r"""(["'`])((?:\\.|(?!\1).)*)\1""")
-
-
-def _string_literals(line: str) -> list[str]:
-    return [m.group(2) for m in _STRING_LITERAL.finditer(line)]
 
 
 def renders(template: str, quoted: str) -> bool:

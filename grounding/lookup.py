@@ -1,0 +1,533 @@
+"""Memoised, read-only queries on one index, and the line rules they read code by.
+
+The verifier asks the same questions of an index claim after claim: where a name is defined, which lines
+mention it (outside comments), where a quoted statement stands, which files a cited path names. `Lookup`
+answers them once per index handle; a `Resolution` is where one name lives. The index is immutable for its
+tree hash, so nothing here is ever stale.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import PurePosixPath
+from typing import Any
+
+from groundjudge.grounding.index.cobol_source import is_free_format
+from groundjudge.grounding.index.model import DATA_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
+from groundjudge.grounding.index.registry import comment_starts
+from groundjudge.grounding.models import Evidence
+from groundjudge.grounding.snapshot import normalize_relpath
+
+SNIPPET_LINES = 15
+SEARCH_LIMIT = 50
+FULL_SEARCH_LIMIT = 20000
+CHAIN_WINDOW = 8  # lines: how close the parts of an attribute chain must be used to make one chain
+
+
+@dataclass
+class Resolution:
+    """Where a name lives: its definitions, the references to it, the files it names, lines mentioning it."""
+
+    defs: list[Symbol] = field(default_factory=list)
+    refs: list[Ref] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    hits: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def found(self) -> bool:
+        return bool(self.defs or self.refs or self.files or self.hits)
+
+    def paths(self) -> set[str]:
+        return {d.path for d in self.defs} | {r.path for r in self.refs} | set(self.files) | {p for p, _ in self.hits}
+
+
+# a paragraph or section's leading number, as written alone (R3100, P100, 3100): letters, then digits, no hyphen
+NUMBERED = re.compile(r"[A-Za-z]{0,3}\d{3,5}")
+# a COBOL name with a lower-case `n` where its items put a number (EOL-HOURSn for EOL-HOURS1 to EOL-HOURS7)
+NUMBER_PLACEHOLDER = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*[A-Z])n(?![\w-])")
+
+
+@lru_cache(maxsize=4096)
+def word_pattern(name: str) -> re.Pattern[str]:
+    """A name as a whole word; COBOL-style names (upper case, hyphens) match case-insensitively; the dots of
+    a dotted name match a Rust or C++ path's `::` too (`LevelFilter.Info` is written `LevelFilter::Info`).
+    Compiled once per name: claim after claim looks for the same names, more of them than re's own cache holds."""
+    flags = re.I if name.upper() == name else 0
+    return re.compile(r"(?<![\w-])" + re.escape(name).replace(r"\.", r"(?:\.|::)") + r"(?![\w-])", flags)
+
+
+_FREE_COBOL = "cobol (free format)"  # how the line rules below tell free-format COBOL from fixed
+
+
+def is_comment(line: str, language: str) -> bool:
+    if language == "cobol":
+        return line[6:7] in ("*", "/")
+    if language == _FREE_COBOL:
+        return line.lstrip().startswith("*>")
+    if language == "jcl":
+        return line.startswith("//*")
+    stripped = line.lstrip()
+    # `#calculateDelay` in TypeScript is a private method, not a comment: each language its own markers
+    starts = comment_starts(language)
+    return stripped.startswith(starts if starts is not None else ("#", "//", "/*", "* "))
+
+
+def code_part(line: str, language: str) -> str:
+    """The statement text of a line: COBOL's fixed format keeps it in columns 8-72."""
+    return line[7:72] if language == "cobol" else line
+
+
+MAX_STATEMENT_LINES = 200
+
+
+def last_part(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+class Lookup:
+    """Memoised read-only queries on one index (the index is immutable for its tree hash)."""
+
+    def __init__(self, index: Any, root_name: str = ""):
+        self.index = index
+        self.root_name = root_name.lower()
+        self.definitions = lru_cache(maxsize=8192)(self._definitions)
+        self.references = lru_cache(maxsize=8192)(self._references)
+        self.file_lines = lru_cache(maxsize=512)(self._file_lines)
+        self.search = lru_cache(maxsize=4096)(self._search)
+        self.paths_matching = lru_cache(maxsize=4096)(self._paths_matching)
+        self.file_info = lru_cache(maxsize=4096)(index.file_info)
+        self.line_language = lru_cache(maxsize=4096)(self._line_language)
+        self.call_argument_line = lru_cache(maxsize=4096)(self._call_argument_line)
+        self._paths: list[str] | None = None
+        self._code_text: dict[str, tuple[str, list[int]]] = {}
+        self._joined_text: dict[str, tuple[str, list[int]]] = {}
+
+    def _definitions(
+        self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None
+    ) -> tuple[Symbol, ...]:
+        return tuple(self.index.definitions(name=name, kind=kind, path=path))
+
+    def _references(
+        self,
+        target: str | None = None,
+        kind: RefKind | None = None,
+        path: str | None = None,
+        lines: tuple[int, int] | None = None,
+    ) -> tuple[Ref, ...]:
+        return tuple(self.index.references(target=target, kind=kind, path=path, lines=lines))
+
+    def _file_lines(self, path: str) -> tuple[str, ...]:
+        info = self.file_info(path)
+        if info is None or info.status == "skipped":
+            return ()
+        return tuple(self.index.lines(path, 1, max(info.lines, 1)))
+
+    def _search(self, text: str, limit: int = SEARCH_LIMIT) -> tuple[tuple[str, int, str], ...]:
+        try:
+            return tuple(self.index.search(text, limit=limit))
+        except sqlite3.Error:
+            return ()  # text the full-text syntax cannot express is looked up by scanning instead
+
+    def _paths_matching(self, name: str) -> tuple[str, ...]:
+        return tuple(self.index.paths_matching(name))
+
+    def snippet(self, path: str, start: int, end: int, note: str | None = None) -> Evidence:
+        lines = self.file_lines(path)
+        start = max(1, min(start, len(lines) or 1))
+        end = max(start, min(end, len(lines), start + SNIPPET_LINES - 1))
+        return Evidence(path=path, start_line=start, end_line=end, snippet="\n".join(lines[start - 1 : end]), note=note)
+
+    def mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
+        """Lines start..end naming a name as a whole word."""
+        return list(self._mention_lines(path, name, start, end))
+
+    def _mention_lines(self, path: str, name: str, start: int = 1, end: int | None = None) -> Iterator[int]:
+        """The lines of mentions, lazily: the file is scanned as one text (much faster than a search per
+        line), one hit per line."""
+        text, starts = self._joined(path)
+        first = max(start, 1)
+        stop = len(starts) if end is None else min(end, len(starts))
+        if not starts or first > stop:
+            return
+        limit = starts[stop] - 1 if stop < len(starts) else len(text)
+        pattern, at = word_pattern(name), starts[first - 1]
+        while (m := pattern.search(text, at, limit)) is not None:
+            n = bisect.bisect_right(starts, m.start())
+            yield n
+            if n >= len(starts):
+                return
+            at = starts[n]
+
+    def _joined(self, path: str) -> tuple[str, list[int]]:
+        if path not in self._joined_text:
+            lines = self.file_lines(path)
+            starts, at = [], 0
+            for line in lines:
+                starts.append(at)
+                at += len(line) + 1
+            self._joined_text[path] = ("\n".join(lines), starts)
+        return self._joined_text[path]
+
+    def _call_argument_line(self, program: str, name: str) -> tuple[str, int] | None:
+        """The first line of a CALL of a program, from its first line to its period or END-CALL, that names a
+        name among what it passes."""
+        for ref in self.references(program, RefKind.CALL):
+            lines = self.file_lines(ref.path)
+            for n in range(ref.line, min(ref.line + MAX_STATEMENT_LINES, len(lines)) + 1):
+                if self.code_mentions(ref.path, name, n, n):
+                    return ref.path, n
+                if _CALL_END.search(code_part(lines[n - 1], "cobol")):
+                    break
+        return None
+
+    def _line_language(self, path: str) -> str:
+        """The file's language for the line rules: _FREE_COBOL for COBOL after a free-format directive."""
+        language = self.language(path)
+        if language == "cobol" and is_free_format("\n".join(self.file_lines(path))):
+            return _FREE_COBOL
+        return language
+
+    def code_mentions(self, path: str, name: str, start: int = 1, end: int | None = None) -> list[int]:
+        """Like mentions, without comment lines (each language's own markers; COBOL column 7 `*` or `/`,
+        `*>` in free format; JCL `//*`)."""
+        return list(self.code_mention_lines(path, name, start, end))
+
+    def first_code_mention(self, path: str, name: str, start: int = 1, end: int | None = None) -> int | None:
+        return next(self.code_mention_lines(path, name, start, end), None)
+
+    def code_mention_lines(self, path: str, name: str, start: int = 1, end: int | None = None) -> Iterator[int]:
+        lines = self.file_lines(path)
+        language = self.line_language(path)
+        return (n for n in self._mention_lines(path, name, start, end) if not is_comment(lines[n - 1], language))
+
+    def text_hits(self, text: str, limit: int = 5) -> list[tuple[str, int]]:
+        """Lines containing text (whole word when it is a name), from the full-text table, confirmed by
+        scanning; lines of source code come before lines of prose files (a README only describes the code)."""
+        pattern = word_pattern(text) if re.fullmatch(r"[\w$#@.-]+", text) else re.compile(re.escape(text))
+        found = self.search(text, FULL_SEARCH_LIMIT if limit > SEARCH_LIMIT else SEARCH_LIMIT)
+        hits = {(p, n) for p, n, line in found if pattern.search(line)}
+        if len(found) == SEARCH_LIMIT and all(self.is_prose(p) for p, _ in hits):
+            # The phrase's tokens fill the first page with other spellings (RETURN-CODE: "return code" in
+            # comments), or with prose files that sort first (README.rst before the package): a name is called
+            # absent, or only described, after every line holding its tokens was looked at.
+            hits = {(p, n) for p, n, line in self.search(text, FULL_SEARCH_LIMIT) if pattern.search(line)}
+        return sorted(hits, key=lambda h: (self.is_prose(h[0]), h))[:limit]
+
+    def language(self, path: str) -> str:
+        """The file's language; "text" (prose) for a file the index does not hold."""
+        info = self.file_info(path)
+        return "text" if info is None else info.language
+
+    def is_prose(self, path: str) -> bool:
+        return self.language(path) == "text"
+
+    def resolve_files(self, cited: str) -> list[str]:
+        """Snapshot files a cited path (or program/file name) names; [] when it leaves the root or names none."""
+        norm = normalize_relpath(cited)
+        if norm is None:
+            return []
+        if self.file_info(norm) is not None:
+            return [norm]
+        if "/" not in norm and "." not in norm:
+            owners = sorted({d.path for kind in (SymbolKind.PROGRAM, SymbolKind.COPYBOOK) for d in self.definitions(norm, kind)})
+            if owners:
+                return owners
+        if "/" not in norm:
+            return list(self.paths_matching(norm))
+        # A cited directory must agree: cpy/X.cpy is not src/X.cpy. A shorter path is an abbreviation
+        # (cbl/X.cbl for app/cbl/X.cbl); a longer one only when the extra part is the corpus's own
+        # directory (corpora/cobol-bank/cbl/X.cbl), not a made-up one (src/main/cobol/X.cbl).
+        matches = [p for p in self.paths_matching(norm) if p == norm or p.endswith("/" + norm)]
+        return matches or [p for p in self.all_paths() if norm.endswith("/" + p) and self._is_root_prefix(norm[: -len(p) - 1])]
+
+    def _is_root_prefix(self, prefix: str) -> bool:
+        last = prefix.rsplit("/", 1)[-1].lower()
+        return bool(self.root_name) and (self.root_name in last or last in self.root_name)
+
+    def code_text(self, path: str) -> tuple[str, list[int]]:
+        """A file's code as one upper-case string with runs of white space squashed, without COBOL
+        sequence and comment areas, and the offset where each line starts (for line numbers)."""
+        if path not in self._code_text:
+            language = self.line_language(path)
+            chunks: list[str] = []
+            starts: list[int] = []
+            size = 0
+            for line in self.file_lines(path):
+                if language == "cobol" and re.match(r"[\d ]{6}", line):  # fixed format: code is columns 8-72
+                    line = "" if is_comment(line, language) else line[7:72]
+                elif language == _FREE_COBOL and is_comment(line, language):
+                    line = ""
+                text = squash(line).upper()
+                starts.append(size)
+                chunks.append(text)
+                size += len(text) + 1
+            self._code_text[path] = (" ".join(chunks), starts)
+        return self._code_text[path]
+
+    def statement_line(self, path: str, parts: list[str], start: int = 1, end: int | None = None) -> int | None:
+        """Line where the parts of a quoted statement start, in order, within lines start..end, or None.
+        Spacing next to a parenthesis or comma is the writer's (`concatenate("views/", trim(x))` for the
+        code's `concatenate("views/",trim(x))`)."""
+        text, starts = self.code_text(path)
+        lo = starts[start - 1] if 1 <= start <= len(starts) else 0
+        hi = starts[end] if end is not None and end < len(starts) else len(text)
+        at = first = lo - 1
+        for part in parts:
+            found = _statement_pattern(part).search(text, at + 1, hi)
+            if found is None:
+                return None
+            i = found.start()
+            first = i if first < lo else first
+            at = i
+        return bisect.bisect_right(starts, first)
+
+    def concatenated_literal(self, path: str, text: str) -> int | None:
+        """The first line of string literals on consecutive lines that spell text when joined (a message too
+        long for one line: `"The book record is not up to date, " &` then `"please select it again."`)."""
+        wanted = " ".join(text.split())
+        lines = self.file_lines(path)
+        for n, line in enumerate(lines, start=1):
+            pieces = string_literals(line)
+            joined = pieces[-1] if pieces else ""
+            if not joined.strip() or not wanted.startswith(" ".join(joined.split())):
+                continue
+            for later in lines[n : n + _MAX_LITERAL_LINES]:
+                following = string_literals(later)
+                joined += "".join(following)
+                flat = " ".join(joined.split())
+                if flat == wanted:
+                    return n
+                if not following or not wanted.startswith(flat):
+                    break
+        return None
+
+    def quoted_statement_line(self, path: str, quoted: str, start: int = 1, end: int | None = None) -> int | None:
+        """Line of a quoted statement within lines start..end: as written ("..." skipping any text), else as
+        an EXEC command with its options in another order."""
+        parts = statement_parts(quoted)
+        if not parts:
+            return None
+        if NUMBER_PLACEHOLDER.search(quoted):
+            # `COMPUTE EOL-HOURSn ROUNDED = (EOL-UNITSn / 4)`: the statement of each numbered item, one number for
+            # every `n` of the quote
+            return next(
+                (
+                    line
+                    for k in range(1, 10)
+                    if (line := self.statement_line(path, [NUMBER_PLACEHOLDER.sub(rf"\g<1>{k}", p) for p in parts], start, end))
+                ),
+                None,
+            )
+        return self.statement_line(path, parts, start, end) or self.command_line(path, quoted, start, end)
+
+    def command_line(self, path: str, quoted: str, start: int = 1, end: int | None = None) -> int | None:
+        """Line of an EXEC CICS/SQL/DLI command that matches a quoted one in any order of its options
+        (`EXEC CICS FETCH CHILD(T)` for `EXEC CICS FETCH CHANNEL(C) CHILD(T) ... END-EXEC`); an option
+        written `NAME(...)` takes any argument. None when the quote is no such command or none matches."""
+        tokens = _COMMAND_TOKEN.findall(squash(quoted).upper())
+        if len(tokens) < 3 or tokens[0] != "EXEC" or tokens[1] not in ("CICS", "SQL", "DLI"):
+            return None
+        verb = tokens[2].split("(", 1)[0]
+        options = ([tokens[2]] if "(" in tokens[2] else []) + tokens[3:]
+        text, starts = self.code_text(path)
+        head = re.compile(rf"\bEXEC {tokens[1]} {re.escape(verb)}\b")
+        for m in head.finditer(text):
+            closing = text.find("END-EXEC", m.end())
+            block = text[m.start() : closing if closing >= 0 else m.end() + 2000]
+            line = bisect.bisect_right(starts, m.start())
+            if start <= line <= (end or line) and all(_option_in(option, block) for option in options):
+                return line
+        return None
+
+    def context_files(self, name: str) -> list[str]:
+        """Files a carried context names; a path under a made-up directory (src/main/cobol/X.cbl) still
+        means the one snapshot file of that name."""
+        return self.resolve_files(name) or self.same_basename(name)
+
+    def same_basename(self, cited: str) -> list[str]:
+        norm = normalize_relpath(cited)
+        if norm is None or "/" not in norm:
+            return []
+        base = PurePosixPath(norm).name.lower()
+        return [p for p in self.paths_matching(PurePosixPath(norm).name) if PurePosixPath(p).name.lower() == base]
+
+    def is_copybook(self, path: str) -> bool:
+        return bool(self.definitions(None, SymbolKind.COPYBOOK, path))
+
+    def all_paths(self) -> list[str]:
+        if self._paths is None:
+            self._paths = [f.path for f in self.index.files()]
+        return self._paths
+
+    def resolve_name(self, name: str) -> Resolution:
+        defs = list(self.definitions(name))
+        if "." in name and not defs:
+            return self._resolve_dotted(name)
+        res = Resolution(defs=defs)
+        if not defs:
+            res.refs = list(self.references(name))
+            if not res.refs:
+                # A file stem (CBACT01C -> cbl/CBACT01C.cbl); hyphenated COBOL data and paragraph names never are one.
+                res.files = self.resolve_files(name) if re.fullmatch(r"[\w$#@]+", name) else []
+                if not res.files:
+                    res.hits = self.text_hits(name)
+                if not res.found:
+                    res.defs = self._copy_replaced(name)
+                if not res.found and NUMBERED.fullmatch(name):
+                    # `R3100` for the section R3100-00-PROCESSA-COSG-CED: COBOL shops number their paragraphs
+                    # and sections and speak of them by the number
+                    res.defs = self.index.definitions_starting(name + "-", PROCEDURE_KINDS)
+                if not res.found and (placeholder := NUMBER_PLACEHOLDER.fullmatch(name)):
+                    res.defs = self.numbered(placeholder.group(1))
+                if not res.found and name.endswith("-"):
+                    res.hits = self._unnamed_presence(name)
+        return res
+
+    def numbered(self, stem: str) -> list[Symbol]:
+        """COBOL data items named stem and a number (WRK-PAY-RATE1 to WRK-PAY-RATE4), when there are several."""
+        items = [d for d in self.index.definitions_starting(stem, DATA_KINDS) if d.name[len(stem) :].isdigit()]
+        return items if len({d.name.upper() for d in items}) > 1 else []
+
+    def _copy_replaced(self, name: str) -> list[Symbol]:
+        """A COBOL name made by COPY ... REPLACING ==:TAG:== BY ==CUST==: CUST-ID is the copybook's
+        :TAG:-ID, defined under its placeholder."""
+        placeholders = {
+            placeholder + name[len(by) :].upper()
+            for _, _, line in self.search("REPLACING", FULL_SEARCH_LIMIT)
+            for placeholder, by in _REPLACING.findall(line)
+            if name.upper().startswith(by.upper() + "-")
+        }
+        return [d for placeholder in sorted(placeholders) for d in self.definitions(placeholder)]
+
+    def _names_module(self, word: str) -> bool:
+        """Is word a package directory or a module file of the snapshot?"""
+        return any(word in PurePosixPath(p).with_suffix("").parts for p in self.all_paths())
+
+    def name_part(self, part: str) -> tuple[str, int, str] | None:
+        """The first code line with a COBOL-style name that holds part between hyphens (QSAM-STAT in
+        WS-OCOR1-QSAM-STAT), and that name."""
+        within = re.compile(
+            r"(?<![\w-])(?:[\w]+-)+"
+            + re.escape(part)
+            + r"(?:-[\w]+)*(?![\w-])|(?<![\w-])"
+            + re.escape(part)
+            + r"(?:-[\w]+)+(?![\w-])",
+            re.I,
+        )
+        for path, n, line in self.search(part, FULL_SEARCH_LIMIT):
+            m = within.search(line)
+            if m is not None and not self.is_prose(path):
+                return path, n, m.group(0)
+        return None
+
+    def _unnamed_presence(self, name: str) -> list[tuple[str, int]]:
+        """Lines showing that a name no definition or whole word accounts for is still real: a prefix of
+        names (EPSPDATA-), or an attribute chain whose every part is in the code (value.timestamp.signature)."""
+        if name.endswith("-"):
+            prefix = re.compile(r"(?<![\w-])" + re.escape(name), re.I)
+            return [(p, n) for p, n, line in self.search(name.rstrip("-"), FULL_SEARCH_LIMIT) if prefix.search(line)][:5]
+        if "." in name and not self._names_module(name.split(".")[0]):
+            # A chain is real when its parts are used together, within a few lines of one code file. A chain
+            # that starts with a package or file names a module, which exists only as a file.
+            first, *others = [[h for h in self.text_hits(part, 50) if not self.is_prose(h[0])] for part in name.split(".")]
+            for path, n in first:
+                near = [next((h for h in hits if h[0] == path and abs(h[1] - n) <= CHAIN_WINDOW), None) for hits in others]
+                if all(near):
+                    return [(path, n)]
+        return []
+
+    def field_lines(self, owner: str, attr: str) -> list[tuple[str, int]]:
+        """Where class `owner` declares field `attr` (``attr: int`` in a dataclass, ``self.attr = ...``, and in
+        the C-family languages a typed declaration: ``private Set<Visit> visits = new LinkedHashSet<>();``)."""
+        name = re.escape(attr)
+        field = re.compile(
+            r"^\s*(?:(?:self|this)\.)?" + name + r"\s*(?::|=(?!=))"
+            r"|^\s*(?:[\w.<>\[\],?]+\s+)+" + name + r"\s*(?:=(?!=).*)?;"
+        )
+        out: list[tuple[str, int]] = []
+        for cls in self.definitions(owner, SymbolKind.CLASS):
+            lines = self.file_lines(cls.path)
+            out.extend(
+                (cls.path, n) for n in range(cls.start_line, min(cls.end_line, len(lines)) + 1) if field.match(lines[n - 1])
+            )
+        return out[:5]
+
+    def _resolve_dotted(self, name: str) -> Resolution:
+        qualifier, last = name.rsplit(".", 1)
+        if qualifier in ("self", "cls", "this"):  # an attribute of the enclosing object, never a module
+            defs = list(self.definitions(last))
+            refs = [] if defs else list(self.references(last))
+            return Resolution(defs=defs, refs=refs, hits=[] if defs or refs else self.text_hits(name))
+        owner = last_part(qualifier)
+        module = qualifier.replace(".", "/")
+        candidates = list(self.definitions(last))
+        matched = [
+            d
+            for d in candidates
+            if d.detail.get("parent") == owner
+            or PurePosixPath(d.path).stem == owner
+            or PurePosixPath(d.path).with_suffix("").as_posix().endswith(module)
+            # `jwt.InvalidTokenError`: a name a package's modules define (and its __init__ re-exports)
+            or PurePosixPath(d.path).parent.as_posix().endswith(module)
+        ]
+        if matched:
+            return Resolution(defs=matched)
+        field_lines = self.field_lines(owner, last)
+        if field_lines:
+            return Resolution(hits=field_lines)
+        res = Resolution(refs=[r for r in self.references(name)] or [r for r in self.references(last) if r.target == name])
+        if not res.refs and not candidates:
+            # `difflib.get_close_matches` where the code says `from difflib import get_close_matches`
+            res.hits = [h for h in self.text_hits(f"{qualifier} import {last}") if not self.is_prose(h[0])]
+            if res.hits:
+                return res
+            # a dotted module name: pyledger.ledger
+            whole = name.replace(".", "/")
+            res.files = list(self.paths_matching(whole + ".py")) or list(self.paths_matching(whole))
+        if not res.found:
+            res.hits = self.text_hits(name) or self._unnamed_presence(name)
+        return res
+
+
+_CALL_END = re.compile(r"\.\s*$|\bEND-CALL\b", re.I)
+_MAX_LITERAL_LINES = 4  # lines a message split into literals may run on for
+_REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
+# a command's words and options: NAME(argument) or a bare word
+_COMMAND_TOKEN = re.compile(r"[^\s(]+(?:\([^)]*\))?")
+
+
+def _option_in(option: str, block: str) -> bool:
+    """Is a quoted option (`CHILD(T)`, `NOSUSPEND`, `PROGRAM(...)` for any program) in a command's text?"""
+    name, _, argument = option.partition("(")
+    if not argument or argument.rstrip(")").strip() in ("...", "…"):
+        return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", block) is not None
+    return re.search(rf"(?<![\w-]){re.escape(name)}\s*\(\s*{re.escape(argument.rstrip(')').strip())}\s*\)", block) is not None
+
+
+def statement_parts(quoted: str) -> list[str]:
+    """A quoted statement's parts between "..." (or "…"), which stands for any text in the code."""
+    return [p.strip() for p in re.split(r"\.\.\.|…", quoted) if p.strip()]
+
+
+def squash(line: str) -> str:
+    return re.sub(r"\s+", " ", line).strip()
+
+
+@lru_cache(maxsize=1024)
+def _statement_pattern(part: str) -> re.Pattern[str]:
+    """A quoted statement as code_text holds it: upper case, white space squashed, and a space or none on
+    either side of a parenthesis or comma."""
+    pieces = re.split(r"\s*([(),])\s*", squash(part).upper())
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f" ?{re.escape(p)} ?" for i, p in enumerate(pieces)))
+
+
+_STRING_LITERAL = re.compile(r"""(["'`])((?:\\.|(?!\1).)*)\1""")
+
+
+def string_literals(line: str) -> list[str]:
+    return [m.group(2) for m in _STRING_LITERAL.finditer(line)]
