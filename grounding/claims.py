@@ -425,7 +425,10 @@ def normalize_pic(pic: str) -> str:
 
 
 def _ref_key(ref: ClaimRef) -> tuple:
-    return (ref.kind, ref.value.upper() if ref.kind == "identifier" else ref.value, ref.start_line, ref.end_line, ref.value_kind)
+    # COBOL's names (upper case, or hyphenated in any case) are one name in any case; elsewhere case tells
+    # names apart (Go's exported `Sprintln` and its helper `sprintln`)
+    caseless = ref.kind == "identifier" and (ref.value.isupper() or "-" in ref.value)
+    return (ref.kind, ref.value.upper() if caseless else ref.value, ref.start_line, ref.end_line, ref.value_kind)
 
 
 class _Collector:

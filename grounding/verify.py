@@ -60,6 +60,7 @@ from groundjudge.grounding.index.registry import (
     keywords,
     members_outside_types,
     special_names,
+    tag_kinds,
 )
 from groundjudge.grounding.lookup import (
     FULL_SEARCH_LIMIT,
@@ -1779,10 +1780,14 @@ class _ClaimChecker:
                 actors = [loc for loc in earlier if self._is_actor(loc) and not in_code_fragment(loc.ref)]
                 # "performs A, reads B": A is what the previous verb acted on, not a new subject.
                 since_previous = [loc for loc in actors if i > 0 and loc.pos >= cues[i - 1].end and loc not in previous_objects]
+                # (a COBOL data item right before the verb is what a statement acts on, never who acts:
+                # "`ACCEPT WS-IN` reads the line and `FUNCTION LOWER-CASE` copies it into `WS-LC`")
                 adjacent = [
                     loc
                     for loc in earlier
-                    if not text[loc.ref.end : cue.start].strip() and not _PLACE_WORD.search(text[: loc.pos])
+                    if not text[loc.ref.end : cue.start].strip()
+                    and not _PLACE_WORD.search(text[: loc.pos])
+                    and not _only_data(loc)
                 ]
                 if adjacent:
                     subject = adjacent[-1]  # "... under which `models.py` imports": the name right before the verb
@@ -2376,9 +2381,12 @@ class _ClaimChecker:
     # -- quoted calls and types ------------------------------------------------------------------------
 
     def _python_hits(self, name: str) -> list[tuple[str, int]]:
+        return self._call_hits(name, frozenset({"python"}))
+
+    def _call_hits(self, name: str, languages: frozenset[str]) -> list[tuple[str, int]]:
         # every call site: an exception class is raised from dozens of lines, and the quoted call may be the last
         hits = self.lk.text_hits(last_part(name), FULL_SEARCH_LIMIT)
-        return [h for h in hits if self.lk.language(h[0]) == "python"]
+        return [h for h in hits if self.lk.language(h[0]) in languages]
 
     def _quoted_calls(self) -> list[tuple[str, list[Symbol] | None]]:
         """The calls the claim quotes, each with the bodies its call sites must be in (None: anywhere):
@@ -2405,7 +2413,13 @@ class _ClaimChecker:
             # its def and a class statement are no calls
             site = re.compile(r"(?<!\w)(?<!def )(?<!class )" + re.escape(name) + r"\s*\(")
             seen: list[tuple[str, int, str]] = []
-            for path, n in self._python_hits(name):
+            # Through a package or a receiver (`fmt.Sprintf(...)`, `c.wrap(...)`) a call reads alike in every
+            # language of calls with brackets; a bare name may be a declaration there (`func Sprintf(`). Only
+            # literals (`chalk.red('a')`, `Timber.tag("Net")`) are how the prose shows a use, outside Python.
+            given = _split_arguments(call.group("args"))
+            shown = bool(given) and all(_LITERAL_ARG.match(a) for a in given)
+            languages = _CALL_LANGUAGES if "." in name and not shown else frozenset({"python"})
+            for path, n in self._call_hits(name, languages):
                 if bodies is not None and not any(d.path == path and d.start_line <= n <= d.end_line for d in bodies):
                     continue  # "`g` calls `f` with ...": a call of f in another function says nothing of g's
                 lines = self.lk.file_lines(path)
@@ -2682,6 +2696,11 @@ _NEGATED = {
 }
 
 
+def _only_data(loc: _Located) -> bool:
+    """Is the name only ever a COBOL data item or condition name?"""
+    return loc.res is not None and bool(loc.res.defs) and all(d.kind in DATA_KINDS for d in loc.res.defs)
+
+
 def _spans_text(spans: list[tuple[str, int, int]]) -> str:
     """The first spans of a subject for a reason: `path:start-end`, or the path for a whole file."""
     return ", ".join(f"{p}:{a}-{b}" if b < 10**9 else p for p, a, b in spans[:3])
@@ -2785,7 +2804,9 @@ _STEP_VERB = (
 )
 _CLAUSE_BREAK = re.compile(
     r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their|otherwise)\b)"
-    r"|,\s*(?=" + _STEP_VERB + ")",
+    r"|,\s*(?=" + _STEP_VERB + ")"
+    # "`A` sets `x` and `B` sets it back": a name a verb follows opens a clause of its own
+    r"|\band\s+(?=_+\s+(?:also\s+|then\s+|only\s+)?" + _STEP_VERB + ")",
     re.I,
 )
 _BACKTICKED = re.compile(r"`[^`]*`")
@@ -2881,6 +2902,7 @@ _CLASS_ATTR = re.compile(r"^\s*(?P<attr>[A-Za-z_]\w*)\s*(?::[^=]+)?=\s*(?P<value
 _FILE_LISTS = re.compile(
     r"`(?P<f>[^`]+)`\s+(?:also\s+)?(?:declares|lists|registers|defines|names|contains)\s+(?:an?\s+|the\s+)?`(?P<x>[^`]+)`"
 )
+_CALL_LANGUAGES = frozenset(tag_kinds())
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")
