@@ -60,7 +60,6 @@ from groundjudge.grounding.index.registry import (
     keywords,
     members_outside_types,
     special_names,
-    tag_kinds,
 )
 from groundjudge.grounding.lookup import (
     FULL_SEARCH_LIMIT,
@@ -2381,12 +2380,9 @@ class _ClaimChecker:
     # -- quoted calls and types ------------------------------------------------------------------------
 
     def _python_hits(self, name: str) -> list[tuple[str, int]]:
-        return self._call_hits(name, frozenset({"python"}))
-
-    def _call_hits(self, name: str, languages: frozenset[str]) -> list[tuple[str, int]]:
         # every call site: an exception class is raised from dozens of lines, and the quoted call may be the last
         hits = self.lk.text_hits(last_part(name), FULL_SEARCH_LIMIT)
-        return [h for h in hits if self.lk.language(h[0]) in languages]
+        return [h for h in hits if self.lk.language(h[0]) == "python"]
 
     def _quoted_calls(self) -> list[tuple[str, list[Symbol] | None]]:
         """The calls the claim quotes, each with the bodies its call sites must be in (None: anywhere):
@@ -2413,13 +2409,7 @@ class _ClaimChecker:
             # its def and a class statement are no calls
             site = re.compile(r"(?<!\w)(?<!def )(?<!class )" + re.escape(name) + r"\s*\(")
             seen: list[tuple[str, int, str]] = []
-            # Through a package or a receiver (`fmt.Sprintf(...)`, `c.wrap(...)`) a call reads alike in every
-            # language of calls with brackets; a bare name may be a declaration there (`func Sprintf(`). Only
-            # literals (`chalk.red('a')`, `Timber.tag("Net")`) are how the prose shows a use, outside Python.
-            given = _split_arguments(call.group("args"))
-            shown = bool(given) and all(_LITERAL_ARG.match(a) for a in given)
-            languages = _CALL_LANGUAGES if "." in name and not shown else frozenset({"python"})
-            for path, n in self._call_hits(name, languages):
+            for path, n in self._python_hits(name):
                 if bodies is not None and not any(d.path == path and d.start_line <= n <= d.end_line for d in bodies):
                     continue  # "`g` calls `f` with ...": a call of f in another function says nothing of g's
                 lines = self.lk.file_lines(path)
@@ -2902,7 +2892,6 @@ _CLASS_ATTR = re.compile(r"^\s*(?P<attr>[A-Za-z_]\w*)\s*(?::[^=]+)?=\s*(?P<value
 _FILE_LISTS = re.compile(
     r"`(?P<f>[^`]+)`\s+(?:also\s+)?(?:declares|lists|registers|defines|names|contains)\s+(?:an?\s+|the\s+)?`(?P<x>[^`]+)`"
 )
-_CALL_LANGUAGES = frozenset(tag_kinds())
 _PY_CALL = re.compile(r"(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)\((?P<args>.*)\)")
 _IS_A_TYPE = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)`\s+is\s+an?\s+`(?P<type>[A-Za-z_][\w.]*)`(?!\s*\()")
 _CODE_SHAPED = re.compile(r"[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]")

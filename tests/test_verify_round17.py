@@ -1,7 +1,6 @@
 """Issue E round 17 (from held-out set 26's first run): a COBOL data item right before a verb is what a
 statement acts on, never who acts; "`A` sets ... and `B` sets ..." gives B a clause of its own; names that
-differ only in case are two names outside COBOL (Go's `Sprintln` and its helper `sprintln`); a quoted call
-through a package or a receiver states its arguments in every language of bracketed calls, as in Python."""
+differ only in case are two names outside COBOL (Go's `Sprintln` and its helper `sprintln`)."""
 
 from __future__ import annotations
 
@@ -56,10 +55,6 @@ func (c *Color) EnableColor() {
 
 func (c *Color) wrap(s string) string {
 	return s
-}
-
-func (c *Color) Sprintf(format string, a ...interface{}) string {
-	return c.wrap(fmt.Sprintf(format, a...))
 }
 
 func (c *Color) Sprintln(a ...interface{}) string {
@@ -122,20 +117,3 @@ def test_names_apart_by_case_stay_apart_outside_cobol():
 )
 def test_the_relative_clause_belongs_to_the_helper_of_that_case(grounder, md, verdict):
     expect_verdict(grounder, md, verdict)
-
-
-@pytest.mark.parametrize(
-    ("md", "verdict", "reason"),
-    [
-        ("`Sprintf` returns `c.wrap(fmt.Sprintf(format, a...))`.", S, "c.wrap is called with"),
-        ("`Sprintf` returns `c.wrap(fmt.Sprintln(format, a...))`.", U, "c.wrap is called as c.wrap(fmt.Sprintf(format, a...))"),
-    ],
-)
-def test_a_quoted_call_through_a_receiver_is_checked_in_go(grounder, md, verdict, reason):
-    expect_verdict(grounder, md, verdict, reason)
-
-
-def test_a_call_shown_with_literals_is_an_example_of_use(grounder):
-    # the code calls c.wrap with other arguments: literals are how prose shows a use, not a call of the code
-    claim = grounder.one('So `c.wrap("hello")` returns the string it was given.')
-    assert "never as" not in claim.reason
