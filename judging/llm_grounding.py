@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
 from groundjudge.grounding.facts import extract_facts
 from groundjudge.grounding.index.model import SymbolKind
+from groundjudge.grounding.index.registry import is_document_or_config
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.outcomes import describe
 from groundjudge.grounding.snapshot import Snapshot
@@ -320,7 +321,10 @@ def _bundle(claim: VerifiedClaim, questions: list[Question], index: Any) -> list
         for e in _claim_code(claim, index):
             number(e)
     if not shown or whole:
-        for e in [e for c in claim.checks or [] for e in c.evidence] + claim.evidence:
+        found = [e for c in claim.checks or [] for e in c.evidence] + claim.evidence
+        # past the claim's own lines and names, a README's or a config file's line that happens to hold a
+        # word of the claim (`false` in an eslint config) crowds out the code that would settle it
+        for e in [e for e in found if not shown or _is_code(index, e.path)]:
             number(e)
     if not shown:
         shown = _excerpts(claim, index)
@@ -350,9 +354,20 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
         for d in [d for d in defs if d.path in files] or members or defs[:NAMED_UNITS]:
             out.append(_lines(index, d.path, d.start_line, min(d.end_line, d.start_line + WIDE_LINES - 1), f"{d.kind} {d.name}"))
         inside = [(d.path, d.start_line, d.end_line) for d in defs]
-        uses = [(p, n) for p, n, _ in index.search(name, SEARCHED) if not any(p == f and a <= n <= b for f, a, b in inside)]
+        # a use is where code uses the name: a changelog or README line naming it is none
+        uses = [
+            (p, n)
+            for p, n, _ in index.search(name, SEARCHED)
+            if not any(p == f and a <= n <= b for f, a, b in inside) and _is_code(index, p)
+        ]
         out += [_lines(index, p, n, n, f"uses {name}") for p, n in uses[:USES]]
     return [e for e in out if e.snippet]
+
+
+def _is_code(index: Any, path: str) -> bool:
+    """Is the file source code: neither prose nor a document or configuration file?"""
+    info = index.file_info(path)
+    return info is not None and info.language != "text" and not is_document_or_config(path)
 
 
 def _lines(index: Any, path: str, start: int, end: int, note: str | None = None) -> Evidence:

@@ -331,3 +331,21 @@ def test_the_claim_as_a_whole_is_shown_where_its_names_are_used(fake, verifier, 
     excerpts = [line for line in shown.splitlines() if line.startswith("Excerpt ")]
     assert excerpts == ["Excerpt 1 (limits.py:1-1):", "Excerpt 2 (check.py:1-5):"]
     assert "    5 |     return x < LIMIT" in shown
+
+
+def test_a_use_is_shown_where_code_uses_the_name_not_where_a_document_names_it(fake, verifier, tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "CHANGELOG.md").write_text("# Changes\n\n- `LIMIT` raised to 3.\n- `LIMIT` documented.\n")
+    (tmp_path / "c" / "ci.yml").write_text("env:\n  LIMIT: 3\n")
+    (tmp_path / "c" / "limits.py").write_text("LIMIT = 3\n")
+    (tmp_path / "c" / "check.py").write_text("from limits import LIMIT\n\n\ndef check(x):\n    return x < LIMIT\n")
+    snap = snapshot_directory(tmp_path / "c")
+    fake.add(_reply((1, "held", "check returns x < LIMIT.")))
+    _verify(verifier, (snap, load_index(snap)), "`LIMIT` is the bound a value must stay under (`limits.py:1`).")
+    shown = fake.requests[0]["messages"][1]["content"]
+    excerpts = [line for line in shown.splitlines() if line.startswith("Excerpt ")]
+    # a changelog's or a CI file's line naming it is no use: the code's use takes the place
+    assert excerpts == ["Excerpt 1 (limits.py:1-1):", "Excerpt 2 (check.py:1-5):"]
