@@ -103,6 +103,8 @@ class Lookup:
         self.file_info = lru_cache(maxsize=4096)(index.file_info)
         self.line_language = lru_cache(maxsize=4096)(self._line_language)
         self.call_argument_line = lru_cache(maxsize=4096)(self._call_argument_line)
+        # claim after claim names the same programs and paragraphs; a Resolution is only ever read
+        self.resolve_name = lru_cache(maxsize=8192)(self._resolve_name)
         self._paths: list[str] | None = None
         self._code_text: dict[str, tuple[str, list[int]]] = {}
         self._joined_text: dict[str, tuple[str, list[int]]] = {}
@@ -364,7 +366,7 @@ class Lookup:
             self._paths = [f.path for f in self.index.files()]
         return self._paths
 
-    def resolve_name(self, name: str) -> Resolution:
+    def _resolve_name(self, name: str) -> Resolution:
         defs = list(self.definitions(name))
         if "." in name and not defs:
             return self._resolve_dotted(name)
