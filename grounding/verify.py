@@ -1671,7 +1671,11 @@ class _ClaimChecker:
                 # a value no line of the snapshot holds is a wrong value of the claim's code, not one misplaced
                 self._add("contradicted", f"{shown} appears nowhere in {where} nor anywhere else in the snapshot", relation=True)
                 return
+            # a value found nowhere is recorded against its reference: it may be one the claim works out itself
+            # (a worked example's result), which the LLM verifier is then asked about
+            self._about = ref if missing else None
             self._add("missing" if missing else "mismatch", f"{shown} does not appear in {where}")
+            self._about = None
 
     def _anywhere(self, value: str, pattern: re.Pattern[str]) -> bool:
         """Does some line of the snapshot hold the value (as the pattern spells it)?"""

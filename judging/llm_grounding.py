@@ -273,7 +273,7 @@ def questions(claim: VerifiedClaim) -> list[Question]:
     misreading ("`Load` never names `os.Setenv`" when it writes through `loadFile`), which the model,
     shown the code, sets aside by finding the whole claim held."""
     checks = claim.checks or []
-    if any(c.outcome is CheckOutcome.MISSING for c in checks):
+    if any(c.outcome is CheckOutcome.MISSING and not _about_value(claim, c) for c in checks):
         return []
     unchecked = sorted((c.fact, i) for i, c in enumerate(checks) if c.fact is not None and c.outcome is CheckOutcome.UNCHECKED)
     out = [Question(i, n, describe(claim.facts[n], claim.text)) for n, i in unchecked]
@@ -420,13 +420,24 @@ def _cited(reply: _FactReply, shown: list[Evidence]) -> list[Evidence]:
     return out
 
 
-def _found_wrong(checks: list[FactCheck]) -> list[FactCheck]:
-    """What the deterministic checks found wrong (a relation contradicted, a qualifier off) and rule on: shown
-    to the model as reports, which its answer about the claim as a whole confirms or overrules."""
+def _about_value(claim: Claim, check: FactCheck) -> bool:
+    """Is the check about a value the claim quotes (a number, a string), not a name or a file? A value found
+    nowhere may be one the claim works out itself (a worked example's `1228800`): the model, shown the code,
+    tells it from a made-up one. A made-up name or file is never asked about."""
+    return check.ref is not None and claim.refs[check.ref].kind == "value"
+
+
+def _found_wrong(claim: Claim, checks: list[FactCheck]) -> list[FactCheck]:
+    """What the deterministic checks found wrong (a relation contradicted, a qualifier off, a value found
+    nowhere) and rule on: shown to the model as reports, which its answer about the claim as a whole confirms
+    or overrules."""
+    wrong = (CheckOutcome.CONTRADICTED, CheckOutcome.MISMATCH)
     return [
         c
         for c in checks
-        if c.ruled and c.outcome in (CheckOutcome.CONTRADICTED, CheckOutcome.MISMATCH) and c.verifier_kind is not VerifierKind.LLM
+        if c.ruled
+        and (c.outcome in wrong or (c.outcome is CheckOutcome.MISSING and _about_value(claim, c)))
+        and c.verifier_kind is not VerifierKind.LLM
     ]
 
 
@@ -477,7 +488,7 @@ class LLMVerifier:
         if not shown:
             return first  # no code mentions the claim's names: nothing to show the model
         excerpts = "\n\n".join(_excerpt_text(n, e) for n, e in enumerate(shown, start=1))
-        reports = "".join(f"\n- {c.message}" for c in _found_wrong(first.checks or []))
+        reports = "".join(f"\n- {c.message}" for c in _found_wrong(first, first.checks or []))
         reported = f"Reported by the automatic checks:{reports}\n\n" if reports else ""
         user = f"<claim>\n{first.text}\n</claim>\n\nFacts:\n{facts}\n\n{reported}{excerpts}"
         try:
@@ -540,7 +551,7 @@ class LLMVerifier:
                 checks[q.at] = answer
         whole = checks[-1] if any(q.at is None for q in questions) else None  # appended last, above
         if whole is not None and whole.outcome in SETTLING:
-            reported = _found_wrong(checks)
+            reported = _found_wrong(claim, checks)
             checks = [_set_aside(c, whole) if c in reported else c for c in checks]
         else:
             whole = None

@@ -349,3 +349,31 @@ def test_a_use_is_shown_where_code_uses_the_name_not_where_a_document_names_it(f
     excerpts = [line for line in shown.splitlines() if line.startswith("Excerpt ")]
     # a changelog's or a CI file's line naming it is no use: the code's use takes the place
     assert excerpts == ["Excerpt 1 (limits.py:1-1):", "Excerpt 2 (check.py:1-5):"]
+
+
+def _grow(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "grow.py").write_text(
+        "LIMIT = 1048576\n\n\ndef grow(n):\n    if n < LIMIT:\n        return n * 2\n    return n + LIMIT\n"
+    )
+    snap = snapshot_directory(tmp_path / "g")
+    return snap, load_index(snap)
+
+
+@pytest.mark.parametrize(("answer", "verdict"), [("held", Verdict.SUPPORTED), ("contradicted", Verdict.UNSUPPORTED)])
+def test_a_value_found_nowhere_is_put_to_the_model(fake, verifier, tmp_path, answer, verdict):
+    # a worked example's numbers are in no line of the code: the model, shown it, tells a right one from a wrong one
+    fake.add(_reply((1, answer, "grow doubles a length below LIMIT.")))
+    out = _verify(verifier, _grow(tmp_path), "`grow` turns `614400` into `1228800`, as it is below `LIMIT`.")
+    shown = fake.requests[0]["messages"][1]["content"]
+    assert "Reported by the automatic checks:" in shown and "1228800 does not appear in the snapshot" in shown
+    assert out.verdict is verdict, out.reason
+
+
+def test_a_name_found_nowhere_is_still_not_put_to_the_model(fake, verifier, tmp_path):
+    out = _verify(verifier, _grow(tmp_path), "`grow` turns `614400` into `1228800` through `grow_twice`.")
+    assert out.verdict is Verdict.UNSUPPORTED
+    assert fake.requests == []
