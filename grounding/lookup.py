@@ -190,7 +190,7 @@ class Lookup:
     def _line_language(self, path: str) -> str:
         """The file's language for the line rules: _FREE_COBOL for COBOL after a free-format directive."""
         language = self.language(path)
-        if language == "cobol" and is_free_format("\n".join(self.file_lines(path))):
+        if language == "cobol" and is_free_format(self._joined(path)[0]):
             return _FREE_COBOL
         return language
 

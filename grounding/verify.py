@@ -1015,7 +1015,7 @@ class _ClaimChecker:
 
     def _passed_by_caller(self, loc: _Located) -> bool:
         """Is a data name passed on a CALL of a program the claim names?"""
-        if loc.res is None or not loc.res.defs or any(d.kind not in DATA_KINDS for d in loc.res.defs):
+        if not _only_data(loc):
             return False
         return any(
             self._passed_in_call(other, loc.ref.value) is not None
@@ -2147,7 +2147,7 @@ class _ClaimChecker:
                 continue  # "urllib3's `HTTPError`": another module's name, which the subject may import under another
             if _PASSIVE_AGENT.search(text, first.ref.end, loc.pos):
                 continue  # "`X` is called by `Y`": Y is the caller, not in X's span
-            if cobol and not (loc.res.defs and all(d.kind in DATA_KINDS for d in loc.res.defs)):
+            if cobol and not _only_data(loc):
                 continue
             if loc.ref.value.upper() in special_names():
                 continue  # `str`, `ValueError`: the language's, named or not
@@ -2251,7 +2251,7 @@ class _ClaimChecker:
         for loc in self.located:
             if loc.pos < verb.start() or loc.ref.kind != "identifier" or not _INTO_BEFORE.search(text, 0, loc.pos):
                 continue
-            if loc.res is None or not loc.res.defs or any(d.kind not in DATA_KINDS for d in loc.res.defs):
+            if loc.res is None or not _only_data(loc):
                 continue
             name = loc.ref.value
             found = assignments(self.lk, name, spans)
@@ -2305,14 +2305,7 @@ class _ClaimChecker:
         """ "`P` moves `A` into `B`", "reports an error with `A` in `B`": the statements in P's own span that
         set B (MOVE, SET, COMPUTE, an assignment) must include one from A; ones that set B from something
         else only contradict it. No statement setting B in the span leaves it to the other checks."""
-        data = {
-            loc.ref.value.upper(): loc
-            for loc in self.located
-            if loc.ref.kind == "identifier"
-            and loc.res is not None
-            and loc.res.defs
-            and all(d.kind in DATA_KINDS for d in loc.res.defs)
-        }
+        data = {loc.ref.value.upper(): loc for loc in self.located if loc.ref.kind == "identifier" and _only_data(loc)}
         for m in _MOVED_INTO.finditer(self.claim.text):
             source, target = data.get(m.group("a").upper()), data.get(m.group("b").upper())
             if source is None or target is None:
