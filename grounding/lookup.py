@@ -112,6 +112,11 @@ class Lookup:
     def _definitions(
         self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None
     ) -> tuple[Symbol, ...]:
+        if name is not None and (kind is not None or path is not None):
+            # a name's definitions are asked for on their own first (resolve_name), then by kind or file: the
+            # rows already read, filtered, are the same rows in the same order as another query's
+            where = None if path is None else normalize_relpath(path) or ""
+            return tuple(s for s in self.definitions(name) if kind in (None, s.kind) and where in (None, s.path))
         return tuple(self.index.definitions(name=name, kind=kind, path=path))
 
     def _references(
@@ -121,6 +126,10 @@ class Lookup:
         path: str | None = None,
         lines: tuple[int, int] | None = None,
     ) -> tuple[Ref, ...]:
+        if target is None and path is not None and lines is not None:
+            # windows of one file are asked for again and again (the statements around each cited line)
+            first, last = lines
+            return tuple(r for r in self.references(None, kind, path) if first <= r.line <= last)
         return tuple(self.index.references(target=target, kind=kind, path=path, lines=lines))
 
     def _file_lines(self, path: str) -> tuple[str, ...]:
