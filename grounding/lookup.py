@@ -105,6 +105,7 @@ class Lookup:
         self.call_argument_line = lru_cache(maxsize=4096)(self._call_argument_line)
         # claim after claim names the same programs and paragraphs; a Resolution is only ever read
         self.resolve_name = lru_cache(maxsize=8192)(self._resolve_name)
+        self.definitions_starting = lru_cache(maxsize=4096)(self._definitions_starting)
         self._paths: list[str] | None = None
         self._code_text: dict[str, tuple[str, list[int]]] = {}
         self._joined_text: dict[str, tuple[str, list[int]]] = {}
@@ -118,6 +119,9 @@ class Lookup:
             where = None if path is None else normalize_relpath(path) or ""
             return tuple(s for s in self.definitions(name) if kind in (None, s.kind) and where in (None, s.path))
         return tuple(self.index.definitions(name=name, kind=kind, path=path))
+
+    def _definitions_starting(self, prefix: str, kinds: frozenset[SymbolKind]) -> tuple[Symbol, ...]:
+        return tuple(self.index.definitions_starting(prefix, kinds))
 
     def _references(
         self,
@@ -392,7 +396,7 @@ class Lookup:
                 if not res.found and NUMBERED.fullmatch(name):
                     # `R3100` for the section R3100-00-PROCESSA-COSG-CED: COBOL shops number their paragraphs
                     # and sections and speak of them by the number
-                    res.defs = self.index.definitions_starting(name + "-", PROCEDURE_KINDS)
+                    res.defs = list(self.definitions_starting(name + "-", PROCEDURE_KINDS))
                 if not res.found and (placeholder := NUMBER_PLACEHOLDER.fullmatch(name)):
                     res.defs = self.numbered(placeholder.group(1))
                 if not res.found and name.endswith("-"):
@@ -401,7 +405,7 @@ class Lookup:
 
     def numbered(self, stem: str) -> list[Symbol]:
         """COBOL data items named stem and a number (WRK-PAY-RATE1 to WRK-PAY-RATE4), when there are several."""
-        items = [d for d in self.index.definitions_starting(stem, DATA_KINDS) if d.name[len(stem) :].isdigit()]
+        items = [d for d in self.definitions_starting(stem, DATA_KINDS) if d.name[len(stem) :].isdigit()]
         return items if len({d.name.upper() for d in items}) > 1 else []
 
     def _copy_replaced(self, name: str) -> list[Symbol]:

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import PurePosixPath
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from groundjudge.grounding.checks import (
     CHECKERS,
@@ -402,7 +402,7 @@ class DeterministicVerifier:
     def verify(self, claim: Claim, index: Any, snapshot: Snapshot) -> VerifiedClaim:
         lk = self._lookup_for(index, getattr(snapshot, "name", "") or "")
         checks = _ClaimChecker(claim, lk, snapshot).run()
-        verdict, reason = decide(checks)
+        verdict, reason, _ = decide(checks)
         evidence = collect_evidence(checks, verdict)
         return VerifiedClaim(
             **claim.model_dump(),
@@ -414,7 +414,13 @@ class DeterministicVerifier:
         )
 
 
-def decide(checks: list[CheckResult], settled_by: CheckResult | None = None) -> tuple[Verdict, str]:
+class Decision(NamedTuple):
+    verdict: Verdict
+    reason: str
+    deciding: list[CheckResult]  # the checks the reason starts with (none when there is no check)
+
+
+def decide(checks: list[CheckResult], settled_by: CheckResult | None = None) -> Decision:
     """The precision-first verdict rule (docs/grounding.md), and a one-line reason that starts with the
     deciding check: a fabricated name, file or value (missing) decides UNSUPPORTED whatever else holds; a
     contradicted fact decides UNSUPPORTED unless another fact of the claim held (then PARTIALLY_SUPPORTED);
@@ -428,7 +434,7 @@ def decide(checks: list[CheckResult], settled_by: CheckResult | None = None) -> 
     else:
         verdict, deciding = _SETTLED[settled_by.outcome], [settled_by]
     if not checks:
-        return verdict, "names no file, symbol or value the snapshot could confirm or deny"
+        return Decision(verdict, "names no file, symbol or value the snapshot could confirm or deny", deciding)
     rest = [c for c in checks if c not in deciding]
     held = [c for c in rest if c.outcome == "ok"]
     # The deciding checks first, then the facts that held, then the names that resolved.
@@ -438,7 +444,7 @@ def decide(checks: list[CheckResult], settled_by: CheckResult | None = None) -> 
     reason = "; ".join(dict.fromkeys(c.message for c in ordered))
     if len(reason) > MAX_REASON:
         reason = reason[: MAX_REASON - 3].rstrip() + "..."
-    return verdict, reason
+    return Decision(verdict, reason, deciding)
 
 
 _SETTLED = {"contradicted": Verdict.UNSUPPORTED, "mismatch": Verdict.PARTIALLY_SUPPORTED}

@@ -25,7 +25,7 @@ from groundjudge.grounding.index.registry import is_document_or_config
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.outcomes import describe
 from groundjudge.grounding.snapshot import Snapshot
-from groundjudge.grounding.verify import CheckResult, DeterministicVerifier, Verifier, collect_evidence, decide, rule
+from groundjudge.grounding.verify import CheckResult, DeterministicVerifier, Verifier, collect_evidence, decide
 from groundjudge.hashing import sha256_json, sha256_text
 from groundjudge.judging.judge import StructuredClient
 from groundjudge.judging.models import LLMUsage, Usage
@@ -559,9 +559,8 @@ class LLMVerifier:
         results = [CheckResult(c.outcome.value, c.message, c.evidence, c.relation, c.fact, c.ref) for c in ruled]
         # held leaves the verdict to the rule: a fact the model itself found wrong or could not tell still counts
         settled_by = results[-1] if whole is not None and whole.outcome is not CheckOutcome.HELD else None
-        verdict, reason = decide(results, settled_by)
+        verdict, reason, deciding = decide(results, settled_by)
         record = {id(r): c for r, c in zip(results, ruled, strict=True)}
-        deciding = [settled_by] if settled_by is not None else rule(results)[1]
         by_llm = any(
             record[id(d)].verifier_kind is VerifierKind.LLM and record[id(d)].outcome is not CheckOutcome.UNCHECKED
             for d in deciding

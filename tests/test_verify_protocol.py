@@ -105,16 +105,18 @@ def test_verdict_rule_on_hand_built_checks():
     ok, miss, bad = CheckResult("ok", "a ok"), CheckResult("missing", "b missing"), CheckResult("mismatch", "c wrong")
     no_rel, rel_ok = CheckResult("contradicted", "d absent", relation=True), CheckResult("ok", "e present", relation=True)
     opinion = CheckResult("unchecked", "f a judgement")
-    assert decide([]) == (Verdict.UNABLE_TO_VERIFY, "names no file, symbol or value the snapshot could confirm or deny")
-    assert decide([ok, rel_ok]) == (Verdict.SUPPORTED, "e present; a ok")  # facts that held before names
-    assert decide([miss]) == (Verdict.UNSUPPORTED, "b missing")
+    assert decide([])[:2] == (Verdict.UNABLE_TO_VERIFY, "names no file, symbol or value the snapshot could confirm or deny")
+    assert decide([ok, rel_ok])[:2] == (Verdict.SUPPORTED, "e present; a ok")  # facts that held before names
+    assert decide([miss])[:2] == (Verdict.UNSUPPORTED, "b missing")
     # A fabricated name decides, whatever else holds (it was PARTIALLY_SUPPORTED before the precision-first rule).
-    assert decide([ok, rel_ok, miss]) == (Verdict.UNSUPPORTED, "b missing; e present; a ok")
-    assert decide([ok, bad]) == (Verdict.PARTIALLY_SUPPORTED, "c wrong; a ok")
-    assert decide([bad]) == (Verdict.UNSUPPORTED, "c wrong")
+    assert decide([ok, rel_ok, miss])[:2] == (Verdict.UNSUPPORTED, "b missing; e present; a ok")
+    assert decide([ok, rel_ok, miss]).deciding == [miss]
+    assert decide([ok, rel_ok]).deciding == [rel_ok]  # a fact that held, not the name beside it
+    assert decide([ok, bad])[:2] == (Verdict.PARTIALLY_SUPPORTED, "c wrong; a ok")
+    assert decide([bad])[:2] == (Verdict.UNSUPPORTED, "c wrong")
     assert decide([ok, ok, no_rel])[0] == Verdict.UNSUPPORTED  # the only fact is contradicted
-    assert decide([ok, no_rel, rel_ok]) == (Verdict.PARTIALLY_SUPPORTED, "d absent; e present; a ok")
-    assert decide([ok, rel_ok, opinion]) == (Verdict.UNABLE_TO_VERIFY, "f a judgement; e present; a ok")
+    assert decide([ok, no_rel, rel_ok])[:2] == (Verdict.PARTIALLY_SUPPORTED, "d absent; e present; a ok")
+    assert decide([ok, rel_ok, opinion])[:2] == (Verdict.UNABLE_TO_VERIFY, "f a judgement; e present; a ok")
     assert decide([opinion, no_rel])[0] == Verdict.UNSUPPORTED  # a contradiction outranks a judgement
     long = decide([CheckResult("missing", "x" * 400)])[1]
     assert len(long) == 300 and long.endswith("...")
