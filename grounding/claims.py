@@ -264,6 +264,9 @@ _PATH_SLASHED = re.compile(
 _SPACED_PATH = re.compile(r"((?:[^`/:\s][^`/:\n]*[^`/:\s]/)+[^`/:\s][^`/:\n]*\.[A-Za-z0-9]{1,8})" + _LINE_SUFFIX)
 # A file name with spaces and no directory (`VSAM FILES.jcl`), with an extension a source or data file has
 _SPACED_NAME = re.compile(r"([\w#$@][\w#$@ .-]*\.(?:" + _EXT + r"))" + _LINE_SUFFIX, re.I)
+# A file with no extension cited by its lines (`README:21-26`, `compileall:1-53`, `Makefile:12`), in backticks;
+# loose, since `localhost:8000` has the same shape and names no file
+_BARE_FILE_CITE = re.compile(r"([A-Za-z][\w-]*):(\d+)(?:\s*[-–]\s*(\d+))?")
 _PATH_ROOTED = re.compile(r"(?<![\w/.-])((?:\.{1,2}/|/|~/)[\w.$#@/-]*[\w$#@-])" + _LINE_SUFFIX)
 _LINE_CITE = re.compile(r"\b(?:lines?|ll?\.)\s+(\d+)(?:\s*(?:-|–|—|to|through|thru|and)\s*(\d+))?\b", re.I)
 # A picture string alone, with a repeat count so it cannot be a number or a word
@@ -510,6 +513,10 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
             pm = re.fullmatch(r"([\w.$#@/-]+?)" + _LINE_SUFFIX, c)
         if pm:
             out.add(pos, _path_ref(whole, pm.group(1), pm.group(2), pm.group(3)))
+            return
+        if bare := _BARE_FILE_CITE.fullmatch(c):
+            ref = _path_ref(whole, bare.group(1), bare.group(2), bare.group(3))
+            out.add(pos, ref.model_copy(update={"strict": False}))
             return
         if _PLACEHOLDER_NAME.fullmatch(c):  # a copybook's name as written before COPY REPLACING fills it in
             out.add(pos, ClaimRef(kind="identifier", text=whole, value=c.upper()))

@@ -1100,6 +1100,8 @@ class _ClaimChecker:
         if normalize_relpath(ref.value) is None:
             self._add("missing", f"{ref.value} leaves the corpus root; nothing was read")
             return
+        if not loc.files and not ref.strict:
+            return  # `localhost:8000`: cited like a file with no extension, but none of the snapshot's
         if not loc.files:
             norm = normalize_relpath(ref.value) or ""
             inside = [p for p in self.lk.all_paths() if p.startswith(norm + "/")]
@@ -1160,6 +1162,8 @@ class _ClaimChecker:
             if path in loc.files or (loc.ref.value.upper() == stem and self.lk.language(path) in case_insensitive()):
                 own_program = True
                 continue
+            if loc.res is not None and not loc.res.defs and any(PurePosixPath(f).name == loc.ref.value for f in loc.res.files):
+                continue  # "the `README` runs them as ...": a file by its full name, which no lines of another file hold
             names.append((loc.pos, loc.ref.value))
         if not names and own_program and not _PLACES.search(self.claim.text) and not _DIVISION.search(self.claim.text):
             return []  # "`ZUTZCPC` is a batch precompiler (`ZUTZCPC.CBL:1-18`)": any lines of the program are its own
