@@ -486,7 +486,17 @@ class LLMVerifier:
             for n, q in enumerate(asked, start=1)
         )
         if not shown:
-            return first  # no code mentions the claim's names: nothing to show the model
+            # no code mentions the claim's names: nothing to show the model, so nothing confirms a SUPPORTED
+            # (precision first: it stands only when the model finds the whole claim shown by the code)
+            unseen = FactCheck(
+                outcome=CheckOutcome.UNCHECKED,
+                message=f"{WHOLE_CLAIM}: not put to the LLM verifier, since no code of the snapshot mentions its names",
+            )
+            return (
+                self._decide(first, [Question(None, None, WHOLE_CLAIM)], [unseen])
+                if first.verdict is Verdict.SUPPORTED
+                else first
+            )
         excerpts = "\n\n".join(_excerpt_text(n, e) for n, e in enumerate(shown, start=1))
         reports = "".join(f"\n- {c.message}" for c in _found_wrong(first, first.checks or []))
         reported = f"Reported by the automatic checks:{reports}\n\n" if reports else ""

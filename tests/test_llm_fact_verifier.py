@@ -377,3 +377,13 @@ def test_a_name_found_nowhere_is_still_not_put_to_the_model(fake, verifier, tmp_
     out = _verify(verifier, _grow(tmp_path), "`grow` turns `614400` into `1228800` through `grow_twice`.")
     assert out.verdict is Verdict.UNSUPPORTED
     assert fake.requests == []
+
+
+def test_a_supported_claim_no_code_can_be_shown_for_is_not_confirmed(fake, verifier, tmp_path):
+    # the checks hold it for a name the language supplies, but no line of the snapshot uses that name: with
+    # nothing to show, no model confirms it, and SUPPORTED stands only when one does
+    out = _verify(verifier, _grow(tmp_path), "The doubling is wrapped in `try`/`except ValueError`.")
+    assert fake.requests == []
+    assert out.verdict is Verdict.UNABLE_TO_VERIFY, out.reason
+    assert out.reason.startswith("the claim as a whole: not put to the LLM verifier, since no code"), out.reason
+    assert out.verifier_kind is VerifierKind.DETERMINISTIC
