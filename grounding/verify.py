@@ -511,6 +511,7 @@ class _ClaimChecker:
         self.located: list[_Located] = []
         self.scope: list[str] = []
         self.strong: list[str] = []  # the files the claim itself names (cited paths, else programs)
+        self.cited: list[str] = []  # the files the claim cites by path
         self.actor_scope = False  # strong holds the programs the claim names as actors, no cited path
         self.acted_on: set[int] = set()  # ids of the located names a relation verb of the claim acts on
         self._about: ClaimRef | None = None  # the reference the checks being added are about
@@ -574,6 +575,7 @@ class _ClaimChecker:
             for d in loc.res.defs
             if d.kind in UNIT_KINDS
         ]
+        self.cited = explicit
         strong = list(dict.fromkeys(explicit or named))
         self.strong = strong
         # a table row's cells are no sentence: a program in one cell is not the subject of the others
@@ -1313,6 +1315,13 @@ class _ClaimChecker:
                 )
             return  # another library's name, which the snapshot neither holds nor denies
         if not res.defs and not res.refs and not res.files and ref.strict and self._only_described(ref.value, res):
+            quoted = next(((p, n) for p, n in res.hits if p in self.cited and self.lk.is_prose(p)), None)
+            if quoted is not None:
+                # "The README's own example sets ... for legacy browsers (IE11, various SmartTVs) (`README.md:83-86`)":
+                # what the claim quotes from a document (or a source the index reads as text) it cites is that file's
+                p, n = quoted
+                self._add("ok", f"{ref.value} appears at {p}:{n}, in a file the claim cites", [self.lk.snippet(p, n, n)])
+                return
             p, n = res.hits[0]
             said = next(iter(self._commented(ref.value)), None) if _SAYS_COMMENT.search(self.claim.text) else None
             if said is not None:
@@ -1350,6 +1359,9 @@ class _ClaimChecker:
                 # "the `QSAM-STAT` fields": the part several names share (WS-OCOR1-QSAM-STAT, WS-OCOR2-QSAM-STAT)
                 p, n, whole = part
                 self._add("ok", f"{ref.value} is part of {whole} at {p}:{n}", [self.lk.snippet(p, n, n)])
+            elif (folder := self._directory_files(ref.value)) and not in_code_fragment(ref):
+                # "The `biorhythms` folder holds four variants": a directory of the snapshot, named alone
+                self._add("ok", f"{ref.value} is a directory of the snapshot ({len(folder)} files)")
             elif ref.strict:
                 self._add("missing", f"{ref.value} appears nowhere in the snapshot")
             return
@@ -1442,6 +1454,10 @@ class _ClaimChecker:
             if not self.lk.is_prose(path) and not self._in_comment(path, n):
                 return False
         return True
+
+    def _directory_files(self, name: str) -> list[str]:
+        """The snapshot's files under a directory of that name (at any depth)."""
+        return [p for p in self.lk.all_paths() if name in p.split("/")[:-1]]
 
     def _commented(self, name: str) -> list[tuple[str, int]]:
         """Comment lines of code files naming name."""
