@@ -1359,7 +1359,7 @@ class _ClaimChecker:
                 # "the `QSAM-STAT` fields": the part several names share (WS-OCOR1-QSAM-STAT, WS-OCOR2-QSAM-STAT)
                 p, n, whole = part
                 self._add("ok", f"{ref.value} is part of {whole} at {p}:{n}", [self.lk.snippet(p, n, n)])
-            elif (folder := self._directory_files(ref.value)) and not in_code_fragment(ref):
+            elif (folder := self.lk.directory_files(ref.value)) and not in_code_fragment(ref):
                 # "The `biorhythms` folder holds four variants": a directory of the snapshot, named alone
                 self._add("ok", f"{ref.value} is a directory of the snapshot ({len(folder)} files)")
             elif ref.strict:
@@ -1454,10 +1454,6 @@ class _ClaimChecker:
             if not self.lk.is_prose(path) and not self._in_comment(path, n):
                 return False
         return True
-
-    def _directory_files(self, name: str) -> list[str]:
-        """The snapshot's files under a directory of that name (at any depth)."""
-        return [p for p in self.lk.all_paths() if name in p.split("/")[:-1]]
 
     def _commented(self, name: str) -> list[tuple[str, int]]:
         """Comment lines of code files naming name."""
