@@ -1359,6 +1359,9 @@ class _ClaimChecker:
                 # "the `QSAM-STAT` fields": the part several names share (WS-OCOR1-QSAM-STAT, WS-OCOR2-QSAM-STAT)
                 p, n, whole = part
                 self._add("ok", f"{ref.value} is part of {whole} at {p}:{n}", [self.lk.snippet(p, n, n)])
+            elif _ABSENT_BEFORE.search(self.claim.text, 0, ref.start):
+                # "so no `ToTimeSliceE` is generated": found nowhere, as the claim says
+                self._add("ok", f"{ref.value} appears nowhere in the snapshot, which the claim says it lacks")
             elif (folder := self.lk.directory_files(ref.value)) and not in_code_fragment(ref):
                 # "The `biorhythms` folder holds four variants": a directory of the snapshot, named alone
                 self._add("ok", f"{ref.value} is a directory of the snapshot ({len(folder)} files)")
@@ -2841,7 +2844,11 @@ _CELL_START = re.compile(r"\|\s*(?:[^|:]+:\s*)?$")
 _HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|better|instead|consider|prefer)\b", re.I)
 # the claim says it quotes or cites a comment
 _SAYS_COMMENT = re.compile(r"\bcomments?\b", re.I)
-_ABSENT_BEFORE = re.compile(r"\b(?:neither|nor|without|no)\s+`?$", re.I)
+# "with neither `TIMEOUT` nor `NOSUSPEND`", "without importing `datetime`", "rather than from `NoneType`": a name
+# the claim says the code does not have
+_ABSENT_BEFORE = re.compile(
+    r"\b(?:neither|nor|without(?:\s+(?:importing|calling|using))?|no|rather\s+than(?:\s+from)?|instead\s+of)\s+`?$", re.I
+)
 _ROW_HEADER = re.compile(r"\|\s*([^|:]+):\s")
 # A table cell holding only a cite ("| `f.py:10-20` |", "Lines: `f.py:10-20`") places the row's name.
 _CITE_CELL = re.compile(r"\|?\s*(?:[\w ]+:\s*)?`[^`]*:\d+(?:\s*[-–]\s*\d+)?`\s*\|?\s*")
