@@ -12,6 +12,11 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# The grounding set's answers, labels and recorded replies quote the public codebases they are about (a
+# makefile's `cgibin=/srv/www/cgi-bin`): paths of those projects' machines, as data, never read here.
+QUOTED_CORPUS = re.compile(
+    r"bench/grounding_set/[^/]+/(?:answers/[^/]+\.md|labels[\w-]*\.jsonl)|bench/grounding_set/llm_replies[\w-]*\.jsonl"
+)
 # Home and work directories of machines; a temporary directory (/tmp) and the system's own tools
 # (/usr/bin, /dev, /proc) are the same on every machine.
 MACHINE_PATH = re.compile(r"(?<![\w.~-])/(?:home|root|Users|work|opt|srv|mnt|var/lib|usr/local)/[\w.-]+")
@@ -31,6 +36,8 @@ def test_no_tracked_file_names_an_absolute_path_of_a_machine():
         rel = path.relative_to(REPO).as_posix()
         if rel.startswith("docs/") or rel == Path(__file__).relative_to(REPO).as_posix() or not path.is_file():
             continue
+        if QUOTED_CORPUS.fullmatch(rel):
+            continue
         try:
             text = path.read_text(encoding="utf-8")
         except (UnicodeDecodeError, OSError):
@@ -47,6 +54,11 @@ def test_the_pattern_catches_what_broke_a_fresh_checkout():
     assert MACHINE_PATH.search('GROUNDJUDGE = Path("/' + 'work/venv/bin/groundjudge")')
     assert MACHINE_PATH.search("see /home/alice/project")
     assert not MACHINE_PATH.search("tmp_path / 'x'  # /tmp/run, /usr/bin/chromium, https://example.org/opt/x")
+    # only what quotes a codebase of the grounding set is passed over, not its README or the bench scripts
+    assert QUOTED_CORPUS.fullmatch("bench/grounding_set/cgiform/answers/q01-request-flow.md")
+    assert QUOTED_CORPUS.fullmatch("bench/grounding_set/cgiform/labels.jsonl")
+    assert not QUOTED_CORPUS.fullmatch("bench/grounding_set/README.md")
+    assert not QUOTED_CORPUS.fullmatch("bench/bench_grounding.py")
 
 
 def test_every_package_installs_under_the_groundjudge_namespace():
