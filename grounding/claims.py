@@ -264,9 +264,9 @@ _PATH_SLASHED = re.compile(
 _SPACED_PATH = re.compile(r"((?:[^`/:\s][^`/:\n]*[^`/:\s]/)+[^`/:\s][^`/:\n]*\.[A-Za-z0-9]{1,8})" + _LINE_SUFFIX)
 # A file name with spaces and no directory (`VSAM FILES.jcl`), with an extension a source or data file has
 _SPACED_NAME = re.compile(r"([\w#$@][\w#$@ .-]*\.(?:" + _EXT + r"))" + _LINE_SUFFIX, re.I)
-# A file with no extension cited by its lines (`README:21-26`, `compileall:1-53`, `Makefile:12`), in backticks;
-# loose, since `localhost:8000` has the same shape and names no file
-_BARE_FILE_CITE = re.compile(r"([A-Za-z][\w-]*):(\d+)(?:\s*[-–]\s*(\d+))?")
+# A file with no extension, or one no language lists, cited by its lines (`README:21-26`, `compileall:1-53`,
+# `meson.build:34-52`), in backticks; loose, since `localhost:8000` has the same shape and names no file
+_BARE_FILE_CITE = re.compile(r"([A-Za-z][\w.-]*):(\d+)(?:\s*[-–]\s*(\d+))?")
 _PATH_ROOTED = re.compile(r"(?<![\w/.-])((?:\.{1,2}/|/|~/)[\w.$#@/-]*[\w$#@-])" + _LINE_SUFFIX)
 _LINE_CITE = re.compile(r"\b(?:lines?|ll?\.)\s+(\d+)(?:\s*(?:-|–|—|to|through|thru|and)\s*(\d+))?\b", re.I)
 # A picture string alone, with a repeat count so it cannot be a number or a word

@@ -45,6 +45,9 @@ def test_a_file_with_no_extension_cited_by_its_lines_is_a_path():
     refs = extract_refs("The `README` runs it (`server.py:1-3`, `README:5-6`).")
     cited = [(r.kind, r.value, r.start_line, r.end_line, r.strict) for r in refs if r.kind == "path"]
     assert cited == [("path", "server.py", 1, 3, True), ("path", "README", 5, 6, False)]
+    # an extension no language lists (Meson's `meson.build`) is cited the same way
+    [meson] = [r for r in extract_refs("Options map onto macros (`meson.build:34-52`).") if r.kind == "path"]
+    assert (meson.value, meson.start_line, meson.end_line, meson.strict) == ("meson.build", 34, 52, False)
 
 
 @pytest.mark.parametrize(
