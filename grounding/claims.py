@@ -454,12 +454,12 @@ class _Collector:
         return [r.model_copy(update={"start": p, "end": p + len(r.text)}) for p, r in ordered]
 
 
-def _path_ref(text: str, raw: str, start: str | None, end: str | None) -> ClaimRef:
+def _path_ref(text: str, raw: str, start: str | None, end: str | None, strict: bool = True) -> ClaimRef:
     cleaned = raw.strip().strip("'\"").rstrip(".,;:")
     norm = normalize_relpath(cleaned)
     s = int(start) if start else None
     e = int(end) if end else s
-    return ClaimRef(kind="path", text=text, value=norm if norm is not None else cleaned, start_line=s, end_line=e)
+    return ClaimRef(kind="path", text=text, value=norm if norm is not None else cleaned, start_line=s, end_line=e, strict=strict)
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -515,8 +515,7 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
             out.add(pos, _path_ref(whole, pm.group(1), pm.group(2), pm.group(3)))
             return
         if bare := _BARE_FILE_CITE.fullmatch(c):
-            ref = _path_ref(whole, bare.group(1), bare.group(2), bare.group(3))
-            out.add(pos, ref.model_copy(update={"strict": False}))
+            out.add(pos, _path_ref(whole, bare.group(1), bare.group(2), bare.group(3), strict=False))
             return
         if _PLACEHOLDER_NAME.fullmatch(c):  # a copybook's name as written before COPY REPLACING fills it in
             out.add(pos, ClaimRef(kind="identifier", text=whole, value=c.upper()))

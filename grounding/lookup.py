@@ -107,7 +107,7 @@ class Lookup:
         self.resolve_name = lru_cache(maxsize=8192)(self._resolve_name)
         self.definitions_starting = lru_cache(maxsize=4096)(self._definitions_starting)
         self._paths: list[str] | None = None
-        self._directories: set[str] | None = None
+        self._directories: dict[str, list[str]] | None = None  # a directory's name -> the files under it
         self._code_text: dict[str, tuple[str, list[int]]] = {}
         self._joined_text: dict[str, tuple[str, list[int]]] = {}
 
@@ -383,8 +383,11 @@ class Lookup:
     def directory_files(self, name: str) -> list[str]:
         """The snapshot's files under a directory of that name, at any depth."""
         if self._directories is None:
-            self._directories = {part for p in self.all_paths() for part in p.split("/")[:-1]}
-        return [p for p in self.all_paths() if name in p.split("/")[:-1]] if name in self._directories else []
+            self._directories = {}
+            for path in self.all_paths():
+                for part in dict.fromkeys(path.split("/")[:-1]):
+                    self._directories.setdefault(part, []).append(path)
+        return self._directories.get(name, [])
 
     def _resolve_name(self, name: str) -> Resolution:
         defs = list(self.definitions(name))

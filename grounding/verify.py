@@ -550,7 +550,7 @@ class _ClaimChecker:
 
     def run(self) -> list[CheckResult]:
         self._locate()
-        explicit = list(dict.fromkeys(f for loc in self.located if loc.ref.kind == "path" for f in loc.files))
+        self.cited = explicit = list(dict.fromkeys(f for loc in self.located if loc.ref.kind == "path" for f in loc.files))
         # The files the claim is about, for picking among same-named definitions: first its cited paths or
         # its context; once the relations are known, also the programs it names that are not their objects.
         self.scope = explicit or self._context_scope()
@@ -575,7 +575,6 @@ class _ClaimChecker:
             for d in loc.res.defs
             if d.kind in UNIT_KINDS
         ]
-        self.cited = explicit
         strong = list(dict.fromkeys(explicit or named))
         self.strong = strong
         # a table row's cells are no sentence: a program in one cell is not the subject of the others

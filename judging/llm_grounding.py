@@ -481,10 +481,6 @@ class LLMVerifier:
         if not asked:
             return first
         shown = _bundle(first, asked, index)
-        facts = "\n".join(
-            f"{n}. {q.text}" + (f" (its code: excerpts {', '.join(map(str, q.excerpts))})" if q.excerpts else "")
-            for n, q in enumerate(asked, start=1)
-        )
         if not shown:
             # no code mentions the claim's names: nothing to show the model, so nothing confirms a SUPPORTED
             # (precision first: it stands only when the model finds the whole claim shown by the code)
@@ -497,6 +493,10 @@ class LLMVerifier:
                 if first.verdict is Verdict.SUPPORTED
                 else first
             )
+        facts = "\n".join(
+            f"{n}. {q.text}" + (f" (its code: excerpts {', '.join(map(str, q.excerpts))})" if q.excerpts else "")
+            for n, q in enumerate(asked, start=1)
+        )
         excerpts = "\n\n".join(_excerpt_text(n, e) for n, e in enumerate(shown, start=1))
         reports = "".join(f"\n- {c.message}" for c in _found_wrong(first, first.checks or []))
         reported = f"Reported by the automatic checks:{reports}\n\n" if reports else ""
