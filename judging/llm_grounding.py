@@ -11,6 +11,8 @@ so this never nests event loops.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -20,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
 from groundjudge.grounding.facts import extract_facts
-from groundjudge.grounding.index.model import SymbolKind
+from groundjudge.grounding.index.model import PROCEDURE_KINDS, SymbolKind
 from groundjudge.grounding.index.registry import is_document_or_config
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.outcomes import describe
@@ -36,6 +38,7 @@ SNIPPETS = 3  # excerpts the index's full-text search adds when the checks found
 SNIPPET_RADIUS = 4
 MAX_FACTS = 12  # unchecked facts asked about in one call; a claim's further ones stay unchecked
 MAX_EXCERPTS = 12
+MORE_EXCERPTS = 4  # definitions a second look adds: code the model's reasons name and no excerpt showed
 WIDE_LINES = 60  # the most of one paragraph, function or method an excerpt shows
 AROUND = 12  # lines shown on each side of evidence outside any paragraph, function or method
 CITED_LINES = 80  # the most of one cited range an excerpt shows
@@ -43,6 +46,9 @@ NAMED_UNITS = 2  # of the same-named definitions a claim names, those shown when
 USES = 2  # places a name is used, shown for the claim as a whole
 SEARCHED = 50  # lines naming a name read to find its uses outside its definitions
 _UNIT_KINDS = (SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.FUNCTION, SymbolKind.METHOD)
+# what a second look shows of a name a reason says was not shown: the code that does something, and the
+# classes and constants that hold what a claim says of them
+_LOOKED_UP = frozenset({*_UNIT_KINDS, SymbolKind.CLASS, SymbolKind.CONSTANT})
 # This module builds the helpers' messages: its source is part of what shapes their replies.
 _SOURCE = sha256_text(Path(__file__).read_text(encoding="utf-8"))
 # The tools the helpers' replies are sent as: fixed names valid on every provider (^[a-zA-Z0-9_-]{1,64}$).
@@ -215,7 +221,7 @@ SETTLING = frozenset({CheckOutcome.HELD, CheckOutcome.MISMATCH, CheckOutcome.CON
 class _Cite(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    excerpt: int = Field(ge=1, le=MAX_EXCERPTS, description="The excerpt's number.")
+    excerpt: int = Field(ge=1, le=MAX_EXCERPTS + MORE_EXCERPTS, description="The excerpt's number.")
     line: int = Field(ge=1, description="The line number, as shown in the excerpt.")
 
 
@@ -351,8 +357,7 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
         defs = [d for d in index.definitions(name) if not owner or d.detail.get("parent") in (None, owner)]
         # "`GetSlice()` | `stringSliceValue`: ...": of a method many types define, those of the types the claim names
         members = [d for d in defs if d.detail.get("parent") in named]
-        for d in [d for d in defs if d.path in files] or members or defs[:NAMED_UNITS]:
-            out.append(_lines(index, d.path, d.start_line, min(d.end_line, d.start_line + WIDE_LINES - 1), f"{d.kind} {d.name}"))
+        out += [_definition(index, d) for d in [d for d in defs if d.path in files] or members or defs[:NAMED_UNITS]]
         inside = [(d.path, d.start_line, d.end_line) for d in defs]
         # a use is where code uses the name: a changelog or README line naming it is none
         uses = [
@@ -361,6 +366,75 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
             if not any(p == f and a <= n <= b for f, a, b in inside) and _is_code(index, p)
         ]
         out += [_lines(index, p, n, n, f"uses {name}") for p, n in uses[:USES]]
+    return [e for e in out if e.snippet]
+
+
+def _definition(index: Any, d: Any) -> Evidence:
+    """A definition's first WIDE_LINES lines."""
+    return _lines(index, d.path, d.start_line, min(d.end_line, d.start_line + WIDE_LINES - 1), f"{d.kind} {d.name}")
+
+
+# a name in a reason's prose: backticked, or shaped as code (an underscore, a digit, a capital past the first
+# letter, a COBOL hyphen), or capitalised inside a sentence (Go's `Replace`); plain words are English
+_REASON_NAME = re.compile(r"`([^`\s]+)`|(?<![\w.-])([A-Za-z_$][\w$#@]*(?:[-.][\w$#@]+)*)")
+_QUOTED_HEAD = re.compile(r"[\w$#@.-]+")
+_SENTENCE_START = re.compile(r"(?:^|[.;:!?]\s+|\(\s*)$")
+# a "partly" whose reason says the code was not shown ("`Replace` is not in the excerpts"), not one that
+# found a detail off in code it was shown
+_NOT_SHOWN = re.compile(
+    r"\bnot (?:shown|included|in (?:the|these|any) excerpts?)|\bno excerpt|\bexcerpts? (?:do|does) not (?:show|include|contain)"
+    r"|\b(?:do|does) not (?:show|settle)\b",
+    re.IGNORECASE,
+)
+
+
+def _code_shaped(name: str, before: str) -> bool:
+    if "_" in name or any(ch.isdigit() for ch in name) or any(ch.isupper() for ch in name[1:]):
+        return True
+    return len(name) > 2 and name[0].isupper() and not _SENTENCE_START.search(before)
+
+
+def _doubts(reply: dict[int, _FactReply]) -> list[str]:
+    """The reasons of answers that doubt for want of code: each "cannot tell", and each "partly" whose
+    reason says something was not shown."""
+    return [
+        r.reason
+        for r in reply.values()
+        if r.answer is FactAnswer.CANNOT_TELL or (r.answer is FactAnswer.PARTLY and _NOT_SHOWN.search(r.reason))
+    ]
+
+
+def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evidence]:
+    """The definitions a second look shows: those of the names the model's reasons give (the code it says it
+    was not shown, "`toNumberE` is not in the excerpts", "R4600's body"), which no excerpt holds. Of a name
+    several files define, those in the files already shown (the code around the claim; a copy elsewhere, a
+    stub or a test's namesake is not what the reason means) or else in code files, first the types the
+    reasons name; a COBOL paragraph named by its number ("R4600") by its full name; up to MORE_EXCERPTS."""
+    names: list[str] = []
+    for reason in reasons:
+        for m in _REASON_NAME.finditer(reason):
+            quoted, bare = m.group(1), m.group(2)
+            if bare and _code_shaped(bare, reason[: m.start()]):
+                names.append(bare)
+            elif quoted and (head := _QUOTED_HEAD.match(quoted)):  # `_digits(s)`, `self.type.now()`
+                names.append(head.group().strip(".-"))
+    owners = {part for n in names for part in n.split(".")}
+    files = {e.path for e in shown}
+    out: list[Evidence] = []
+    for name in dict.fromkeys(names):
+        owner, _, last = name.rpartition(".")
+        defs = [d for d in index.definitions(last) if d.kind in _LOOKED_UP and _is_code(index, d.path)]
+        if not defs and "-" not in last and last[:1].isalpha():
+            defs = index.definitions_starting(last + "-", PROCEDURE_KINDS)
+        if owner:
+            defs = [d for d in defs if d.detail.get("parent") in (None, owner.rpartition(".")[2])]
+        defs = [d for d in defs if d.path in files] or defs
+        defs = [d for d in defs if d.detail.get("parent") in owners] or defs[:NAMED_UNITS]
+        for d in defs:
+            if len(out) < MORE_EXCERPTS and not any(
+                e.path == d.path and e.start_line <= d.start_line <= e.end_line for e in [*shown, *out]
+            ):
+                out.append(_definition(index, d))
     return [e for e in out if e.snippet]
 
 
@@ -497,20 +571,32 @@ class LLMVerifier:
             f"{n}. {q.text}" + (f" (its code: excerpts {', '.join(map(str, q.excerpts))})" if q.excerpts else "")
             for n, q in enumerate(asked, start=1)
         )
-        excerpts = "\n\n".join(_excerpt_text(n, e) for n, e in enumerate(shown, start=1))
         reports = "".join(f"\n- {c.message}" for c in _found_wrong(first, first.checks or []))
         reported = f"Reported by the automatic checks:{reports}\n\n" if reports else ""
-        user = f"<claim>\n{first.text}\n</claim>\n\nFacts:\n{facts}\n\n{reported}{excerpts}"
+        user = f"<claim>\n{first.text}\n</claim>\n\nFacts:\n{facts}\n\n{reported}"
         try:
-            reply = self.caller.call(VERIFY_SYSTEM, user, FactReplies, VERDICT_TOOL)
+            reply = self._ask(user, shown)
         except JudgeError as exc:
-            answers = [self._failed(first, q, exc) for q in asked]
-        else:
-            by_number: dict[int, _FactReply] = {}
-            for r in reply.answers:
-                by_number.setdefault(r.fact, r)
-            answers = [self._answered(first, q, by_number.get(n), shown) for n, q in enumerate(asked, start=1)]
+            return self._decide(first, asked, [self._failed(first, q, exc) for q in asked])
+        # a doubt whose reason names code no excerpt showed ("`toNumberE` is not in the excerpts") is asked
+        # again with that code: the doubt was about what the model was shown, not about the claim
+        doubts = _doubts(reply)
+        more = _unshown(doubts, shown, index) if doubts else []
+        if more:
+            # a failed second look loses nothing: the first look's answers stand
+            with contextlib.suppress(JudgeError):
+                reply, shown = self._ask(user, [*shown, *more]), [*shown, *more]
+        answers = [self._answered(first, q, reply.get(n), shown) for n, q in enumerate(asked, start=1)]
         return self._decide(first, asked, answers)
+
+    def _ask(self, user: str, shown: list[Evidence]) -> dict[int, _FactReply]:
+        """The model's answers by fact number, shown the claim, its facts and these excerpts."""
+        excerpts = "\n\n".join(_excerpt_text(n, e) for n, e in enumerate(shown, start=1))
+        reply = self.caller.call(VERIFY_SYSTEM, user + excerpts, FactReplies, VERDICT_TOOL)
+        by_number: dict[int, _FactReply] = {}
+        for r in reply.answers:
+            by_number.setdefault(r.fact, r)
+        return by_number
 
     def _answered(self, claim: VerifiedClaim, q: Question, reply: _FactReply | None, shown: list[Evidence]) -> FactCheck:
         old = claim.checks[q.at] if claim.checks is not None and q.at is not None else None

@@ -387,3 +387,91 @@ def test_a_supported_claim_no_code_can_be_shown_for_is_not_confirmed(fake, verif
     assert out.verdict is Verdict.UNABLE_TO_VERIFY, out.reason
     assert out.reason.startswith("the claim as a whole: not put to the LLM verifier, since no code"), out.reason
     assert out.verifier_kind is VerifierKind.DETERMINISTIC
+
+
+def _parse(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    (tmp_path / "p" / "vendored").mkdir(parents=True)
+    helper = "def _digits(s):\n    if not s.isdigit():\n        raise ValueError(s)\n    return int(s)\n"
+    (tmp_path / "p" / "parse.py").write_text("def to_int(s):\n    return _digits(s)\n" + "\n" * 40 + helper)
+    (tmp_path / "p" / "vendored" / "old.py").write_text(helper)  # a namesake elsewhere: not the code meant
+    snap = snapshot_directory(tmp_path / "p")
+    return snap, load_index(snap)
+
+
+SIGN = "`to_int` rejects a leading sign."
+NOT_SHOWN = "to_int returns `_digits(s)`, whose body is not in the excerpts."
+
+
+def test_a_doubt_about_code_not_shown_is_asked_again_with_that_code(fake, verifier, tmp_path):
+    # the first look shows to_int but not the helper it hands the string to; the model says so, naming it,
+    # and is asked again with the helper's definition (from the file shown, not the namesake elsewhere)
+    fake.add(
+        _reply((1, "held", "_digits raises ValueError for a non-digit."), cites=[{"excerpt": 2, "line": 45}]), match="isdigit"
+    )
+    fake.add(_reply((1, "cannot_tell", NOT_SHOWN)))
+    out = _verify(verifier, _parse(tmp_path), SIGN)
+    assert fake.total_requests == 2
+    first, second = (r["messages"][1]["content"] for r in fake.requests)
+    assert "isdigit" not in first
+    assert second.startswith(first) and "Excerpt 2 (parse.py:43-46):" in second and "old.py" not in second
+    assert (out.verdict, out.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM), out.reason
+    assert "the claim as a whole held: _digits raises ValueError" in out.reason
+    # the line cited in the added excerpt is the evidence, beside the definition the checks found
+    assert [(e.path, e.start_line) for e in out.evidence] == [("parse.py", 45), ("parse.py", 1)]
+
+
+def test_a_failed_second_look_keeps_the_first_answers(fake, verifier, tmp_path):
+    fake.add(Fault("status", status=500), match="isdigit", times=None)
+    fake.add(_reply((1, "cannot_tell", NOT_SHOWN)))
+    out = _verify(verifier, _parse(tmp_path), SIGN)
+    assert fake.total_requests >= 2
+    assert out.verdict is Verdict.UNABLE_TO_VERIFY
+    assert out.reason.startswith(f"the claim as a whole: the LLM verifier could not tell: {NOT_SHOWN}")
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        # a detail found off in code it was shown: no doubt about what it was shown
+        ("partly", "to_int calls `_digits`, but at line 2, not line 3."),
+        # a doubt naming only code it was shown, or no code at all
+        ("cannot_tell", "to_int is not shown doing anything with a sign."),
+        ("cannot_tell", "Whether a sign is common in input is not shown by any code."),
+    ],
+)
+def test_no_second_look_without_code_the_reason_names_and_no_excerpt_holds(fake, verifier, tmp_path, answer, reason):
+    fake.add(_reply((1, answer, reason)), times=None)
+    _verify(verifier, _parse(tmp_path), SIGN)
+    assert fake.total_requests == 1
+
+
+def test_a_second_look_finds_the_names_a_reason_gives(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+    from groundjudge.judging.llm_grounding import _unshown
+
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "RG.cbl").write_text(
+        "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. RG.\n       PROCEDURE DIVISION.\n"
+        "       R3100-00-ZERA.\n           PERFORM R4600-00-SELECT.\n"
+        "       R4600-00-SELECT.\n           DISPLAY 'X'.\n"
+    )
+    (tmp_path / "m" / "conv.go").write_text(
+        "package m\n\nfunc toNumberE(i any) int {\n\treturn 0\n}\n\nfunc Load() {}\n\nfunc load() {}\n"
+    )
+    snap = snapshot_directory(tmp_path / "m")
+    index = load_index(snap)
+
+    def found(reason: str) -> list[tuple[str, int]]:
+        return [(e.path, e.start_line) for e in _unshown([reason], [], index)]
+
+    # a camel-case name, a capitalised one inside a sentence, a paragraph by its number
+    assert found("ToIntE goes through toNumberE, which is not shown.") == [("conv.go", 3)]
+    assert found("Overload differs, but Load is not in these excerpts.") == [("conv.go", 7)]
+    assert found("R4600's body is not in the excerpts.") == [("RG.cbl", 6)]
+    # a plain word is English, and so is a capital that starts a sentence, unless backticked
+    assert found("Load is not shown; load is not either.") == []
+    assert found("`load` is not shown.") == [("conv.go", 9)]
