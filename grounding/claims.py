@@ -299,6 +299,12 @@ _LOWER_COBOL_STATEMENT = re.compile(_COBOL_STATEMENT.pattern, re.I)
 # what tells a lower-case statement (`perform write-report-line`, `copy checkfilestatus.`) for COBOL, as
 # free-format GnuCOBOL writes it, from a shell or SQL command: a hyphenated name, or the closing period
 _LOWER_COBOL_SIGN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+|\.$")
+# Notations that name nothing in the code: a date or time picture (`YYYY-MM-DD`, `DD/Mon/YYYY:HH:MM:SS +0000`)
+# and a terminal escape sequence as written in prose (`ESC[0m`, `\x1b[31m`)
+_DATE_PART = r"(?:YYYY|YY|CC|MM|MMM|Mon|DD|DDD|HH|hh|mm|SS|ss|[+-]\d{4})"
+_NOTATION = re.compile(rf"{_DATE_PART}(?:[-/:. T]+{_DATE_PART})+|(?:ESC|\\e|\\x1[bB]|\\033|\\u001[bB]|\^\[)\[[\d;]*[A-Za-z]?")
+# a command line (`cobc -x -free cgiform.cob -o cgiform.exe`): a program, then words of which one is an option
+_COMMAND = re.compile(r"[a-z][\w.+-]*(?: +[^ =()]+)*? +--?[A-Za-z][^ =()]*(?: +[^ =()]+)*")
 _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
 # a COBOL procedure name may start with digits (`1000-PRICE`): one token, not "PRICE"
 # a backslash before a word makes it an escape sequence (`\xHH`, `\n`), no name
@@ -502,6 +508,13 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         return
     if re.fullmatch(r"[-+]?(?:\d+(?:_\d+)*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?", c):  # `10_000`, `1e6`, COBOL's `.72700`
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
+        return
+    if _NOTATION.fullmatch(c):
+        return
+    if _COMMAND.fullmatch(c):  # its files are cited; its program and options are no names of the snapshot
+        for word in c.split():
+            if pm := _PATH_EXT.fullmatch(word):
+                out.add(pos, _path_ref(whole, pm.group(1), pm.group(2), pm.group(3)))
         return
     spaced = (_SPACED_PATH.fullmatch(c) or _SPACED_NAME.fullmatch(c)) if " " in c else None
     if spaced:  # `COBOL Programming Course #2 - Learning COBOL/Labs/cbl/CBL0006.cobol:14-15`
