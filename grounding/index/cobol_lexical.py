@@ -75,9 +75,9 @@ _DIVISION = re.compile(r"^(IDENTIFICATION|ID|ENVIRONMENT|DATA|PROCEDURE)\s+DIVIS
 _SECTION = re.compile(r"^([A-Z0-9][A-Z0-9_-]*)\s+SECTION(?:\s+\d+)?\s*\.", re.I)
 _PARAGRAPH = re.compile(r"^([A-Z0-9][A-Z0-9_-]*)\s*\.(?:\s|$)", re.I)
 _LONE_NAME = re.compile(r"^([A-Z0-9][A-Z0-9_-]*)$", re.I)
-_PROGRAM_ID = re.compile(r"\bPROGRAM-ID\b\s*\.?\s*(?:(['\"])?([A-Z0-9][A-Z0-9_-]*)\1?)?", re.I)
-_MAY_END_DIVISION = re.compile(r"^(?:END\s+PROGRAM|(?:IDENTIFICATION|ID)\s+DIVISION)\b", re.I)
-_END_PROGRAM = re.compile(r"^END\s+PROGRAM\s+['\"]?([A-Z0-9][A-Z0-9_-]*)", re.I)
+_PROGRAM_ID = re.compile(r"\b(?:PROGRAM|FUNCTION)-ID\b\s*\.?\s*(?:(['\"])?([A-Z0-9][A-Z0-9_-]*)\1?)?", re.I)
+_MAY_END_DIVISION = re.compile(r"^(?:END\s+(?:PROGRAM|FUNCTION)|(?:IDENTIFICATION|ID)\s+DIVISION)\b", re.I)
+_END_PROGRAM = re.compile(r"^END\s+(?:PROGRAM|FUNCTION)\s+['\"]?([A-Z0-9][A-Z0-9_-]*)", re.I)
 _LEVEL = re.compile(r"^(\d{1,2})(?=[\s.]|$)")
 # a level number, then a name: one may start with a digit when a letter follows (2016-EFF-DATE), FILLER, or
 # a COPY REPLACING tag (:TAG:-ID)
@@ -173,7 +173,8 @@ def _sentence(segs: list[Segment], i: int, first: str) -> tuple[str, int]:
 
 def _may_end_division(text: str, upper: str) -> bool:
     """_MAY_END_DIVISION matches text, whose upper case is upper (see _scan_layout's keyword tests)."""
-    return ("PROGRAM" in upper or "DIVISION" in upper or not upper.isascii()) and _MAY_END_DIVISION.match(text) is not None
+    keyword = "PROGRAM" in upper or "FUNCTION" in upper or "DIVISION" in upper or not upper.isascii()
+    return keyword and _MAY_END_DIVISION.match(text) is not None
 
 
 def _scan_layout(source: CobolSource) -> _Layout:
@@ -214,7 +215,7 @@ def _scan_layout(source: CobolSource) -> _Layout:
             i += 1
             continue
         # (the word test spares the regex, which has no literal to skip ahead to, on every line of a copybook)
-        may_name = division in (None, "IDENTIFICATION") and (not plain or "PROGRAM-ID" in u)
+        may_name = division in (None, "IDENTIFICATION") and (not plain or "PROGRAM-ID" in u or "FUNCTION-ID" in u)
         m = _PROGRAM_ID.search(text) if may_name else None
         if m:
             if m.group(2):
@@ -223,7 +224,7 @@ def _scan_layout(source: CobolSource) -> _Layout:
                 pending_program_id = True
             i += 1
             continue
-        m = _END_PROGRAM.match(text) if "PROGRAM" in u or not plain else None
+        m = _END_PROGRAM.match(text) if "PROGRAM" in u or "FUNCTION" in u or not plain else None
         if m:
             lay.program_ends.append((m.group(1).upper(), seg.line))
             lay.division_marks.append((seg.line, "END"))

@@ -52,9 +52,9 @@ def _may_switch_format(text: str) -> bool:
 
 
 # A compiler option (`cobc -free`) can choose free format with no directive in the source. A division header
-# or PROGRAM-ID that starts in the sequence or indicator area (columns 1-7) cannot be fixed format, where code
+# or PROGRAM-ID (FUNCTION-ID) that starts in the sequence or indicator area (columns 1-7) cannot be fixed format, where code
 # starts in column 8 and column 7 holds only an indicator.
-_FREE_HEADER = re.compile(r"^ {0,6}(?:(?:IDENTIFICATION|ID)[ \t]+DIVISION|PROGRAM-ID)[ \t]*\.", re.I | re.M)
+_FREE_HEADER = re.compile(r"^ {0,6}(?:(?:IDENTIFICATION|ID)[ \t]+DIVISION|(?:PROGRAM|FUNCTION)-ID)[ \t]*\.", re.I | re.M)
 
 
 def _implicitly_free(text: str) -> bool:
