@@ -21,7 +21,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
-from groundjudge.grounding.facts import extract_facts
+from groundjudge.grounding.facts import Predicate, extract_facts
 from groundjudge.grounding.index.model import PROCEDURE_KINDS, SymbolKind
 from groundjudge.grounding.index.registry import is_document_or_config
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
@@ -283,7 +283,10 @@ def questions(claim: VerifiedClaim) -> list[Question]:
         return []
     unchecked = sorted((c.fact, i) for i, c in enumerate(checks) if c.fact is not None and c.outcome is CheckOutcome.UNCHECKED)
     out = [Question(i, n, describe(claim.facts[n], claim.text)) for n, i in unchecked]
-    if claim.verdict is not Verdict.UNABLE_TO_VERIFY or not out:
+    # a typed fact left unchecked (a file no index reads, `text/template`) says nothing of the rest of the
+    # claim: held, it would make SUPPORTED a claim whose opinion no judgement word marked
+    opinion = any(claim.facts[n].predicate is Predicate.UNKNOWN for n, _ in unchecked)
+    if claim.verdict is not Verdict.UNABLE_TO_VERIFY or not opinion:
         return [*out[: MAX_FACTS - 1], Question(None, None, WHOLE_CLAIM)]
     return out[:MAX_FACTS]
 

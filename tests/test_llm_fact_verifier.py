@@ -475,3 +475,25 @@ def test_a_second_look_finds_the_names_a_reason_gives(tmp_path):
     # a plain word is English, and so is a capital that starts a sentence, unless backticked
     assert found("Load is not shown; load is not either.") == []
     assert found("`load` is not shown.") == [("conv.go", 9)]
+
+
+def test_a_claim_left_unable_to_verify_by_a_typed_fact_is_asked_about_as_a_whole(fake, verifier, indexed, tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    # the fact left unchecked is a package no index reads, not an opinion: held, it says nothing of the rest of
+    # the claim, whose judgement ("flexible") no judgement word marked; only the claim as a whole can make it
+    # SUPPORTED, and the model cannot tell
+    (tmp_path / "u").mkdir()
+    (tmp_path / "u" / "usage.go").write_text('package u\n\nimport "text/template"\n\nvar t = template.New("usage")\n')
+    snap = snapshot_directory(tmp_path / "u")
+    fake.add(_reply((1, "held", "usage.go imports it."), (2, "cannot_tell", "Whether it is flexible is a judgement.")))
+    out = _verify(verifier, (snap, load_index(snap)), "Driving the output through `text/template` is a flexible design.")
+    shown = fake.requests[0]["messages"][1]["content"]
+    assert "Facts:\n1. defined-at(text/template)" in shown and "\n2. the claim as a whole" in shown
+    assert out.verdict is Verdict.UNABLE_TO_VERIFY, out.reason
+    # an opinion's judgement word still keeps the claim as a whole from being asked
+    fake.clear()
+    fake.add(_reply((1, "cannot_tell", "Speed is not in the code.")))
+    _verify(verifier, indexed, OPINION_ONLY)
+    assert "the claim as a whole" not in fake.requests[0]["messages"][1]["content"]
