@@ -14,10 +14,11 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate, repeat
+from operator import add
 from pathlib import PurePosixPath
 from typing import Any
 
-from groundjudge.grounding.index.cobol_source import is_free_format
 from groundjudge.grounding.index.model import DATA_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import comment_starts
 from groundjudge.grounding.models import Evidence
@@ -182,10 +183,9 @@ class Lookup:
     def _joined(self, path: str) -> tuple[str, list[int]]:
         if path not in self._joined_text:
             lines = self.file_lines(path)
-            starts, at = [], 0
-            for line in lines:
-                starts.append(at)
-                at += len(line) + 1
+            # a line starts one past the end of the one before: summed by accumulate, not a Python loop per line
+            starts = list(accumulate(map(add, map(len, lines), repeat(1)), initial=0))
+            starts.pop()  # where a line after the last would start
             self._joined_text[path] = ("\n".join(lines), starts)
         return self._joined_text[path]
 
@@ -204,7 +204,7 @@ class Lookup:
     def _line_language(self, path: str) -> str:
         """The file's language for the line rules: _FREE_COBOL for COBOL after a free-format directive."""
         language = self.language(path)
-        if language == "cobol" and is_free_format(self._joined(path)[0]):
+        if language == "cobol" and self.index.free_format(path):
             return _FREE_COBOL
         return language
 

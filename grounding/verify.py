@@ -538,9 +538,10 @@ class _ClaimChecker:
                 loc.files = sorted(set(whole) | set(loc.res.files))
             self.located.append(loc)
 
+    @cached_property
     def _context_scope(self) -> list[str]:
         """Files of the carried context and of the heading's topic (a copybook cited inside a program's
-        section does not make "here" stop meaning the program)."""
+        section does not make "here" stop meaning the program). The scope falls back to them twice per claim."""
         return list(dict.fromkeys(f for name in self._context_names() for f in self.lk.context_files(name)))
 
     def _context_names(self) -> list[str]:
@@ -553,7 +554,7 @@ class _ClaimChecker:
         self.cited = explicit = list(dict.fromkeys(f for loc in self.located if loc.ref.kind == "path" for f in loc.files))
         # The files the claim is about, for picking among same-named definitions: first its cited paths or
         # its context; once the relations are known, also the programs it names that are not their objects.
-        self.scope = explicit or self._context_scope()
+        self.scope = explicit or self._context_scope
         links = self._relation_links()
         objects = {id(obj) for _, _, _, obj in links}
         self.acted_on = objects
@@ -579,7 +580,7 @@ class _ClaimChecker:
         self.strong = strong
         # a table row's cells are no sentence: a program in one cell is not the subject of the others
         self.actor_scope = not explicit and bool(named) and " | " not in self.claim.text
-        self.scope = strong or self._context_scope()
+        self.scope = strong or self._context_scope
         for loc in self.located:
             self._about = loc.ref
             if loc.ref.kind == "path":

@@ -262,8 +262,10 @@ def _index_files(
                     f"snapshot {snapshot.name} lists {entry.lines} lines for this file, which has {len(lines)}", entry.path
                 )
             lang = kind_of(entry.path, text)
-            fixed_cobol = lang == "cobol" and not is_free_format(text)
-            writer.add_text(entry.path, text, searchable(lines) if fixed_cobol else lines)
+            cobol = lang == "cobol"
+            free = cobol and is_free_format(text)
+            read_free = cobol and _read_free_format(text, lines, free)
+            writer.add_text(entry.path, text, searchable(lines) if cobol and not free else lines, read_free)
             if entry.path not in scheduled:
                 _add(writer, extract_lexical(entry.path, lang, text), entry.lines)
                 advance()
@@ -294,6 +296,15 @@ def _index_files(
             pass
     finally:
         results.close()
+
+
+def _read_free_format(text: str, lines: list[str], free: bool) -> bool:
+    """is_free_format as the verifier's line rules read a COBOL file: of its lines joined by newlines. That
+    is its text, whose answer free already is, unless it ends lines otherwise (CRLF, a form feed)."""
+    from groundjudge.grounding.index.cobol_source import is_free_format
+
+    joined = "\n".join(lines)
+    return free if text in (joined, joined + "\n") else is_free_format(joined)
 
 
 def _add(writer: IndexWriter, result, n_lines: int) -> None:

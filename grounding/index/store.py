@@ -15,12 +15,14 @@ from groundjudge.grounding.snapshot import normalize_relpath
 # the note of a text file over the size limit (build.max_file_bytes): listed as skipped, never read
 TOO_LARGE = "too large to index"
 
-SCHEMA_VERSION = 2  # 2: file_text and a contentless lines_fts replace line_text
+SCHEMA_VERSION = 3  # 2: file_text and a contentless lines_fts replace line_text; 3: files.free_format
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- free_format: COBOL whose lines are read by the free-format rules (lookup.is_comment), decided from its text
+-- once here rather than by scanning it again on every open
 CREATE TABLE files(path TEXT PRIMARY KEY, language TEXT NOT NULL, lines INTEGER NOT NULL, status TEXT NOT NULL,
-                   note TEXT, first_row INTEGER NOT NULL);
+                   note TEXT, first_row INTEGER NOT NULL, free_format INTEGER NOT NULL);
 CREATE TABLE symbols(kind TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL, path TEXT NOT NULL,
                      start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, language TEXT NOT NULL,
                      source TEXT NOT NULL, detail TEXT NOT NULL);
@@ -97,14 +99,18 @@ _SYMBOL_KIND: dict[str, SymbolKind] = {k.value: k for k in SymbolKind}
 _REF_KIND: dict[str, RefKind] = {k.value: k for k in RefKind}
 
 
+# A NamedTuple's own constructor runs Python code; tuple.__new__ makes the same object without it, per row read.
+_make = tuple.__new__
+
+
 def symbol_of(row: SymbolRow) -> Symbol:
     kind, name, start, end, path, language, source, detail, _ = row
-    return Symbol(_SYMBOL_KIND[kind], name, path, start, end, language, source, _detail(detail))
+    return _make(Symbol, (_SYMBOL_KIND[kind], name, path, start, end, language, source, _detail(detail)))
 
 
 def ref_of(row: RefRow) -> Ref:
     kind, target, line, path, context, language, detail, _ = row
-    return Ref(_REF_KIND[kind], target, path, line, language, context, _detail(detail))
+    return _make(Ref, (_REF_KIND[kind], target, path, line, language, context, _detail(detail)))
 
 
 @lru_cache(maxsize=65536)
@@ -137,15 +143,19 @@ class IndexWriter:
         self._next_row = 1
         self._first_row: dict[str, int] = {}
         self._files: list[tuple] = []
+        self._free_format: set[str] = set()
 
     def reserve(self, path: str, n_lines: int) -> None:
         """Call once per file, in path order, before add_lines and add_file."""
         self._first_row[path] = self._next_row
         self._next_row += n_lines
 
-    def add_text(self, path: str, text: str, searchable: list[str]) -> None:
-        """A file's text, and what of each of its lines (text.splitlines()) the full-text table holds."""
+    def add_text(self, path: str, text: str, searchable: list[str], free_format: bool) -> None:
+        """A file's text, what of each of its lines (text.splitlines()) the full-text table holds, and whether
+        it is free-format COBOL."""
         first = self._first_row[path]
+        if free_format:
+            self._free_format.add(path)
         self.conn.execute("INSERT INTO file_text VALUES (?, ?)", (path, text))
         self.conn.executemany(
             "INSERT INTO lines_fts(rowid, text) VALUES (?, ?)", zip(range(first, first + len(searchable)), searchable)
@@ -162,7 +172,8 @@ class IndexWriter:
 
     def finish(self, meta: dict[str, str]) -> None:
         c = self.conn
-        c.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?)", sorted(self._files))
+        files = sorted((*row, int(row[0] in self._free_format)) for row in self._files)
+        c.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", files)
         c.executescript(INDEXES)
         c.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
         c.commit()
@@ -183,6 +194,7 @@ class Index:
         self.tree_hash = self.meta["tree_hash"]
         self.cached = False  # set by load_index: reused from disk rather than built now
         self._paths: list[str] | None = None
+        self._free_format: frozenset[str] | None = None
         self._starts: list[tuple[int, str]] | None = None
         # a file's lines, read once while in use: verification asks for many snippets of the same few files,
         # and a long run over a large corpus must not end up holding every file
@@ -229,6 +241,12 @@ class Index:
             return suffix
         low = norm.rsplit("/", 1)[-1].lower()
         return [p for p in paths if PurePosixPath(p).name.lower() == low or PurePosixPath(p).stem.lower() == low]
+
+    def free_format(self, path: str) -> bool:
+        """Whether a file is COBOL in free format (a directive switches to it, or its headers start before column 8)."""
+        if self._free_format is None:
+            self._free_format = frozenset(p for (p,) in self.conn.execute("SELECT path FROM files WHERE free_format"))
+        return normalize_relpath(path) in self._free_format
 
     # symbols and refs ----------------------------------------------------------------------------
     def _select(
