@@ -404,8 +404,10 @@ class DeterministicVerifier:
         checks = _ClaimChecker(claim, lk, snapshot).run()
         verdict, reason, _ = decide(checks)
         evidence = collect_evidence(checks, verdict)
+        # the claim's fields as they are: its refs and facts are read, never changed, after extraction, so the
+        # verdict shares them instead of serialising and rebuilding each
         return VerifiedClaim(
-            **claim.model_dump(),
+            **dict(claim),
             verdict=verdict,
             reason=reason,
             evidence=evidence,
