@@ -13,6 +13,7 @@ from groundjudge.cli import app
 from groundjudge.grounding.index import load_index
 from groundjudge.grounding.index.build import build_index, default_workers, index_path, open_cached
 from groundjudge.grounding.index.pool import TimedOut, run_timed
+from groundjudge.grounding.index.store import SCHEMA_VERSION
 
 
 @pytest.fixture(scope="module")
@@ -210,12 +211,13 @@ def test_an_index_of_another_schema_is_rebuilt(tmp_path):
 
     snap = snapshot_of(tmp_path, "jcl")
     load_index(snap).close()
-    with sqlite3.connect(index_path(snap.tree_hash)) as conn:  # as an index written before schema 2 would say
-        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    older = str(SCHEMA_VERSION - 1)
+    with sqlite3.connect(index_path(snap.tree_hash)) as conn:  # as an index written before this schema would say
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (older,))
     conn.close()
     assert open_cached(snap.tree_hash) is None
     rebuilt = load_index(snap)
-    assert rebuilt.cached is False and rebuilt.meta["schema_version"] == "2"
+    assert rebuilt.cached is False and rebuilt.meta["schema_version"] == str(SCHEMA_VERSION)
     assert rebuilt.lines("jcl/ACCTJOB.jcl", 1, 1) and rebuilt.search("EXEC")
     rebuilt.close()
 
