@@ -129,7 +129,9 @@ def test_ctrl_c_then_resume(project, fake, api_keys):
     import sys
     import time
 
-    fake.latency = 0.3  # one call at a time per endpoint: the first answer's file lands well before the last
+    # one call at a time per endpoint: the first answer's file lands seconds before the last, a window a loaded
+    # machine's scheduling cannot close before the signal is sent (at 0.3 s it did, with two test suites at once)
+    fake.latency = 1.0
     args = [sys.executable, "-c", "from groundjudge.cli import main; main()", *_args(project, fake), "--concurrency", "1"]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
     scores = project / "run"
