@@ -129,11 +129,18 @@ def test_ctrl_c_then_resume(project, fake, api_keys):
     import sys
     import time
 
-    # one call at a time per endpoint: the first answer's file lands seconds before the last, a window a loaded
-    # machine's scheduling cannot close before the signal is sent (at 0.3 s it did, with two test suites at once)
-    fake.latency = 1.0
+    fake.latency = 0.3  # one call at a time per endpoint: the first answer's file lands well before the last
     args = [sys.executable, "-c", "from groundjudge.cli import main; main()", *_args(project, fake), "--concurrency", "1"]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
+    # a suite started in the background of a shell without job control inherits SIGINT ignored, and so would the
+    # child, which would then never see the signal: it gets the default a terminal's Ctrl-C meets
+    proc = subprocess.Popen(
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     scores = project / "run"
     deadline = time.monotonic() + 30
     while not list(scores.rglob("scores/*.json")) and time.monotonic() < deadline and proc.poll() is None:
