@@ -429,8 +429,11 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
         defs = [d for d in index.definitions(last) if d.kind in _LOOKED_UP and _is_code(index, d.path)]
         if not defs and "-" not in last and last[:1].isalpha():
             defs = index.definitions_starting(last + "-", PROCEDURE_KINDS)
-        if owner:
-            defs = [d for d in defs if d.detail.get("parent") in (None, owner.rpartition(".")[2])]
+        # `stringSliceValue.Replace`: the method of that type; `self.type.now`: an attribute's, whose type is
+        # not said, so any `now`
+        cls = owner.rpartition(".")[2]
+        if cls and any(d.kind is SymbolKind.CLASS for d in index.definitions(cls)):
+            defs = [d for d in defs if d.detail.get("parent") in (None, cls)]
         defs = [d for d in defs if d.path in files] or defs
         defs = [d for d in defs if d.detail.get("parent") in owners] or defs[:NAMED_UNITS]
         for d in defs:

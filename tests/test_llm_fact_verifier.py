@@ -477,6 +477,27 @@ def test_a_second_look_finds_the_names_a_reason_gives(tmp_path):
     assert found("`load` is not shown.") == [("conv.go", 9)]
 
 
+def test_a_second_look_takes_a_type_the_reason_names_not_an_attribute(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+    from groundjudge.judging.llm_grounding import _unshown
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "arrow.py").write_text(
+        "class Arrow:\n    def now(self):\n        return 1\n\n\nclass Clock:\n    def now(self):\n        return 2\n"
+    )
+    snap = snapshot_directory(tmp_path / "a")
+    index = load_index(snap)
+
+    def found(reason: str) -> list[int]:
+        return [e.start_line for e in _unshown([reason], [], index)]
+
+    # a class's method, of that class only
+    assert found("`Clock.now` is not shown.") == [7]
+    # through an attribute (`self.type`), whose type the reason does not say: either
+    assert found("`self.type.now()` is not in the excerpts.") == [2, 7]
+
+
 def test_a_claim_left_unable_to_verify_by_a_typed_fact_is_asked_about_as_a_whole(fake, verifier, indexed, tmp_path):
     from groundjudge.grounding.index import load_index
     from groundjudge.grounding.snapshot import snapshot_directory
