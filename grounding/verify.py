@@ -1145,14 +1145,12 @@ class _ClaimChecker:
         self._add(best.outcome, best.message, best.evidence, best.relation)
 
     @staticmethod
-    def _owns(loc: _Located, path: str, cite: _Located) -> bool:
-        """Is the cited range in the program (or copybook, job...) the name is: the file named so, or one of
-        several programs in the file (`FUNCTION-ID`s after the main program) whose lines hold the range."""
-        if loc.res is None:
-            return path in loc.files
+    def _owns(res: Resolution, path: str, cite: _Located) -> bool:
+        """Is the cited range in the program (or copybook, job...) a name resolved to: the file named so, or one
+        of several programs in the file (`FUNCTION-ID`s after the main program) whose lines hold the range."""
         start, end = cite.ref.start_line or 1, cite.ref.end_line or cite.ref.start_line or 1
-        return path in loc.res.files or any(
-            d.kind in FILE_KINDS and d.path == path and d.start_line <= start and end <= d.end_line for d in loc.res.defs
+        return path in res.files or any(
+            d.kind in FILE_KINDS and d.path == path and d.start_line <= start and end <= d.end_line for d in res.defs
         )
 
     def _range_targets(self, path: str, cite: _Located) -> list[str]:
@@ -1164,9 +1162,13 @@ class _ClaimChecker:
         stem = PurePosixPath(path).stem.upper()
         names: list[tuple[int, str]] = []
         own_program = False
-        # one of several programs of the file the claim names holds the lines: the others it names are said
-        # beside it, not placed at them
-        owned = any(loc.ref.kind == "identifier" and loc.res is not None and self._owns(loc, path, cite) for loc in self.located)
+        # the names that are the program the lines are in; when the claim names one, the file's other programs
+        # it names are said beside it, not placed at them
+        owners = {
+            id(loc)
+            for loc in self.located
+            if loc.ref.kind == "identifier" and loc.res is not None and self._owns(loc.res, path, cite)
+        }
         for loc in self.located:
             quoted = loc.ref.text.startswith("`") or is_cobol_shaped(loc.ref.value) or is_program_shaped(loc.ref.value)
             if loc.ref.kind != "identifier" or not quoted:
@@ -1177,10 +1179,10 @@ class _ClaimChecker:
                 continue  # a column header ("Message put in `OUTCONT`") speaks of every row; `COPY` is a word of the language
             if _ABSENT_BEFORE.search(self.claim.text, 0, loc.pos):
                 continue  # "with neither `TIMEOUT` nor `NOSUSPEND`": said to be absent, so not at the lines
-            if self._owns(loc, path, cite) or (loc.ref.value.upper() == stem and self.lk.language(path) in case_insensitive()):
+            if id(loc) in owners or (loc.ref.value.upper() == stem and self.lk.language(path) in case_insensitive()):
                 own_program = True
                 continue
-            if owned and loc.res is not None and any(d.kind in FILE_KINDS and d.path == path for d in loc.res.defs):
+            if owners and loc.res is not None and any(d.kind in FILE_KINDS and d.path == path for d in loc.res.defs):
                 continue  # "`assert-equals` passes when ..., and `assert-notequals` inverts it (lines of the second)"
             if loc.res is not None and not loc.res.defs and any(PurePosixPath(f).name == loc.ref.value for f in loc.res.files):
                 continue  # "the `README` runs them as ...": a file by its full name, which no lines of another file hold

@@ -586,8 +586,7 @@ class LLMVerifier:
             return self._decide(first, asked, [self._failed(first, q, exc) for q in asked])
         # a doubt whose reason names code no excerpt showed ("`toNumberE` is not in the excerpts") is asked
         # again with that code: the doubt was about what the model was shown, not about the claim
-        doubts = _doubts(reply)
-        more = _unshown(doubts, shown, index) if doubts else []
+        more = _unshown(_doubts(reply), shown, index)
         if more:
             # a failed second look loses nothing: the first look's answers stand
             with contextlib.suppress(JudgeError):
