@@ -420,6 +420,23 @@ def is_cobol_shaped(word: str) -> bool:
     return bool(re.fullmatch(r"[A-Z0-9]+(?:-[A-Z0-9]+)+", word)) and any(c.isalpha() for c in word) and not is_reserved(word)
 
 
+# "prefixes such as `0x1F`", "`getURL` can be found as `get-url`", "`MultiWordACR` becomes `MULTI_WORD_ACR`",
+# "even `shutters`": a name given as a sample input or a worked-out result, which the code need not spell
+_EXAMPLE_CUE = re.compile(
+    r"(?<![\w-])(?:such\s+as|e\.g\.,?|for\s+(?:example|instance),?|even|becomes?|became|turn(?:s|ed)?\s+into|"
+    r"(?:reported|found)\s+as|comes?\s+out\s+as|ends?\s+up\s+as)\s*$",
+    re.I,
+)
+_EARLIER_ITEMS = re.compile(r"(?:`[^`]*`\s*(?:,|\band\b|\bor\b)\s*)+$")  # "such as `-5`, `x` or ..."
+
+
+def given_as_example(text: str, ref: ClaimRef) -> bool:
+    """Does the claim give the name as an example or a result it works out, not as a name of the code?"""
+    before = text[: ref.start]
+    items = _EARLIER_ITEMS.search(before)
+    return bool(_EXAMPLE_CUE.search(before) or (items and _EXAMPLE_CUE.search(before, 0, items.start())))
+
+
 def names_file_or_program(ref: ClaimRef) -> bool:
     """Does the reference name a program or file (and so set the context for the units after it)?"""
     if ref.kind == "path":

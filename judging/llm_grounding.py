@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, relation_cues
+from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, given_as_example, relation_cues
 from groundjudge.grounding.facts import Predicate, extract_facts
 from groundjudge.grounding.index.model import PROCEDURE_KINDS, SymbolKind
 from groundjudge.grounding.index.registry import is_document_or_config
@@ -279,7 +279,7 @@ def questions(claim: VerifiedClaim) -> list[Question]:
     misreading ("`Load` never names `os.Setenv`" when it writes through `loadFile`), which the model,
     shown the code, sets aside by finding the whole claim held."""
     checks = claim.checks or []
-    if any(c.outcome is CheckOutcome.MISSING and not _about_value(claim, c) for c in checks):
+    if any(c.outcome is CheckOutcome.MISSING and not _may_be_worked_out(claim, c) for c in checks):
         return []
     unchecked = sorted((c.fact, i) for i, c in enumerate(checks) if c.fact is not None and c.outcome is CheckOutcome.UNCHECKED)
     out = [Question(i, n, describe(claim.facts[n], claim.text)) for n, i in unchecked]
@@ -500,11 +500,16 @@ def _cited(reply: _FactReply, shown: list[Evidence]) -> list[Evidence]:
     return out
 
 
-def _about_value(claim: Claim, check: FactCheck) -> bool:
-    """Is the check about a value the claim quotes (a number, a string), not a name or a file? A value found
-    nowhere may be one the claim works out itself (a worked example's `1228800`): the model, shown the code,
-    tells it from a made-up one. A made-up name or file is never asked about."""
-    return check.ref is not None and claim.refs[check.ref].kind == "value"
+def _may_be_worked_out(claim: Claim, check: FactCheck) -> bool:
+    """Is the check about a value the claim quotes (a number, a string) or a name it gives as an example or
+    a worked-out result ("is reported as `APP_PORT`"), not a name or a file it says the code has? Such a value
+    found nowhere may be one the claim works out itself (a worked example's `1228800`): the model, shown the
+    code and told it was found nowhere, tells it from a made-up one. A made-up name or file is never asked
+    about."""
+    if check.ref is None:
+        return False
+    ref = claim.refs[check.ref]
+    return ref.kind == "value" or (ref.kind == "identifier" and given_as_example(claim.text, ref))
 
 
 def _found_wrong(claim: Claim, checks: list[FactCheck]) -> list[FactCheck]:
@@ -516,7 +521,7 @@ def _found_wrong(claim: Claim, checks: list[FactCheck]) -> list[FactCheck]:
         c
         for c in checks
         if c.ruled
-        and (c.outcome in wrong or (c.outcome is CheckOutcome.MISSING and _about_value(claim, c)))
+        and (c.outcome in wrong or (c.outcome is CheckOutcome.MISSING and _may_be_worked_out(claim, c)))
         and c.verifier_kind is not VerifierKind.LLM
     ]
 

@@ -379,6 +379,31 @@ def test_a_name_found_nowhere_is_still_not_put_to_the_model(fake, verifier, tmp_
     assert fake.requests == []
 
 
+@pytest.mark.parametrize(("answer", "verdict"), [("held", Verdict.SUPPORTED), ("contradicted", Verdict.UNSUPPORTED)])
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "`grow` doubles a length below `LIMIT`, so `n` becomes `n_doubled`.",
+        "`grow` doubles lengths below `LIMIT`, such as `HEADER_LEN`.",
+        "`grow` doubles lengths below `LIMIT`, e.g. `HEADER_LEN` or `TRAILER_LEN`.",
+    ],
+)
+def test_a_name_given_as_an_example_is_put_to_the_model(fake, verifier, tmp_path, claim, answer, verdict):
+    # a sample input or a worked-out result ("becomes `MULTI_WORD_KEY`", "such as `0x1F`") is spelled nowhere in
+    # the code; the model is told so, and shown the code that would make it
+    fake.add(_reply((1, answer, "grow doubles a length below LIMIT.")))
+    out = _verify(verifier, _grow(tmp_path), claim)
+    shown = fake.requests[0]["messages"][1]["content"]
+    assert "Reported by the automatic checks:" in shown and "appears nowhere in the snapshot" in shown
+    assert out.verdict is verdict, out.reason
+
+
+def test_a_made_up_name_beside_an_example_is_not_put_to_the_model(fake, verifier, tmp_path):
+    out = _verify(verifier, _grow(tmp_path), "`grow_twice` doubles lengths below `LIMIT`, such as `HEADER_LEN`.")
+    assert out.verdict is Verdict.UNSUPPORTED
+    assert fake.requests == []
+
+
 def test_a_supported_claim_no_code_can_be_shown_for_is_not_confirmed(fake, verifier, tmp_path):
     # the checks hold it for a name the language supplies, but no line of the snapshot uses that name: with
     # nothing to show, no model confirms it, and SUPPORTED stands only when one does
