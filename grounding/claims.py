@@ -349,6 +349,20 @@ _CUES: list[tuple[Relation, re.Pattern[str]]] = [
 _DETERMINER = re.compile(r"\b(?:the|a|an|each|every|this|that|its|their|one|any)\s+$", re.I)
 _NEGATED = re.compile(r"\b(?:not|never|n't|no\s+longer|rather\s+than|instead\s+of|without)\s+(?:\w+ly\s+)?$", re.I)
 _NO_OBJECT = re.compile(r"\s+(?:no|nothing|none)\b", re.I)
+# "for people who call the inner `cors`", "if you pass it to `f`": a person acts, no code does
+_PERSON_ACTS = re.compile(
+    r"(?<![\w-])(?:people|users?|callers?|clients?|you|developers?|programmers?|readers?|someone|anyone)\s+"
+    r"(?:(?:who|that)\s+)?(?:(?:can|could|should|must|may|might|will|would|do|does|only|also|still|first|then|just)\s+){0,2}$",
+    re.I,
+)
+# "..., calling `Validate` first is the safer choice": a gerund opening a clause and then its subject
+_GERUND_SUBJECT = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so|because|since)\s+)$", re.I)
+# its verb, before any clause of its own ("calling it first when it is callable": a participle's condition)
+_GERUND_VERB = re.compile(
+    r"(?:(?!(?<![\w-])(?:once|while|when|whenever|if|unless|until|after|before|because|since|that|which|who|whose|where)"
+    r"(?![\w-]))[^,;:.]){0,60}?\s(?:is|are|was|were)\b",
+    re.I,
+)
 _ALIAS = re.compile(r"\s+as\b", re.I)
 _RUNS_WHEN = re.compile(
     r"\s+(?:right\s+|just\s+|only\s+|immediately\s+|directly\s+)?(?:after|before|when|whenever|once|until|while|first|last)\b",
@@ -380,9 +394,17 @@ def relation_cues(text: str) -> tuple[Cue, ...]:
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
             noun = _DETERMINER.search(masked, 0, m.start()) and not m.group(0).isupper()  # "the COPY of X" is the statement
-            if noun or _NEGATED.search(masked, 0, m.start()) or _NO_OBJECT.match(masked, m.end()):
+            gerund = m.group(0).lower().endswith("ing") and _GERUND_SUBJECT.search(masked, 0, m.start())
+            if (
+                noun
+                or _NEGATED.search(masked, 0, m.start())
+                or _NO_OBJECT.match(masked, m.end())
+                or _PERSON_ACTS.search(masked, 0, m.start())
+                or (gerund and _GERUND_VERB.match(masked, m.end()))
+            ):
                 # "times the call", "a read": a noun; "does not write", "writes no print file": a negation, which
-                # the relation checks would read as the relation itself
+                # the relation checks would read as the relation itself; "people who call", "calling `V` first is
+                # safer": an act no code of the claim does
                 taken.append((m.start(), m.end()))
                 continue
             if relation == "copies" and _ALIAS.match(masked, m.end()):
