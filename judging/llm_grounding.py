@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, given_as_example, relation_cues
 from groundjudge.grounding.facts import Predicate, extract_facts
 from groundjudge.grounding.index.model import PROCEDURE_KINDS, SymbolKind
-from groundjudge.grounding.index.registry import is_document_or_config
+from groundjudge.grounding.index.registry import is_document_or_config, is_stub
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.outcomes import describe
 from groundjudge.grounding.snapshot import Snapshot
@@ -357,7 +357,7 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
         if r.kind != "identifier":
             continue
         owner, _, name = r.value.rpartition(".")
-        defs = [d for d in index.definitions(name) if not owner or d.detail.get("parent") in (None, owner)]
+        defs = _running_first([d for d in index.definitions(name) if not owner or d.detail.get("parent") in (None, owner)])
         # "`GetSlice()` | `stringSliceValue`: ...": of a method many types define, those of the types the claim names
         members = [d for d in defs if d.detail.get("parent") in named]
         out += [_definition(index, d) for d in [d for d in defs if d.path in files] or members or defs[:NAMED_UNITS]]
@@ -370,6 +370,12 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
         ]
         out += [_lines(index, p, n, n, f"uses {name}") for p, n in uses[:USES]]
     return [e for e in out if e.snippet]
+
+
+def _running_first(defs: list[Any]) -> list[Any]:
+    """Definitions in code that runs before those in declaration files: a `.pyi` stub's `slots: bool = ...`
+    shows no default and no body."""
+    return sorted(defs, key=lambda d: is_stub(d.path))
 
 
 def _definition(index: Any, d: Any) -> Evidence:
@@ -426,7 +432,7 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
     out: list[Evidence] = []
     for name in dict.fromkeys(names):
         owner, _, last = name.rpartition(".")
-        defs = [d for d in index.definitions(last) if d.kind in _LOOKED_UP and _is_code(index, d.path)]
+        defs = _running_first([d for d in index.definitions(last) if d.kind in _LOOKED_UP and _is_code(index, d.path)])
         if not defs and "-" not in last and last[:1].isalpha():
             defs = index.definitions_starting(last + "-", PROCEDURE_KINDS)
         # `stringSliceValue.Replace`: the method of that type; `self.type.now`: an attribute's, whose type is

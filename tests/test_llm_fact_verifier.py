@@ -351,6 +351,23 @@ def test_a_use_is_shown_where_code_uses_the_name_not_where_a_document_names_it(f
     assert excerpts == ["Excerpt 1 (limits.py:1-1):", "Excerpt 2 (check.py:1-5):"]
 
 
+def test_code_that_runs_is_shown_before_declaration_files(fake, verifier, tmp_path):
+    # `slots: bool = ...` in a stub shows no default: the definition that runs does
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    (tmp_path / "s" / "a").mkdir(parents=True)
+    (tmp_path / "s" / "a" / "__init__.pyi").write_text("def define(slots: bool = ...) -> None: ...\n")
+    (tmp_path / "s" / "a" / "_stubs.pyi").write_text("def define(slots: bool = ...) -> None: ...\n")
+    (tmp_path / "s" / "a" / "make.py").write_text("def define(slots=True):\n    return slots\n")
+    snap = snapshot_directory(tmp_path / "s")
+    fake.add(_reply((1, "held", "define defaults slots to True.")))
+    _verify(verifier, (snap, load_index(snap)), "`define` returns its `slots` flag unchanged.")
+    shown = fake.requests[0]["messages"][1]["content"]
+    excerpts = [line for line in shown.splitlines() if line.startswith("Excerpt ")]
+    assert excerpts[0] == "Excerpt 1 (a/make.py:1-2):", excerpts
+
+
 def _grow(tmp_path):
     from groundjudge.grounding.index import load_index
     from groundjudge.grounding.snapshot import snapshot_directory

@@ -117,7 +117,7 @@ SNIFFED_CHARS = 8000  # about the first hundred lines: where a program's header 
 @cache
 def _listed_extensions(key: str) -> frozenset[str]:
     """The extensions the language files list under key: `sniffed_extensions` (names that say plain text but
-    not which), `documents` (documents and configuration)."""
+    not which), `documents` (documents and configuration), `stubs` (declaration files)."""
     return frozenset(ext for lang in languages().values() for ext in lang.data.get(key, ()))
 
 
@@ -125,6 +125,12 @@ def is_document_or_config(path: str) -> bool:
     """A document or configuration file (text.toml's documents), which describes the code but never acts.
     Not the renamer's documents (rename.leak.is_document): those are prose written for people, `.txt` too."""
     return extension(path) in _listed_extensions("documents")
+
+
+def is_stub(path: str) -> bool:
+    """A declaration file (a language's `stubs`: Python's `.pyi`, TypeScript's `.d.ts`), whose functions have
+    no bodies: what a name does is read in the file that runs it."""
+    return path.lower().endswith(tuple(_listed_extensions("stubs")))
 
 
 def kind_of(path: str, text: str) -> Kind:
