@@ -24,6 +24,7 @@ from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, g
 from groundjudge.grounding.facts import Predicate, extract_facts
 from groundjudge.grounding.index.model import PROCEDURE_KINDS, SymbolKind
 from groundjudge.grounding.index.registry import is_document_or_config, is_stub
+from groundjudge.grounding.lookup import Lookup
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.outcomes import describe
 from groundjudge.grounding.snapshot import Snapshot
@@ -414,8 +415,9 @@ def _doubts(reply: dict[int, _FactReply]) -> list[str]:
 
 
 def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evidence]:
-    """The definitions a second look shows: those of the names the model's reasons give (the code it says it
-    was not shown, "`toNumberE` is not in the excerpts", "R4600's body"), which no excerpt holds. Of a name
+    """What a second look shows of the names the model's reasons give (the code it says it was not shown,
+    "`toNumberE` is not in the excerpts", "R4600's body"): first where a unit an excerpt showed in part goes
+    on to name them (_cut_off), then their definitions no excerpt holds. Of a name
     several files define, those in the files already shown (the code around the claim; a copy elsewhere, a
     stub or a test's namesake is not what the reason means) or else in code files, first the types the
     reasons name; a COBOL paragraph named by its number ("R4600") by its full name; up to MORE_EXCERPTS."""
@@ -429,7 +431,7 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
                 names.append(head.group().strip(".-"))
     owners = {part for n in names for part in n.split(".")}
     files = {e.path for e in shown}
-    out: list[Evidence] = []
+    out = _cut_off([n.rpartition(".")[2] for n in dict.fromkeys(names)], shown, index)
     for name in dict.fromkeys(names):
         owner, _, last = name.rpartition(".")
         defs = _running_first([d for d in index.definitions(last) if d.kind in _LOOKED_UP and _is_code(index, d.path)])
@@ -448,6 +450,28 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
             ):
                 out.append(_definition(index, d))
     return [e for e in out if e.snippet]
+
+
+def _cut_off(names: list[str], shown: list[Evidence], index: Any) -> list[Evidence]:
+    """Where a function, method or paragraph an excerpt showed only part of goes on to name one of the names
+    ("the shown part of `_do_load` stops before the `post_load` branch"): the lines around each name's first
+    mention in code past what was shown, up to MORE_EXCERPTS."""
+    lookup = Lookup(index)
+    out: list[Evidence] = []
+    for e in shown:
+        unit = index.enclosing(e.path, e.start_line, _UNIT_KINDS)
+        if unit is None or unit.end_line <= e.end_line:
+            continue
+        for name in names:
+            n = lookup.first_code_mention(e.path, name, e.end_line + 1, unit.end_line)
+            if (
+                n is not None
+                and len(out) < MORE_EXCERPTS
+                and not any(x.path == e.path and x.start_line <= n <= x.end_line for x in out)
+            ):
+                start = max(e.end_line + 1, n - AROUND)
+                out.append(_lines(index, e.path, start, min(unit.end_line, n + AROUND), f"{unit.kind} {unit.name}, on"))
+    return out
 
 
 def _is_code(index: Any, path: str) -> bool:

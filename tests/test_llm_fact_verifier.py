@@ -540,6 +540,30 @@ def test_a_second_look_takes_a_type_the_reason_names_not_an_attribute(tmp_path):
     assert found("`self.type.now()` is not in the excerpts.") == [2, 7]
 
 
+def test_a_second_look_shows_where_a_unit_shown_in_part_goes_on_to_name_a_name(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+    from groundjudge.judging.llm_grounding import _lines, _unshown
+
+    (tmp_path / "l").mkdir()
+    body = "".join(f"    step_{n}(data)\n" for n in range(80))
+    (tmp_path / "l" / "load.py").write_text(
+        "def post_load(data):\n    return data\n\n\ndef do_load(data):\n" + body + "    # post_load runs last\n"
+        "    if not errors:\n        data = post_load(data)\n    return data\n"
+    )
+    snap = snapshot_directory(tmp_path / "l")
+    index = load_index(snap)
+    shown = [_lines(index, "load.py", 5, 64)]  # do_load's first 60 lines, as a widened excerpt shows them
+
+    def found(reason: str) -> list[tuple[int, int]]:
+        return [(e.start_line, e.end_line) for e in _unshown([reason], shown, index)]
+
+    # the branch past the lines shown, around its first mention in code (not the comment), before the definition
+    assert found("The shown part of `do_load` stops before the `post_load` branch.") == [(76, 89), (1, 2)]
+    # a name the shown part already holds, or one the unit never names, adds nothing from it
+    assert found("`step_3` is not shown.") == []
+
+
 def test_a_claim_left_unable_to_verify_by_a_typed_fact_is_asked_about_as_a_whole(fake, verifier, indexed, tmp_path):
     from groundjudge.grounding.index import load_index
     from groundjudge.grounding.snapshot import snapshot_directory
