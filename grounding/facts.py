@@ -232,7 +232,7 @@ OPINION = re.compile(
     r"(?<![\w-])(?:clean(?:est|er)?|elegant|best|worst|better|worse|fine|nice|ugly|poor(?:ly)?|"
     r"robust|fragile|simpler?|readable|idiomatic|well[- ]designed|over-?engineered|sensible|"
     r"(?:in)?secure|vulnerable|important|critical|crucial|complex|complicated|overly|unnecessar(?:y|ily)|"
-    r"on\s+purpose|purposely|deliberately|keep\s+the\s+focus|easier|harder|forgiving|(?:un)?safe(?:st|r)?|pragmatic|"
+    r"on\s+purpose|purposely|deliberate(?:ly)?|keep\s+the\s+focus|easier|harder|forgiving|(?:un)?safe(?:st|r)?|pragmatic|"
     r"concession|practice|mostly|demos?|teach(?:es|ing)?|rarely|neat|spares|"
     r"should|ought|might|could|would|"
     # "may" is a hedge, except in a rule of what is allowed ("a literal may open with `'`", "may not have")

@@ -1349,6 +1349,11 @@ class _ClaimChecker:
                 p, n = said
                 self._add("ok", f"{ref.value} appears in a comment at {p}:{n}", [self.lk.snippet(p, n, n)])
                 return
+            if not ref.text.startswith("`") and (ref.start, ref.end) not in self._fact_term_spans():
+                # "the request limits of the CoinDesk API": a word of the answer's prose (a product, a service)
+                # that no fact says the code has, and a comment of the snapshot names: no invention, and no
+                # evidence for the claim either
+                return
             self._add(
                 "missing",
                 f"{ref.value} appears only in prose or comments ({p}:{n}), nowhere in the code",
