@@ -368,6 +368,25 @@ def test_code_that_runs_is_shown_before_declaration_files(fake, verifier, tmp_pa
     assert excerpts[0] == "Excerpt 1 (a/make.py:1-2):", excerpts
 
 
+def test_a_short_file_the_claim_names_without_lines_is_shown_whole(fake, verifier, tmp_path):
+    # "the `makefile` never defines X" is about all of the file: a short one is shown from its first line to its last
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "cmd.c").write_text("#if USE_SOURCE\n#define DECLARATION_ONLY\n#endif\nint main(void) { return 0; }\n")
+    (tmp_path / "k" / "makefile").write_text("CC=cc\n\nall:\n\t$(CC) -o cmd cmd.c\n")
+    (tmp_path / "k" / "long.c").write_text("int x;\n" * 200)
+    snap = snapshot_directory(tmp_path / "k")
+    fake.add(_reply((1, "held", "The makefile sets only CC.")))
+    claim = "The `makefile` never defines `USE_SOURCE`, so `cmd.c` does not define it either; `long.c` declares `x`."
+    _verify(verifier, (snap, load_index(snap)), claim)
+    shown = fake.requests[0]["messages"][1]["content"]
+    excerpts = [line for line in shown.splitlines() if line.startswith("Excerpt ")]
+    assert "Excerpt 1 (makefile:1-4):" in excerpts and "Excerpt 2 (cmd.c:1-4):" in excerpts, excerpts
+    assert not any(e.startswith("Excerpt") and "long.c:1-200" in e for e in excerpts)
+
+
 def _grow(tmp_path):
     from groundjudge.grounding.index import load_index
     from groundjudge.grounding.snapshot import snapshot_directory
