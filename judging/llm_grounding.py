@@ -355,8 +355,8 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
     for r in claim.refs:
         # "the `makefile` never defines `SYSTEM2_USE_SOURCE`": what a claim says of a file it names without
         # lines is often about all of it, which a short file shows whole
-        named = r.kind == "identifier" or (r.kind == "path" and r.start_line is None)  # `makefile` is read as a name
-        info = index.file_info(r.value) if named else None
+        lineless = r.kind == "identifier" or (r.kind == "path" and r.start_line is None)  # `makefile` is read as a name
+        info = index.file_info(r.value) if lineless else None
         if info is not None and 0 < info.lines <= CITED_LINES:
             out.append(_lines(index, info.path, 1, info.lines, "named"))
     files = {r.value for r in claim.refs if r.kind == "path"}
