@@ -400,12 +400,26 @@ def _grow(tmp_path):
 
 
 @pytest.mark.parametrize(("answer", "verdict"), [("held", Verdict.SUPPORTED), ("contradicted", Verdict.UNSUPPORTED)])
-def test_a_value_found_nowhere_is_put_to_the_model(fake, verifier, tmp_path, answer, verdict):
-    # a worked example's numbers are in no line of the code: the model, shown it, tells a right one from a wrong one
+@pytest.mark.parametrize(
+    ("claim", "report"),
+    [
+        # a worked example's numbers are in no line of the code
+        ("`grow` turns `614400` into `1228800`, as it is below `LIMIT`.", "1228800 does not appear in the snapshot"),
+        # nor is a name given as a sample input or a worked-out result ("becomes `MULTI_WORD_KEY`", "such as `0x1F`")
+        ("`grow` doubles a length below `LIMIT`, so `n` becomes `n_doubled`.", "n_doubled appears nowhere in the snapshot"),
+        ("`grow` doubles lengths below `LIMIT`, such as `HEADER_LEN`.", "HEADER_LEN appears nowhere in the snapshot"),
+        (
+            "`grow` doubles lengths below `LIMIT`, e.g. `HEADER_LEN` or `TRAILER_LEN`.",
+            "TRAILER_LEN appears nowhere in the snapshot",
+        ),
+    ],
+)
+def test_a_value_or_an_example_found_nowhere_is_put_to_the_model(fake, verifier, tmp_path, claim, report, answer, verdict):
+    # the model is told it was found nowhere, and shown the code: it tells a right one from a wrong one
     fake.add(_reply((1, answer, "grow doubles a length below LIMIT.")))
-    out = _verify(verifier, _grow(tmp_path), "`grow` turns `614400` into `1228800`, as it is below `LIMIT`.")
+    out = _verify(verifier, _grow(tmp_path), claim)
     shown = fake.requests[0]["messages"][1]["content"]
-    assert "Reported by the automatic checks:" in shown and "1228800 does not appear in the snapshot" in shown
+    assert "Reported by the automatic checks:" in shown and report in shown
     assert out.verdict is verdict, out.reason
 
 
@@ -413,25 +427,6 @@ def test_a_name_found_nowhere_is_still_not_put_to_the_model(fake, verifier, tmp_
     out = _verify(verifier, _grow(tmp_path), "`grow` turns `614400` into `1228800` through `grow_twice`.")
     assert out.verdict is Verdict.UNSUPPORTED
     assert fake.requests == []
-
-
-@pytest.mark.parametrize(("answer", "verdict"), [("held", Verdict.SUPPORTED), ("contradicted", Verdict.UNSUPPORTED)])
-@pytest.mark.parametrize(
-    "claim",
-    [
-        "`grow` doubles a length below `LIMIT`, so `n` becomes `n_doubled`.",
-        "`grow` doubles lengths below `LIMIT`, such as `HEADER_LEN`.",
-        "`grow` doubles lengths below `LIMIT`, e.g. `HEADER_LEN` or `TRAILER_LEN`.",
-    ],
-)
-def test_a_name_given_as_an_example_is_put_to_the_model(fake, verifier, tmp_path, claim, answer, verdict):
-    # a sample input or a worked-out result ("becomes `MULTI_WORD_KEY`", "such as `0x1F`") is spelled nowhere in
-    # the code; the model is told so, and shown the code that would make it
-    fake.add(_reply((1, answer, "grow doubles a length below LIMIT.")))
-    out = _verify(verifier, _grow(tmp_path), claim)
-    shown = fake.requests[0]["messages"][1]["content"]
-    assert "Reported by the automatic checks:" in shown and "appears nowhere in the snapshot" in shown
-    assert out.verdict is verdict, out.reason
 
 
 def test_a_made_up_name_beside_an_example_is_not_put_to_the_model(fake, verifier, tmp_path):
