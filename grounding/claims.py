@@ -9,6 +9,7 @@ index: deciding whether a name exists is the verifier's job.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
@@ -312,37 +313,66 @@ _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
 # a backslash before a word makes it an escape sequence (`\xHH`, `\n`), no name
 _CODE_TOKEN = re.compile(r"(?<![\w$#@\\-])(?:\d+-)*[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
 
+
+class Stemmed:
+    """A case-blind pattern every match of which holds one of a few stems (lower case): a text that holds none
+    is not searched. Most claims hold none of most cue words, and such a regex (a look-behind first, re.I) tries
+    every position of the text in turn. Only an ASCII text is ruled out so: re.I folds the long s and the Kelvin
+    sign to s and k, which lower() does not."""
+
+    def __init__(self, pattern: str, stems: tuple[str, ...]):
+        self.pattern = re.compile(pattern, re.I)
+        self.stems = re.compile("|".join(map(re.escape, stems)))  # case-sensitive: it reads the text lower-cased
+
+    def _may_match(self, text: str) -> bool:
+        return not text.isascii() or self.stems.search(text.lower()) is not None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if self._may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text) if self._may_match(text) else iter(())
+
+
 # Relation cues. Each is (relation, pattern); a cue followed by "by"/"from" is passive: the object comes first.
-_CUES: list[tuple[Relation, re.Pattern[str]]] = [
-    ("defines", re.compile(r"(?<![\w-])(?:defin(?:es|ed|e|ing)|declar(?:es|ed|e|ing))(?![\w-])", re.I)),
+_CUES: list[tuple[Relation, Stemmed]] = [
+    ("defines", Stemmed(r"(?<![\w-])(?:defin(?:es|ed|e|ing)|declar(?:es|ed|e|ing))(?![\w-])", ("defin", "declar"))),
     (
         "transfers",
-        re.compile(
+        Stemmed(
             r"(?<![\w-])(?:XCTLs?|XCTL(?:ed|s)?|transfers?\s+control|transferr?(?:ed|ing)\s+control|"
             r"hands?\s+(?:off\s+)?control|LINKs?\s+to|link(?:s|ed|ing)?\s+to)(?![\w-])",
-            re.I,
+            ("xctl", "transfer", "hand", "link"),
         ),
     ),
-    ("copies", re.compile(r"(?<![\w-])(?:cop(?:y|ies|ied|ying)|includ(?:es|ed|e|ing)|import(?:s|ed|ing)?)(?![\w-])", re.I)),
+    (
+        "copies",
+        Stemmed(
+            r"(?<![\w-])(?:cop(?:y|ies|ied|ying)|includ(?:es|ed|e|ing)|import(?:s|ed|ing)?)(?![\w-])", ("cop", "includ", "import")
+        ),
+    ),
     (
         "calls",
-        re.compile(
+        Stemmed(
             r"(?<![\w-])(?:call(?:s|ed|ing)?|invok(?:es|ed|e|ing)|perform(?:s|ed|ing)?|runs?|execut(?:es|ed|e|ing)|"
             # "hands the new handle to `P`", "passes `A` to `f`": what is handed is no object, P is called
             r"(?:hands?|hand(?:ed|ing)|pass(?:es|ed|ing)?)\s+(?:[\w'-]+\s+|\s+){1,6}?to(?=\s+\s))(?![\w-])",
-            re.I,
+            ("call", "invok", "perform", "run", "execut", "hand", "pass"),
         ),
     ),
     (
         "reads",
-        re.compile(r"(?<![\w-])(?:reads?|reading|brows(?:es|ed|e|ing)|fetch(?:es|ed|ing)?|quer(?:ies|ied|y))(?![\w-])", re.I),
+        Stemmed(
+            r"(?<![\w-])(?:reads?|reading|brows(?:es|ed|e|ing)|fetch(?:es|ed|ing)?|quer(?:ies|ied|y))(?![\w-])",
+            ("read", "brows", "fetch", "quer"),
+        ),
     ),
     (
         "writes",
-        re.compile(
+        Stemmed(
             r"(?<![\w-])(?:writ(?:es|e|ing|ten)|wrote|rewrit(?:es|e|ing|ten)|updat(?:es|ed|ing)|"
             r"delet(?:es|ed|ing)|insert(?:s|ed|ing)|stor(?:es|ed|ing))(?![\w-])",
-            re.I,
+            ("writ", "wrote", "updat", "delet", "insert", "stor"),
         ),
     ),
 ]

@@ -13,7 +13,7 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate, repeat
 from operator import add
 from pathlib import PurePosixPath
@@ -43,8 +43,15 @@ class Resolution:
     def found(self) -> bool:
         return bool(self.defs or self.refs or self.files or self.hits)
 
-    def paths(self) -> set[str]:
-        return {d.path for d in self.defs} | {r.path for r in self.refs} | set(self.files) | {p for p, _ in self.hits}
+    # Claim after claim asks what kinds of thing a name is and where it is, and a name many programs share has
+    # as many definitions: each is worked out once (a Resolution is complete before it is read, never changed after).
+    @cached_property
+    def kinds(self) -> frozenset[SymbolKind]:
+        return frozenset(d.kind for d in self.defs)
+
+    @cached_property
+    def paths(self) -> frozenset[str]:
+        return frozenset({d.path for d in self.defs} | {r.path for r in self.refs} | set(self.files) | {p for p, _ in self.hits})
 
 
 # a paragraph or section's leading number, as written alone (R3100, P100, 3100): letters, then digits, no hyphen
@@ -111,6 +118,8 @@ class Lookup:
         self._directories: dict[str, list[str]] | None = None  # a directory's name -> the files under it
         self._code_text: dict[str, tuple[str, list[int]]] = {}
         self._joined_text: dict[str, tuple[str, list[int]]] = {}
+        self._upper: dict[str, str] = {}
+        self._by_path: dict[str, dict[str, tuple[Symbol, ...]]] = {}
 
     def _definitions(
         self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None
@@ -118,9 +127,21 @@ class Lookup:
         if name is not None and (kind is not None or path is not None):
             # a name's definitions are asked for on their own first (resolve_name), then by kind or file: the
             # rows already read, filtered, are the same rows in the same order as another query's
-            where = None if path is None else normalize_relpath(path) or ""
-            return tuple(s for s in self.definitions(name) if kind in (None, s.kind) and where in (None, s.path))
+            found = (
+                self.definitions(name) if path is None else self._definitions_by_path(name).get(normalize_relpath(path) or "", ())
+            )
+            return tuple(s for s in found if kind in (None, s.kind))
         return tuple(self.index.definitions(name=name, kind=kind, path=path))
+
+    def _definitions_by_path(self, name: str) -> dict[str, tuple[Symbol, ...]]:
+        """A name's definitions grouped by file, each group in the order of all of them: a name shared by many
+        programs is asked for file by file."""
+        if name not in self._by_path:
+            groups: dict[str, list[Symbol]] = {}
+            for s in self.definitions(name):
+                groups.setdefault(s.path, []).append(s)
+            self._by_path[name] = {p: tuple(group) for p, group in groups.items()}
+        return self._by_path[name]
 
     def _definitions_starting(self, prefix: str, kinds: frozenset[SymbolKind]) -> tuple[Symbol, ...]:
         return tuple(self.index.definitions_starting(prefix, kinds))
@@ -172,13 +193,39 @@ class Lookup:
         if not starts or first > stop:
             return
         limit = starts[stop] - 1 if stop < len(starts) else len(text)
-        pattern, at = word_pattern(name), starts[first - 1]
-        while (m := pattern.search(text, at, limit)) is not None:
-            n = bisect.bisect_right(starts, m.start())
+        at = starts[first - 1]
+        while (found := self._find_word(path, name, at, limit)) >= 0:
+            n = bisect.bisect_right(starts, found)
             yield n
             if n >= len(starts):
                 return
             at = starts[n]
+
+    def _find_word(self, path: str, name: str, at: int, limit: int) -> int:
+        """Where word_pattern(name).search(text, at, limit) matches in a file's joined text, or -1. A regex whose
+        first step is a look-behind tries every position of the file; str.find jumps to the name, and the two
+        boundaries are checked by hand (\\w is isalnum() or '_'). A name the pattern matches in any case is
+        found in the upper-cased text when both are ASCII: re.I folds more than upper() does (the Kelvin sign
+        matches k), and upper() may change a non-ASCII text's length, so its offsets."""
+        text = self._joined(path)[0]
+        if name.upper() == name:
+            text = self._upper_text(path) if name.isascii() else ""
+        if not name or "." in name or not text:
+            match = word_pattern(name).search(self._joined(path)[0], at, limit)
+            return -1 if match is None else match.start()
+        while (i := text.find(name, at, limit)) >= 0:
+            j = i + len(name)
+            if not (i and _is_word_char(text[i - 1])) and not (j < limit and _is_word_char(text[j])):
+                return i
+            at = i + 1
+        return -1
+
+    def _upper_text(self, path: str) -> str:
+        """The joined text upper-cased, or "" when it is not ASCII."""
+        if path not in self._upper:
+            text = self._joined(path)[0]
+            self._upper[path] = text.upper() if text.isascii() else ""
+        return self._upper[path]
 
     def _joined(self, path: str) -> tuple[str, list[int]]:
         if path not in self._joined_text:
@@ -517,6 +564,11 @@ class Lookup:
         if not res.found:
             res.hits = self.text_hits(name) or self._unnamed_presence(name)
         return res
+
+
+def _is_word_char(char: str) -> bool:
+    """Is char one of word_pattern's boundary class [\\w-]?"""
+    return char.isalnum() or char in "_-"
 
 
 _CALL_END = re.compile(r"\.\s*$|\bEND-CALL\b", re.I)

@@ -46,6 +46,7 @@ from groundjudge.grounding.checks import (
 )
 from groundjudge.grounding.claims import (
     OBJECT_BEFORE,
+    Stemmed,
     in_code_fragment,
     is_cobol_shaped,
     is_program_shaped,
@@ -405,9 +406,10 @@ class DeterministicVerifier:
         verdict, reason, _ = decide(checks)
         evidence = collect_evidence(checks, verdict)
         # the claim's fields as they are: its refs and facts are read, never changed, after extraction, so the
-        # verdict shares them instead of serialising and rebuilding each
+        # verdict shares them instead of serialising and rebuilding each. From the model's (name, value) pairs:
+        # dict() of the model itself first asks it for a `keys` attribute, which a model answers by raising.
         return VerifiedClaim(
-            **dict(claim),
+            **dict(iter(claim)),
             verdict=verdict,
             reason=reason,
             evidence=evidence,
@@ -536,7 +538,8 @@ class _ClaimChecker:
                         loc = _Located(ref, ref.start, res=res)
             if ref.kind == "identifier" and loc.res is None:
                 loc.res = self.lk.resolve_name(ref.value)
-                whole = [d.path for d in loc.res.defs if d.kind in FILE_KINDS]
+                # only a name defined as a whole file names one: the definitions of any other are not walked
+                whole = [d.path for d in loc.res.defs if d.kind in FILE_KINDS] if loc.res.kinds & FILE_KINDS else []
                 loc.files = sorted(set(whole) | set(loc.res.files))
             self.located.append(loc)
 
@@ -570,10 +573,11 @@ class _ClaimChecker:
             d.path
             for loc in self.located
             if loc.ref.kind == "identifier"
+            and loc.res is not None
+            and loc.res.kinds & UNIT_KINDS  # the cheap test first: most names are of no program
             and (id(loc) not in objects or id(loc) in subjects or _RELATIVE_AFTER.match(self.claim.text, loc.ref.end))
             and not OBJECT_BEFORE.search(self.claim.text, 0, loc.pos)  # "sent to `P`": no actor
             and not _COMPARED_BEFORE.search(self.claim.text, 0, loc.pos)  # "Like `P`, it ...": another program
-            and loc.res is not None
             and not in_code_fragment(loc.ref)
             for d in loc.res.defs
             if d.kind in UNIT_KINDS
@@ -703,7 +707,7 @@ class _ClaimChecker:
         key = next((loc for loc in self.located if loc.ref.kind == "identifier" and loc.ref.start < first_cell), None)
         if key is None or key.res is None or not key.res.found:
             return
-        if key.res.files or any(d.kind in _CONTAINER_KINDS for d in key.res.defs):
+        if key.res.files or not key.res.kinds.isdisjoint(_CONTAINER_KINDS):
             return  # a program's or class's row lists what is said of it (its transaction, its callers), held anywhere
         others = [
             loc.res.defs
@@ -937,7 +941,7 @@ class _ClaimChecker:
             return False
         if last_part(ref.value).upper() in special_names():
             return False  # `TypeError`: a class the language supplies, another fact's object, no datum
-        return all(d.kind in _DATA_KINDS for d in loc.res.defs)
+        return loc.res.kinds <= _DATA_KINDS
 
     @cached_property
     def _fact_scope(self) -> list[str]:
@@ -990,10 +994,17 @@ class _ClaimChecker:
     def _opening_name(self, kinds: frozenset[SymbolKind] | None = None) -> _Located | None:
         """The resolved name a sentence opens with ("`P` performs ...", "- `f` returns ..."), if it opens with one;
         with kinds, only a name whose every definition is of one of them."""
+        first = self._opener
+        if first is None or first.res is None or (kinds is not None and not (first.res.defs and first.res.kinds <= kinds)):
+            return None
+        return first
+
+    @cached_property
+    def _opener(self) -> _Located | None:
+        """_opening_name without kinds, which a claim's checks ask for again and again (the names are located
+        before any check runs)."""
         first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
         if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
-            return None
-        if kinds is not None and not (first.res.defs and all(d.kind in kinds for d in first.res.defs)):
             return None
         return first
 
@@ -1036,7 +1047,7 @@ class _ClaimChecker:
     def _passed_in_call(self, subject: _Located, name: str) -> tuple[str, int] | None:
         """A COBOL program acts on what its callers pass it ("`Decode-VarInt` reads `PACKET-ID`" where the
         caller's `CALL "Decode-VarInt" USING ... PACKET-ID`): the line of such a CALL's arguments."""
-        if subject.res is None or not any(d.kind == SymbolKind.PROGRAM for d in subject.res.defs):
+        if subject.res is None or SymbolKind.PROGRAM not in subject.res.kinds:
             return None
         return self.lk.call_argument_line(last_part(subject.ref.value), last_part(name))
 
@@ -1149,8 +1160,9 @@ class _ClaimChecker:
         """Is the cited range in the program (or copybook, job...) a name resolved to: the file named so, or one
         of several programs in the file (`FUNCTION-ID`s after the main program) whose lines hold the range."""
         start, end = cite.ref.start_line or 1, cite.ref.end_line or cite.ref.start_line or 1
-        return path in res.files or any(
-            d.kind in FILE_KINDS and d.path == path and d.start_line <= start and end <= d.end_line for d in res.defs
+        return path in res.files or (
+            bool(res.kinds & FILE_KINDS)
+            and any(d.kind in FILE_KINDS and d.path == path and d.start_line <= start and end <= d.end_line for d in res.defs)
         )
 
     def _range_targets(self, path: str, cite: _Located) -> list[str]:
@@ -1409,9 +1421,9 @@ class _ClaimChecker:
             return
         # Only names that live inside a program (a paragraph, a data item, a function) can be misplaced;
         # a DD, a map field or a dataset name is used by programs but belongs to none.
-        locatable = any(d.kind in LOCATABLE_KINDS for d in res.defs)
+        locatable = not res.kinds.isdisjoint(LOCATABLE_KINDS)
         scope = [f for f in scope if self.lk.file_lines(f)]
-        if locatable and scope and not (set(scope) & res.paths()):
+        if locatable and scope and res.paths.isdisjoint(scope):
             found = [f for f in scope if self._present_in(ref.value, f)]
             if found and res.defs and self._states_definition():
                 # "X is defined in timed.py" where timed.py only imports X: the name is right, the file is not
@@ -1504,7 +1516,7 @@ class _ClaimChecker:
         refs = [r for r in res.refs if r.path in about]
         # Only for names that belong to no program (a DD, a dataset, a transaction ID): a data item or a
         # paragraph is best shown where it is defined.
-        if not defs and not refs and not any(d.kind in FILE_KINDS | LOCATABLE_KINDS for d in res.defs):
+        if not defs and not refs and res.kinds.isdisjoint(FILE_KINDS | LOCATABLE_KINDS):
             mention = next(((p, n) for p in about for n in self.lk.code_mention_lines(p, last_part(name))), None)
             if mention is not None:
                 p, n = mention
@@ -1753,7 +1765,7 @@ class _ClaimChecker:
             return True
         # `INPUT`, an OPEN mode, is no program though a file input.txt shares its stem
         named_file = bool(loc.res and loc.res.files) and not _is_keyword(loc.ref.value)
-        return loc.res is not None and (named_file or any(d.kind in ACTOR_KINDS for d in loc.res.defs))
+        return loc.res is not None and (named_file or not loc.res.kinds.isdisjoint(ACTOR_KINDS))
 
     def _in_cobol(self, loc: _Located) -> bool:
         """Is the name or file a COBOL one (where "copies" means a COPY statement)?"""
@@ -1918,7 +1930,7 @@ class _ClaimChecker:
         row_subject = (
             next((loc for loc in named if loc.ref.kind == "identifier" and loc.pos < first), None) if first > 0 else None
         )
-        if row_subject is None or row_subject.res is None or not any(d.kind == SymbolKind.PROGRAM for d in row_subject.res.defs):
+        if row_subject is None or row_subject.res is None or SymbolKind.PROGRAM not in row_subject.res.kinds:
             return []
         linked = {id(obj) for relation, _, _, obj in links if relation == "copies"}
         out: list[tuple[str, frozenset[RefKind], _Located | None, _Located]] = []
@@ -1943,11 +1955,7 @@ class _ClaimChecker:
                 verb, target = m.group(1).upper(), m.group(2).upper()
             elif bare is not None:
                 # "uses `EXEC CICS XCTL` to reach `X`": the verb alone, its target the program named after it
-                after = [
-                    a
-                    for a in named
-                    if a.pos > loc.pos and a.res is not None and any(d.kind == SymbolKind.PROGRAM for d in a.res.defs)
-                ]
+                after = [a for a in named if a.pos > loc.pos and a.res is not None and SymbolKind.PROGRAM in a.res.kinds]
                 if not after or not _TO_REACH.fullmatch(self.claim.text, loc.ref.end, after[0].pos):
                     continue
                 verb, target = bare.group(1).upper(), after[0].ref.value.upper()
@@ -2012,7 +2020,7 @@ class _ClaimChecker:
         io = relation in ("reads", "writes")
         # Any I/O reference makes a name a file, whichever way the claim says the data goes.
         family = IO_REFS if io else RELATION_REFS[relation]
-        fits = any(d.kind in RELATION_OBJECT_DEFS[relation] for d in res.defs) or any(r.kind in family for r in res.refs)
+        fits = not res.kinds.isdisjoint(RELATION_OBJECT_DEFS[relation]) or any(r.kind in family for r in res.refs)
         if not fits:
             # A program outside the snapshot (CEE3ABD, an IBM routine) is known by the CALL/XCTL/LINK to it.
             reached = family | PROGRAM_REFS if relation in ("calls", "transfers") else family
@@ -2158,7 +2166,7 @@ class _ClaimChecker:
         first = self._opening_name()
         if first is None or first.res is None:
             return
-        kinds = {d.kind for d in first.res.defs}
+        kinds = first.res.kinds
         if not kinds or not kinds <= _USING_KINDS:
             return
         if _DONE_TO_SUBJECT.match(self._masked, first.ref.end):
@@ -2167,7 +2175,7 @@ class _ClaimChecker:
             return  # a Rust or Go type's code is in impl blocks and methods anywhere, not in its definition
         text = self.claim.text
         clause_end = self._clause_of(first.pos)[1]
-        cobol = all(d.kind in PROCEDURE_KINDS for d in first.res.defs)
+        cobol = kinds <= PROCEDURE_KINDS
         # what a fact with its own checker names ("raises `X`") is judged there, through the calls it follows
         judged = {term.span[0] for f in self.claim.facts if f.predicate in CHECKERS for term in (f.object, f.by) if term}
         for loc in self.located:
@@ -2191,7 +2199,7 @@ class _ClaimChecker:
                 head = listed.start()
             if _AGENT_BEFORE.search(text, 0, head) or _NOT_USED_BEFORE.search(text, 0, head):
                 continue
-            if _FROM_BEFORE.search(text, 0, loc.pos) and not any(d.kind in DATA_KINDS for d in loc.res.defs):
+            if _FROM_BEFORE.search(text, 0, loc.pos) and loc.res.kinds.isdisjoint(DATA_KINDS):
                 continue
             if _OWNED_BEFORE.search(text, 0, loc.pos):
                 continue  # "urllib3's `HTTPError`": another module's name, which the subject may import under another
@@ -2735,7 +2743,7 @@ _NEGATED = {
 
 def _only_data(loc: _Located) -> bool:
     """Is the name only ever a COBOL data item or condition name?"""
-    return loc.res is not None and bool(loc.res.defs) and all(d.kind in DATA_KINDS for d in loc.res.defs)
+    return loc.res is not None and bool(loc.res.defs) and loc.res.kinds <= DATA_KINDS
 
 
 def _spans_text(spans: list[tuple[str, int, int]]) -> str:
@@ -2774,26 +2782,27 @@ def _targets_match(lk: Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
 
 # A dotted chain (value.timestamp.signature) often describes a format in prose; _unnamed_presence judges it.
 _OPENS_WITH_NAME = re.compile(r"^\s*(?:[-*]\s+|\d+[.)]\s+)?`?$")
-_NEVER = re.compile(
+_NEVER = Stemmed(
     r"(?<![\w-])(?:(?:is|are)\s+)?never\s+(?:(?P<set>set|assigned|moved\s+to|changed|updated|initiali[sz]ed)|"
     r"(?:used|referenced|read|tested))(?![\w-])|(?<![\w-])(?:is\s+|are\s+)?(?:unused|unreferenced)(?![\w-])",
-    re.I,
+    ("never", "unused", "unreferenced"),
 )
-_FLOWS = re.compile(
+_FLOWS = Stemmed(
     r"(?<![\w-])(?:feeds|is\s+passed\s+(?:to|on|through)|flows\s+(?:in)?to|is\s+moved\s+(?:in)?to|is\s+copied\s+(?:in)?to"
     r"|ends\s+up\s+in|is\s+used\s+(?:to|for|as|in|by))(?![\w-])",
-    re.I,
+    ("feeds", "passed", "flows", "moved", "copied", "ends", "used"),
 )
 _PIC_CLAUSE = re.compile(r"\bPIC(?:TURE)?\s+(?:IS\s+)?(\S+?)\.?(?=\s|$)", re.I)
-_RECEIVES = re.compile(
-    r"(?<![\w-])(?:ends?\s+up|goes|go|lands?|(?:is|are)\s+(?:stored|placed|put|saved|kept))\s+(?:in|into)\s+`", re.I
+_RECEIVES = Stemmed(
+    r"(?<![\w-])(?:ends?\s+up|goes|go|lands?|(?:is|are)\s+(?:stored|placed|put|saved|kept))\s+(?:in|into)\s+`",
+    ("end", "go", "land", "stored", "placed", "put", "saved", "kept"),
 )
 _INTO_BEFORE = re.compile(r"(?<![\w-])(?:in|into)\s+`?$", re.I)
-_DIVIDES = re.compile(r"(?<![\w-])divides?\s+`(?P<name>[^`]+)`\s+by\s+(?P<n>\d+(?:\.\d+)?)(?![\w-])", re.I)
-_IDENTICAL = re.compile(
+_DIVIDES = Stemmed(r"(?<![\w-])divides?\s+`(?P<name>[^`]+)`\s+by\s+(?P<n>\d+(?:\.\d+)?)(?![\w-])", ("divide",))
+_IDENTICAL = Stemmed(
     r"(?<![\w-])(?:(?:are|is)\s+(?P<not>not\s+)?(?:byte[- ]for[- ]byte\s+)?identical|identical\s+(?:copies|files)"
     r"|(?P<differ>differ|are\s+different))(?![\w-])",
-    re.I,
+    ("identical", "differ"),
 )
 _COPY_COLUMN = re.compile(
     r"(?<= \| )(?:COPY\s+)?(?:copy\s*books?|copies|copied|copy\s+members|members|includes)(?:\s+\w+)?\s*:", re.I
@@ -2884,10 +2893,10 @@ _PLACES = re.compile(
 )
 _ROW_KEY = re.compile(r"^\s*`(?P<name>[^`]+)`\s*\|")
 _ROW_RANGE = re.compile(r"^\s*`(?P<name>[^`]+)`\s*\|\s*lines?\s+\d+(?:\s*[-–]\s*\d+)?\s*(?:\||$)")
-_MOVED_INTO = re.compile(
+_MOVED_INTO = Stemmed(
     r"(?<![\w-])(?:moves?|moved|copies|copied|puts?|places?|passe[sd]|pass|stores?|stored|with)\s+"
     r"`(?P<a>[^`]+)`\s+(?:(?:through|on)\s+)?(?:in|into|to)\s+`(?P<b>[^`]+)`",
-    re.I,
+    ("move", "copie", "put", "place", "pass", "store", "with"),
 )
 # CICS command options a claim may name: a named one must be in the subject's own statement
 CICS_OPTIONS = frozenset(
@@ -3071,10 +3080,10 @@ def renders(template: str, quoted: str) -> bool:
 
 
 # "`K` is mapped to `V`", "maps `K` to `V`": an entry of a table in the code
-_MAPPED = re.compile(
+_MAPPED = Stemmed(
     r"`(?P<key>[^`\s]+)`\s+(?:is|are)\s+mapped\s+(?:on)?to\s+`(?P<value>[^`]+)`|"
     r"\bmaps?\s+`(?P<key2>[^`\s]+)`\s+(?:on)?to\s+`(?P<value2>[^`]+)`",
-    re.I,
+    ("map",),
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import json
 import sqlite3
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
@@ -104,13 +105,30 @@ _make = tuple.__new__
 
 
 def symbol_of(row: SymbolRow) -> Symbol:
-    kind, name, start, end, path, language, source, detail, _ = row
-    return _make(Symbol, (_SYMBOL_KIND[kind], name, path, start, end, language, source, _detail(detail)))
+    return _symbols([row[:-1]], None)[0]
 
 
 def ref_of(row: RefRow) -> Ref:
-    kind, target, line, path, context, language, detail, _ = row
-    return _make(Ref, (_REF_KIND[kind], target, path, line, language, context, _detail(detail)))
+    return _refs([row[:-1]], None)[0]
+
+
+# Rows as the queries read them (without the match key, which only their WHERE clauses use) into Symbols and
+# Refs; with a name, only the rows whose stored name matches it by their language's case rule (the key may have
+# matched the other rule). One comprehension rather than a function call per row: verification reads many rows.
+def _symbols(rows: Iterable[tuple], name: str | None) -> list[Symbol]:
+    return [
+        _make(Symbol, (_SYMBOL_KIND[kind], stored, path, start, end, language, source, _detail(detail)))
+        for kind, stored, start, end, path, language, source, detail in rows
+        if name is None or _same_key(name, stored, language)
+    ]
+
+
+def _refs(rows: Iterable[tuple], target: str | None) -> list[Ref]:
+    return [
+        _make(Ref, (_REF_KIND[kind], stored, path, line, language, context, _detail(detail)))
+        for kind, stored, line, path, context, language, detail in rows
+        if target is None or _same_key(target, stored, language)
+    ]
 
 
 @lru_cache(maxsize=65536)
@@ -126,7 +144,7 @@ def _insert(table: str, columns: tuple[str, ...]) -> str:
 
 _INSERT_SYMBOL = _insert("symbols", SYMBOL_COLUMNS)
 _INSERT_REF = _insert("refs", REF_COLUMNS)
-_SYMBOL_SELECT, _REF_SELECT = ", ".join(SYMBOL_COLUMNS), ", ".join(REF_COLUMNS)
+_SYMBOL_SELECT, _REF_SELECT = ", ".join(SYMBOL_COLUMNS[:-1]), ", ".join(REF_COLUMNS[:-1])
 
 
 class IndexWriter:
@@ -195,6 +213,7 @@ class Index:
         self.cached = False  # set by load_index: reused from disk rather than built now
         self._paths: list[str] | None = None
         self._free_format: frozenset[str] | None = None
+        self._file_rows: dict[str, tuple] | None = None
         self._starts: list[tuple[int, str]] | None = None
         # a file's lines, read once while in use: verification asks for many snippets of the same few files,
         # and a long run over a large corpus must not end up holding every file
@@ -215,12 +234,11 @@ class Index:
         return [FileInfo(path=p, language=lang, lines=n, status=st, note=note) for p, lang, n, st, note in rows]
 
     def file_info(self, path: str) -> FileInfo | None:
-        norm = normalize_relpath(path)
-        row = (
-            self.conn.execute("SELECT path, language, lines, status, note FROM files WHERE path = ?", (norm,)).fetchone()
-            if norm
-            else None
-        )
+        if self._file_rows is None:
+            # the whole table, once: verification asks about file after file, and a query each costs more
+            rows = self.conn.execute("SELECT path, language, lines, status, note FROM files")
+            self._file_rows = {row[0]: row for row in rows}
+        row = self._file_rows.get(normalize_relpath(path) or "")
         return FileInfo(path=row[0], language=row[1], lines=row[2], status=row[3], note=row[4]) if row else None
 
     def _all_paths(self) -> list[str]:
@@ -281,8 +299,7 @@ class Index:
 
     def definitions(self, name: str | None = None, kind: SymbolKind | None = None, path: str | None = None) -> list[Symbol]:
         rows = self._select("symbols", _SYMBOL_SELECT, "path, start_line, kind, name, end_line, detail", name, kind, path)
-        # a row whose name_key matched the other case rule is no match
-        return [symbol_of(r) for r in rows if name is None or _same_key(name, r[NAME], r[LANGUAGE])]
+        return _symbols(rows, name)
 
     def definitions_starting(self, prefix: str, kinds: frozenset[SymbolKind]) -> list[Symbol]:
         """Definitions of the given kinds in a case-insensitive language (COBOL, JCL) whose name starts with
@@ -295,7 +312,7 @@ class Index:
             f" AND kind IN ({','.join('?' * len(kinds))}) ORDER BY path, start_line, kind, name",
             (key, key[:-1] + chr(ord(key[-1]) + 1), *sorted(kinds)),
         )
-        return [symbol_of(r) for r in rows if r[LANGUAGE] in case_insensitive()]
+        return _symbols((r for r in rows if r[LANGUAGE] in case_insensitive()), None)
 
     def references(
         self,
@@ -306,7 +323,7 @@ class Index:
     ) -> list[Ref]:
         """References by target, kind, path and a window of lines (first, last), each filter optional."""
         rows = self._select("refs", _REF_SELECT, "path, line, kind, target, context, detail", target, kind, path, lines)
-        return [ref_of(r) for r in rows if target is None or _same_key(target, r[NAME], r[LANGUAGE])]
+        return _refs(rows, target)
 
     def enclosing(
         self,
@@ -331,7 +348,7 @@ class Index:
             " ORDER BY start_line DESC, end_line ASC, kind, name LIMIT 1",
             (normalize_relpath(path) or "", line, line, *kinds),
         ).fetchone()
-        return symbol_of(row) if row else None
+        return _symbols([row], None)[0] if row else None
 
     # text ----------------------------------------------------------------------------------------
     def _read_lines(self, path: str) -> list[str]:
