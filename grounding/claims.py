@@ -303,8 +303,10 @@ _LOWER_COBOL_SIGN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+|\.$")
 # Notations that name nothing in the code: a date or time picture (`YYYY-MM-DD`, `DD/Mon/YYYY:HH:MM:SS +0000`),
 # a terminal escape sequence as written in prose (`ESC[0m`, `\x1b[31m`) and a number's base prefix (`0x`)
 _DATE_PART = r"(?:YYYY|YY|CC|MM|MMM|Mon|DD|DDD|HH|hh|mm|SS|ss|[+-]\d{4})"
+# a date picture written without separators: `YYYYMMDD`, `CCYYMMDD`, `YYDDD`, `HHMMSS`
+_COMPACT_DATE = r"(?:CC)?(?:YYYY|YY)(?:MMM|MM|DDD)(?:DD)?(?:HHMMSS(?:ss|hh)?)?|HHMMSS(?:ss|hh)?"
 _NOTATION = re.compile(
-    rf"{_DATE_PART}(?:[-/:. T]+{_DATE_PART})+|(?:ESC|\\e|\\x1[bB]|\\033|\\u001[bB]|\^\[)\[[\d;]*[A-Za-z]?|0[xXbBoO]"
+    rf"{_DATE_PART}(?:[-/:. T]+{_DATE_PART})+|{_COMPACT_DATE}|(?:ESC|\\e|\\x1[bB]|\\033|\\u001[bB]|\^\[)\[[\d;]*[A-Za-z]?|0[xXbBoO]"
 )
 # a command line (`cobc -x -free cgiform.cob -o cgiform.exe`): a program, then words of which one is an option
 _COMMAND = re.compile(r"[a-z][\w.+-]*(?: +[^ =()]+)*? +--?[A-Za-z][^ =()]*(?: +[^ =()]+)*")

@@ -1,6 +1,6 @@
 """Issue E round 21 (from held-out sets 15 to 30): notations that name nothing in the code (a date picture,
-`YYYY-MM-DD`; a terminal escape sequence, `ESC[0m`; a number's base prefix, `0x`, added after set 32) are no
-names, and a command line in backticks (`cobc -x -free cgiform.cob -o cgiform.exe`) is no file: its file
+`YYYY-MM-DD`, or `YYYYMMDD` without separators, added after set 36; a terminal escape sequence, `ESC[0m`; a
+number's base prefix, `0x`, added after set 32) are no names, and a command line in backticks (`cobc -x -free cgiform.cob -o cgiform.exe`) is no file: its file
 arguments are cited, its program and options are not checked. A made-up file in a command line still is."""
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ def test_notations_and_command_lines(grounder, md, verdict):
         ("as `DD/Mon/YYYY:HH:MM:SS +0000`", []),
         ("`\\x1b[31m`", []),
         ("after a `0x` or `0o` prefix", []),
+        # without separators (added after set 36)
+        ("as `YYYYMMDD`, `CCYYMMDD`, `YYDDD` or `HHMMSS`", []),
         ("`cobc -x -W worldcities4.cbl commonroutines.cbl`", [("path", "worldcities4.cbl"), ("path", "commonroutines.cbl")]),
         # a statement with a minus is no command line, nor is an assignment
         ("`MOVE -1 TO WS-X`", [("value", "MOVE -1 TO WS-X"), ("identifier", "WS-X")]),
