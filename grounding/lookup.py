@@ -207,11 +207,10 @@ class Lookup:
         boundaries are checked by hand (\\w is isalnum() or '_'). A name the pattern matches in any case is
         found in the upper-cased text when both are ASCII: re.I folds more than upper() does (the Kelvin sign
         matches k), and upper() may change a non-ASCII text's length, so its offsets."""
-        text = self._joined(path)[0]
-        if name.upper() == name:
-            text = self._upper_text(path) if name.isascii() else ""
+        joined = self._joined(path)[0]
+        text = (self._upper_text(path) if name.isascii() else "") if name.upper() == name else joined
         if not name or "." in name or not text:
-            match = word_pattern(name).search(self._joined(path)[0], at, limit)
+            match = word_pattern(name).search(joined, at, limit)
             return -1 if match is None else match.start()
         while (i := text.find(name, at, limit)) >= 0:
             j = i + len(name)
