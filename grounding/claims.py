@@ -308,6 +308,8 @@ _COMPACT_DATE = r"(?:CC)?(?:YYYY|YY)(?:MMM|MM|DDD)(?:DD)?(?:HHMMSS(?:ss|hh)?)?|H
 _NOTATION = re.compile(
     rf"{_DATE_PART}(?:[-/:. T]+{_DATE_PART})+|{_COMPACT_DATE}|(?:ESC|\\e|\\x1[bB]|\\033|\\u001[bB]|\^\[)\[[\d;]*[A-Za-z]?|0[xXbBoO]"
 )
+# a number with a unit of time or size, written as a duration or a size prints (Go's `1500ns`, `2.5s`)
+_QUANTITY = re.compile(r"(\d+(?:\.\d+)?)(?:ns|us|µs|ms|s|m|h|B|KB|MB|GB|KiB|MiB|GiB)")
 # a command line (`cobc -x -free cgiform.cob -o cgiform.exe`): a program, then words of which one is an option
 _COMMAND = re.compile(r"[a-z][\w.+-]*(?: +[^ =()]+)*? +--?[A-Za-z][^ =()]*(?: +[^ =()]+)*")
 _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
@@ -583,6 +585,9 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
         return
     if _NOTATION.fullmatch(c):
+        return
+    if q := _QUANTITY.fullmatch(c):  # `1500ns`, `64KB`: a value the code may write as `1500` and a unit type
+        out.add(pos, ClaimRef(kind="value", text=whole, value=q.group(1), value_kind="number"))
         return
     if _COMMAND.fullmatch(c):  # its files are cited; its program and options are no names of the snapshot
         for word in c.split():

@@ -58,6 +58,7 @@ from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, PROCED
 from groundjudge.grounding.index.registry import (
     assign_dd,
     case_insensitive,
+    is_script,
     keywords,
     members_outside_types,
     special_names,
@@ -1087,13 +1088,22 @@ class _ClaimChecker:
         self.checks.append(CheckResult(outcome, message, evidence or [], relation, fact, ref))
 
     def _named_in_code(self, name: str) -> tuple[str, int] | None:
-        """The first code line (not prose, not a comment) that spells a file name, alone or at the end of a
-        path (`$FILES/allCountries.txt`)."""
+        """The first line of code, or else of a script (a makefile, a shell script; never a document, never a
+        comment), that spells a file name or path, alone or at the end of a path (`$FILES/allCountries.txt`):
+        the program that opens the file is better evidence than the script that passes it on."""
         pattern = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w/-])", re.I)
-        for path, n, line in self.lk.search(name):
-            if not self.lk.is_prose(path) and pattern.search(line) and not is_comment(line, self.lk.line_language(path)):
-                return path, n
-        return None
+        lines = [
+            (self.lk.is_prose(path), path, n)
+            for path, n, line in self.lk.search(name)
+            if (not self.lk.is_prose(path) or is_script(path))
+            and pattern.search(line)
+            and not is_comment(line, self.lk.line_language(path))
+        ]
+        return min(lines)[1:] if lines else None
+
+    def _add_named_in_code(self, value: str, named: tuple[str, int], what: str) -> None:
+        p, n = named
+        self._add("ok", f"{value} is named by the code at {p}:{n} ({what}, not of the snapshot)", [self.lk.snippet(p, n, n)])
 
     def _check_path(self, loc: _Located) -> None:
         ref = loc.ref
@@ -1113,7 +1123,13 @@ class _ClaimChecker:
             if norm is None or not any(p.startswith(norm.rstrip("/") + "/") for p in self.lk.all_paths()):
                 return
         if normalize_relpath(ref.value) is None:
-            self._add("missing", f"{ref.value} leaves the corpus root; nothing was read")
+            # `/srv/www/cgi-bin` in a makefile's variable: a path of the machine the code runs on, which the
+            # code spells; nothing outside the snapshot is read either way
+            named = self._named_in_code(ref.value) if ref.value.startswith("/") and ref.start_line is None else None
+            if named is None:
+                self._add("missing", f"{ref.value} leaves the corpus root; nothing was read")
+            else:
+                self._add_named_in_code(ref.value, named, "a path of the machine it runs on")
             return
         if not loc.files and not ref.strict:
             return  # `localhost:8000`: cited like a file with no extension, but none of the snapshot's
@@ -1126,12 +1142,7 @@ class _ClaimChecker:
             elif named is not None:
                 # `HOST01.TXT` in an ASSIGN clause, `settings.ini` in an open() call: a file the code reads at
                 # run time, which the snapshot does not hold and need not
-                p, n = named
-                self._add(
-                    "ok",
-                    f"{ref.value} is named by the code at {p}:{n} (a file of the run, not of the snapshot)",
-                    [self.lk.snippet(p, n, n)],
-                )
+                self._add_named_in_code(ref.value, named, "a file of the run")
             else:
                 self._add("missing", f"no file {ref.value} in the snapshot")
             return

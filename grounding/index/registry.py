@@ -115,22 +115,29 @@ SNIFFED_CHARS = 8000  # about the first hundred lines: where a program's header 
 
 
 @cache
-def _listed_extensions(key: str) -> frozenset[str]:
-    """The extensions the language files list under key: `sniffed_extensions` (names that say plain text but
-    not which), `documents` (documents and configuration), `stubs` (declaration files)."""
-    return frozenset(ext for lang in languages().values() for ext in lang.data.get(key, ()))
+def _listed(key: str) -> frozenset[str]:
+    """What the language files list under key: the extensions `sniffed_extensions` (names that say plain text
+    but not which), `documents` (documents and configuration), `stubs` (declaration files) and `scripts`, and
+    the file names `script_names` (scripts and build files without an extension)."""
+    return frozenset(entry for lang in languages().values() for entry in lang.data.get(key, ()))
 
 
 def is_document_or_config(path: str) -> bool:
     """A document or configuration file (text.toml's documents), which describes the code but never acts.
     Not the renamer's documents (rename.leak.is_document): those are prose written for people, `.txt` too."""
-    return extension(path) in _listed_extensions("documents")
+    return extension(path) in _listed("documents")
+
+
+def is_script(path: str) -> bool:
+    """A script or build file (text.toml's scripts and script_names): plain text that acts."""
+    name = path.rsplit("/", 1)[-1].lower()
+    return extension(path) in _listed("scripts") or name in _listed("script_names")
 
 
 def is_stub(path: str) -> bool:
     """A declaration file (a language's `stubs`: Python's `.pyi`, TypeScript's `.d.ts`), whose functions have
     no bodies: what a name does is read in the file that runs it."""
-    return path.lower().endswith(tuple(_listed_extensions("stubs")))
+    return path.lower().endswith(tuple(_listed("stubs")))
 
 
 def kind_of(path: str, text: str) -> Kind:
@@ -142,7 +149,7 @@ def kind_of(path: str, text: str) -> Kind:
         for lang in languages().values():
             if lang.leading_text and text.startswith(lang.leading_text):
                 return lang.kind
-        if extension(path) not in _by_extension() or extension(path) in _listed_extensions("sniffed_extensions"):
+        if extension(path) not in _by_extension() or extension(path) in _listed("sniffed_extensions"):
             head = text[:SNIFFED_CHARS]
             for lang in languages().values():
                 if lang.sniff is not None and lang.sniff.search(head):
