@@ -421,6 +421,18 @@ def _doubts(reply: dict[int, _FactReply]) -> list[str]:
     ]
 
 
+def _reason_names(reason: str) -> list[str]:
+    """The names a reason gives: backticked (`_digits(s)` as `_digits`) or code-shaped."""
+    names = []
+    for m in _REASON_NAME.finditer(reason):
+        quoted, bare = m.group(1), m.group(2)
+        if bare and _code_shaped(bare, reason[: m.start()]):
+            names.append(bare)
+        elif quoted and (head := _QUOTED_HEAD.match(quoted)):  # `_digits(s)`, `self.type.now()`
+            names.append(head.group().strip(".-"))
+    return names
+
+
 def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evidence]:
     """What a second look shows of the names the model's reasons give (the code it says it was not shown,
     "`toNumberE` is not in the excerpts", "R4600's body"): first where a unit an excerpt showed in part goes
@@ -428,14 +440,7 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
     several files define, those in the files already shown (the code around the claim; a copy elsewhere, a
     stub or a test's namesake is not what the reason means) or else in code files, first the types the
     reasons name; a COBOL paragraph named by its number ("R4600") by its full name; up to MORE_EXCERPTS."""
-    names: list[str] = []
-    for reason in reasons:
-        for m in _REASON_NAME.finditer(reason):
-            quoted, bare = m.group(1), m.group(2)
-            if bare and _code_shaped(bare, reason[: m.start()]):
-                names.append(bare)
-            elif quoted and (head := _QUOTED_HEAD.match(quoted)):  # `_digits(s)`, `self.type.now()`
-                names.append(head.group().strip(".-"))
+    names = [name for reason in reasons for name in _reason_names(reason)]
     owners = {part for n in names for part in n.split(".")}
     files = {e.path for e in shown}
     out = _cut_off([n.rpartition(".")[2] for n in dict.fromkeys(names)], shown, index)
@@ -456,7 +461,35 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
                 e.path == d.path and e.start_line <= d.start_line <= e.end_line for e in [*shown, *out]
             ):
                 out.append(_definition(index, d))
+    # a name shown where it is defined, or defined nowhere (an attribute, `self.is_muted`): a doubt that says
+    # code was not shown is about what code does with it ("the method that checks is_muted is not shown"), which
+    # a further use shows; a doubt about a judgement ("whether it is risky") is not settled by more code
+    wanting = [name for reason in reasons if _NOT_SHOWN.search(reason) for name in _reason_names(reason)]
+    for name in dict.fromkeys(n.rpartition(".")[2] for n in wanting):
+        use = _further_use(index, name, [*shown, *out], files)
+        if use is not None and len(out) < MORE_EXCERPTS:
+            out.append(_widened(_lines(index, *use, use[1], f"uses {name}"), index))
     return [e for e in out if e.snippet]
+
+
+def _further_use(index: Any, name: str, seen: list[Evidence], files: set[str]) -> tuple[str, int] | None:
+    """The first code line (whole word, not a comment, outside the name's definitions) using name outside the
+    excerpts seen, in the files they show first."""
+    lookup = Lookup(index)
+    inside = [(d.path, d.start_line, d.end_line) for d in index.definitions(name)]
+    hits = sorted(
+        ((p, n) for p, n, _ in index.search(name, SEARCHED) if _is_code(index, p)),
+        key=lambda h: (h[0] not in files, h),
+    )
+    return next(
+        (
+            (p, n)
+            for p, n in hits
+            if not any(f == p and a <= n <= b for f, a, b in [*((e.path, e.start_line, e.end_line) for e in seen), *inside])
+            and lookup.first_code_mention(p, name, n, n) is not None
+        ),
+        None,
+    )
 
 
 def _cut_off(names: list[str], shown: list[Evidence], index: Any) -> list[Evidence]:

@@ -578,6 +578,35 @@ def test_a_second_look_shows_where_a_unit_shown_in_part_goes_on_to_name_a_name(t
     assert found("`step_3` is not shown.") == []
 
 
+def test_a_second_look_shows_a_further_use_of_a_name_whose_definition_is_shown(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+    from groundjudge.judging.llm_grounding import _lines, _unshown
+
+    # v18, from set 16's blinker: "the method that checks is_muted is not shown" after the attribute's set-up
+    # and the context manager that toggles it were; the method that reads it is where the claim is settled
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "signal.py").write_text(
+        "class Signal:\n    def __init__(self):\n        self.is_muted = False\n\n"
+        "    def muted(self):\n        self.is_muted = True\n\n"
+        "    def send(self, sender):\n        # is_muted skips every receiver\n        if self.is_muted:\n"
+        "            return []\n        return [sender]\n"
+    )
+    (tmp_path / "b" / "other.py").write_text("def is_muted():\n    return False\n\n\nflag = is_muted()\n")
+    snap = snapshot_directory(tmp_path / "b")
+    index = load_index(snap)
+    shown = [_lines(index, "signal.py", 1, 6)]
+
+    def found(reason: str) -> list[tuple[str, int, int]]:
+        return [(e.path, e.start_line, e.end_line) for e in _unshown([reason], shown, index)]
+
+    # the use in the file shown, widened to its method (the comment is no use), before another file's
+    # definition and use of a namesake
+    assert found("The method that checks is_muted is not shown.") == [("other.py", 1, 2), ("signal.py", 8, 12)]
+    # a name with no use outside what was shown and its definitions adds no use
+    assert found("`muted` is not in the excerpts.") == []
+
+
 def test_a_claim_left_unable_to_verify_by_a_typed_fact_is_asked_about_as_a_whole(fake, verifier, indexed, tmp_path):
     from groundjudge.grounding.index import load_index
     from groundjudge.grounding.snapshot import snapshot_directory
