@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from groundjudge.grounding.facts import EXPRESSION, SECONDS_PER, Fact, Measure, Predicate
-from groundjudge.grounding.index.model import FUNCTION_KINDS, Ref, RefKind, Symbol, SymbolKind
+from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import language
-from groundjudge.grounding.lookup import Lookup, last_part
+from groundjudge.grounding.lookup import FULL_SEARCH_LIMIT, Lookup, is_comment, last_part
 from groundjudge.grounding.models import Evidence
 
 MAX_ANCESTRY = 8
@@ -883,6 +883,89 @@ def check_member(lk: Lookup, fact: Fact, scope: list[str]) -> FactOutcome | None
     )
 
 
+# the statements that call, perform or pass control to a name; any other mention of it may be one too (a
+# callback passed on), which "never called" cannot be held against
+_CALL_KINDS = frozenset({RefKind.CALL, RefKind.PERFORM, RefKind.GOTO, RefKind.XCTL, RefKind.LINK, RefKind.EXEC_PGM})
+_PROCEDURE_DIVISION = re.compile(r"\bPROCEDURE\s+DIVISION\b", re.I)
+_OWN_UNIT = re.compile(
+    r"\s*\S*\s*(?:\w+\s+){0,6}?\bin\s+(?:its|the|this|that)\s+(?:own\s+)?(?:procedure\s+division|program|file|module)\b", re.I
+)
+
+
+def _in_procedure_code(lk: Lookup, path: str, line: int) -> bool:
+    """Is a COBOL line procedure code: past its PROCEDURE DIVISION header, or in a paragraph or section (of a
+    copybook of procedure code)? A data item named in another's clause or a function in the REPOSITORY
+    paragraph is declared there, not used."""
+    comment = lk.line_language(path)
+    lines = lk.file_lines(path)
+    header = next(
+        (n for n, text in enumerate(lines, start=1) if _PROCEDURE_DIVISION.search(text) and not is_comment(text, comment)), None
+    )
+    if header is not None:
+        return line > header
+    return lk.index.enclosing(path, line, (SymbolKind.PARAGRAPH, SymbolKind.SECTION)) is not None
+
+
+def check_unused(lk: Lookup, fact: Fact, text: str, scope: list[str]) -> FactOutcome | None:
+    """ "`X` is never called", "declared but never referenced", "`P` never performs `X`": the first line of code
+    using X outside its definitions (within P's code, when the claim names P) contradicts it; for "called", a
+    statement calling or performing it, while a mere mention leaves it unchecked, since X may be passed on and
+    called. No such line, when every line naming X was read, holds it. "in its procedure division", "in the
+    program", and of a data item: only the claim's own files count."""
+    if fact.subject is None:
+        return None
+    owner, _, name = fact.subject.value.rpartition(".")
+    defs = [d for d in lk.definitions(name) if not owner or d.detail.get("parent") in (None, last_part(owner))]
+    actors = actor_defs(lk, fact.by.value, scope) if fact.by is not None else []
+    if not defs or (fact.by is not None and not actors):
+        return None
+    within = [(d.path, d.start_line, d.end_line) for d in actors]
+    # a data item is its program's own (another program's namesake is another item): only the claim's files count
+    own = scope and (_OWN_UNIT.match(text, fact.span[1]) or all(d.kind in DATA_KINDS for d in defs))
+    files = set(scope) if own else None
+    # its definitions, and the lines that import it (an import names what a file may use, and is no use)
+    inside = [(d.path, d.start_line, d.end_line) for d in lk.definitions(name)]
+    inside += [(r.path, r.line, r.line) for r in lk.references(name) if r.kind is RefKind.IMPORT]
+
+    def used_at(path: str, line: int) -> bool:
+        return (
+            (files is None or path in files)
+            and (not within or any(p == path and a <= line <= b for p, a, b in within))
+            and not any(p == path and a <= line <= b for p, a, b in inside)
+            and (language(lk.language(path)).case_sensitive or _in_procedure_code(lk, path, line))
+        )
+
+    hits = lk.search(name, FULL_SEARCH_LIMIT)
+    mentions = [
+        (p, n) for p, n, _ in hits if not lk.is_prose(p) and lk.first_code_mention(p, name, n, n) is not None and used_at(p, n)
+    ]
+    calls = [(r.path, r.line, f"{r.kind} at ") for r in lk.references(name) if r.kind in _CALL_KINDS and used_at(r.path, r.line)]
+    said = fact.value or "used"
+    who = f" by {fact.by.value}" if fact.by is not None else ""
+    # a mention shows a use, but not a read or a test (a MOVE to it is neither): only no mention at all settles those
+    found = calls if said == "called" else [(p, n, "") for p, n in mentions] if said == "used" else []
+    if found:
+        path, line, kind = found[0]
+        return FactOutcome("contradicted", f"{name} is {said}{who} ({kind}{path}:{line})", [lk.snippet(path, line, line)])
+    if len(hits) >= FULL_SEARCH_LIMIT:
+        return FactOutcome("unchecked", f"{name} is named on too many lines to read them all")
+    if mentions:
+        path, line = mentions[0]
+        return FactOutcome(
+            "unchecked",
+            f"no statement calls {name}{who}, but code names it at {path}:{line}"
+            if said == "called"
+            else f"code names {name}{who} at {path}:{line}, which may or may not read it",
+            [lk.snippet(path, line, line)],
+        )
+    where = f"of {fact.by.value}" if fact.by is not None else "of its own files" if files is not None else "of the snapshot"
+    d = actors[0] if actors else defs[0]
+    verb = {"called": "calls", "read": "reads or tests"}.get(said, "uses")
+    return FactOutcome(
+        "ok", f"no code {where} {verb} {name} outside its definition", [_sym_evidence(lk, d, f"{d.kind} {d.name}")]
+    )
+
+
 CHECKERS: dict[Predicate, Callable[..., FactOutcome | None]] = {
     Predicate.INHERITS: lambda lk, fact, scope: check_inherits(lk, fact),
     Predicate.RAISES: lambda lk, fact, scope: check_raises(lk, fact),
@@ -902,5 +985,7 @@ def check_fact(lk: Lookup, fact: Fact, text: str, names: list[str], scope: list[
         return check_unknown(lk, fact, text)
     if fact.predicate is Predicate.HAS_VALUE:
         return check_has_value(lk, fact, names, scope)
+    if fact.predicate is Predicate.UNUSED:
+        return check_unused(lk, fact, text, scope)
     checker = CHECKERS.get(fact.predicate)
     return checker(lk, fact, scope) if checker is not None else None

@@ -381,7 +381,11 @@ _CUES: list[tuple[Relation, Stemmed]] = [
     ),
 ]
 _DETERMINER = re.compile(r"\b(?:the|a|an|each|every|this|that|its|their|one|any)\s+$", re.I)
-_NEGATED = re.compile(r"\b(?:not|never|n't|no\s+longer|rather\s+than|instead\s+of|without)\s+(?:\w+ly\s+)?$", re.I)
+_NEGATED = re.compile(
+    r"\b(?:not|never|n't|no\s+longer|rather\s+than|instead\s+of|without"
+    r"|nothing|no\s+(?:other\s+)?(?:code|one|program|paragraph|function|method|caller))\s+(?:\w+ly\s+|ever\s+|else\s+)?$",
+    re.I,
+)
 _NO_OBJECT = re.compile(r"\s+(?:no|nothing|none)\b", re.I)
 # "for people who call the inner `cors`", "if you pass it to `f`": a person acts, no code does
 _PERSON_ACTS = re.compile(

@@ -67,6 +67,7 @@ class Predicate(str, Enum):
     RETURNS = "returns"
     HAS_MEMBER = "has-member"
     COUNTS = "counts"
+    UNUSED = "unused"  # nothing uses a name: "never called", "declared but never referenced", "nothing calls `X`"
     UNKNOWN = "unknown"  # opinions, intent, business or runtime claims: nothing in the code can settle it
 
 
@@ -83,13 +84,15 @@ class Fact(BaseModel):
     span: Span  # the words that state the predicate
     subject: Term | None = None
     object: Term | None = None
-    value: str | None = None  # for has-value: the value claimed; for counts: the number
+    value: str | None = None  # for has-value: the value claimed; for counts: the number; for unused: facts._use_kind
     file: str | None = None
     start_line: int | None = None
     end_line: int | None = None
     initial: bool = False  # for has-value: the claim says the initial or default value (VALUE, defaults to)
     assigned: bool = False  # for has-value: the claim says code sets it (MOVE, SET, COMPUTE, an assignment)
-    by: Term | None = None  # for has-value set by code, returns, counts: whose code span does it; maps-exception: what is caught
+    by: Term | None = (
+        None  # for has-value set by code, returns, counts, unused: whose code span does it; maps-exception: what is caught
+    )
     measure: Measure | None = None  # for has-value: what its number counts (a length, a unit of time)
     negated: str | None = None  # for returns: a value the claim says is not returned ("rather than `True`")
     noun: str | None = None  # for counts: what is counted (files, paragraphs); for has-member: the member kind
@@ -593,6 +596,88 @@ def _member_facts(text: str, refs: list[ClaimRef]) -> list[Fact]:
     return facts
 
 
+# "`X` is declared but never called anywhere", "`A`, `B` and `C` are never referenced": every name of the clause
+# before the words; not "is not used to", "never called by `main`" (a purpose, a caller named: another claim)
+_NEVER_USED = re.compile(
+    r"\b(?:(?P<one>is|was|remains|stays|goes)|are|were|remain|stay|go)\b[^.;:]*?\b(?:never|not|nowhere)\s+(?:\w+ly\s+)?"
+    r"(?:ever\s+)?(?P<verb>called|invoked|performed|executed|used|referenced|read|tested)\b"
+    r"(?!\s+(?:to|for|as|from|with|when|if|unless|until)\b)(?P<by>\s+by )?"
+    r"|\b(?:(?P<one2>is)|are)\s+(?:\w+ly\s+)?(?P<adjective>unused|unreferenced|dead\s+code)\b",
+    re.I,
+)
+# "nothing calls `X`", "no code ever references `X`": the names after the words
+_NOTHING_USES = re.compile(
+    r"\b(?:nothing|no\s+(?:other\s+)?(?:code|one|program|paragraph|function|method|caller))\s+(?:ever\s+|else\s+)?"
+    r"(?P<verb>calls|invokes|performs|executes|uses|references|reads)\b",
+    re.I,
+)
+# one space after the comma: in the masked text a list's comma is followed by its next name's blanks
+_CLAUSE_START = re.compile(
+    r".*(?:[;:]|, (?:so|and|but|while|whereas|which)\b|\b(?:when|if|unless|because|since|where|so that)\b)", re.I | re.S
+)
+# "`Parse` does not call `Validate`", "it never performs `9000-TERMINATE`": the name after, within the actor's code
+_NEVER_USES = re.compile(
+    r"\b(?:never|not|n't)\s+(?:\w+ly\s+)?(?:ever\s+)?(?P<verb>call|perform|invoke|execute|use|reference)s?\b", re.I
+)
+
+
+def _use_kind(verb: str) -> str:
+    """What a claim says nothing does with a name: "called" (a call or PERFORM statement), "read" (read or
+    tested, which a mere mention does not show: a MOVE to it is neither) or "used" (named at all)."""
+    verb = verb.lower()
+    return (
+        "called"
+        if verb.startswith(("call", "invok", "perform", "execut"))
+        else "read"
+        if verb.startswith(("read", "test"))
+        else "used"
+    )
+
+
+def _unused_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:
+    """Names the claim says nothing uses: the name of the clause before "is never called" (each of them before
+    "are never called"; after "nothing calls"), with whether it says called or used at all. "`A`, a prefix
+    followed by `B`, is never used": one subject, the first."""
+    facts = []
+    for m in _NEVER_USED.finditer(masked):
+        opened = _CLAUSE_START.match(masked, 0, m.start())
+        start = opened.end() if opened else 0
+        verb = (m.group("verb") or "used").lower()
+        subjects = [r for r in names if start <= r.start and r.end <= m.start()]
+        # "is never called by `main`": within main's code; "by the procedure division": anywhere
+        agent = _after(names, m.end()) if m.group("by") else None
+        agent = agent if agent is not None and agent.start == m.end() else None
+        facts += [
+            Fact(
+                predicate=Predicate.UNUSED,
+                span=m.span(),
+                subject=_term(r),
+                by=_term(agent) if agent is not None else None,
+                value=_use_kind(verb),
+            )
+            for r in (subjects[:1] if m.group("one") or m.group("one2") else subjects)
+        ]
+    for m in _NEVER_USES.finditer(masked):
+        obj, actor = _after(names, m.end()), _actor(names, m.start(), text)
+        if obj is not None and actor is not None and obj.start < cell_end(text, m.end()):
+            verb = m.group("verb").lower()
+            facts.append(
+                Fact(
+                    predicate=Predicate.UNUSED,
+                    span=m.span(),
+                    subject=_term(obj),
+                    by=actor,
+                    value=_use_kind(verb),
+                )
+            )
+    for m in _NOTHING_USES.finditer(masked):
+        obj = _after(names, m.end())
+        if obj is not None and obj.start < cell_end(text, m.end()):
+            verb = m.group("verb").lower()
+            facts.append(Fact(predicate=Predicate.UNUSED, span=m.span(), subject=_term(obj), value=_use_kind(verb)))
+    return facts
+
+
 def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[Fact]:
     """The facts one claim asserts. ``cues``: grounding.claims.relation_cues(text)."""
     names = _names(refs)
@@ -632,6 +717,7 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[
     facts.extend(_return_facts(text, names, masked))
     facts.extend(_count_facts(text, names, masked))
     facts.extend(_member_facts(text, refs))
+    facts.extend(_unused_facts(text, names, masked))
     for path in (r for r in refs if r.kind == "path"):
         facts.append(
             Fact(

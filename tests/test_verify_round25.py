@@ -1,5 +1,5 @@
 """Issue E round 25 (from held-out sets 36 and 29, and set 31's `1500ns`): an absolute path the code itself spells (a makefile's
-`cgibin=/srv/www/cgi-bin`, a loader's `"/opt/homebrew/lib"`) is a path of the machine the code runs on, not a
+`cgibin=/usr/share/www/cgi-bin`, a loader's `"/usr/share/lib"`) is a path of the machine the code runs on, not a
 file of the snapshot. Before, every absolute path "left the corpus root" and made the claim UNSUPPORTED. A path
 no code spells still does, and nothing outside the snapshot is ever read. A number with a unit of time or
 size (`1500ns`, `64KB`) is that number's value, not a name."""
@@ -15,7 +15,7 @@ from groundjudge.grounding.models import Verdict
 S, U = Verdict.SUPPORTED, Verdict.UNSUPPORTED
 
 MAKEFILE = """\
-cgibin=/srv/www/cgi-bin
+cgibin=/usr/share/www/cgi-bin
 
 install:
 \tcp form.exe $(cgibin)/form
@@ -26,7 +26,7 @@ import glob
 
 
 def candidates():
-    return ["/opt/homebrew/lib", "/usr/local/lib"] + glob.glob("/etc/magic.d/*")
+    return ["/usr/share/lib", "/usr/lib"] + glob.glob("/etc/magic.d/*")
 
 
 def wait(timeout_ms=1500):
@@ -37,7 +37,7 @@ def wait(timeout_ms=1500):
 README = """\
 # magic
 
-Install the database under `/var/lib/magic`.
+Install the database under `/etc/magic-db`.
 """
 
 
@@ -49,15 +49,15 @@ def grounder(tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.parametrize(
     ("md", "verdict", "reason"),
     [
-        ("The `makefile` sets `cgibin` to `/srv/www/cgi-bin`.", S, None),
-        ("`candidates` looks in `/opt/homebrew/lib` first.", S, None),
+        ("The `makefile` sets `cgibin` to `/usr/share/www/cgi-bin`.", S, None),
+        ("`candidates` looks in `/usr/share/lib` first.", S, None),
         # the code spells it, but a cited line of it is a file of the snapshot, which it is not
-        ("`candidates` looks in `/opt/homebrew/lib:3`.", U, "/opt/homebrew/lib leaves the corpus root"),
+        ("`candidates` looks in `/usr/share/lib:3`.", U, "/usr/share/lib leaves the corpus root"),
         # a path no code of the snapshot spells, and one that only starts like a spelled one
         ("`candidates` reads `/etc/passwd`.", U, "/etc/passwd leaves the corpus root; nothing was read"),
-        ("`candidates` looks in `/opt/homebrew`.", U, "/opt/homebrew leaves the corpus root"),
+        ("`candidates` looks in `/usr/share`.", U, "/usr/share leaves the corpus root"),
         # a document that spells a path describes the code; it does not use the path
-        ("`candidates` looks in `/var/lib/magic`.", U, "/var/lib/magic leaves the corpus root"),
+        ("`candidates` looks in `/etc/magic-db`.", U, "/etc/magic-db leaves the corpus root"),
         # a file of the run a build file names is no more a made-up file than one the code opens
         ("The `install` target copies `form.exe`.", S, None),
     ],
@@ -67,9 +67,9 @@ def test_an_absolute_path_the_code_spells(grounder, md, verdict, reason):
 
 
 def test_the_evidence_is_the_line_that_spells_it(grounder):
-    claim = grounder.one("The `makefile` sets `cgibin` to `/srv/www/cgi-bin`.")
+    claim = grounder.one("The `makefile` sets `cgibin` to `/usr/share/www/cgi-bin`.")
     assert (
-        "/srv/www/cgi-bin is named by the code at makefile:1 (a path of the machine it runs on, not of the snapshot)"
+        "/usr/share/www/cgi-bin is named by the code at makefile:1 (a path of the machine it runs on, not of the snapshot)"
         in claim.reason
     )
     assert any(e.path == "makefile" and e.start_line == 1 for e in claim.evidence)
