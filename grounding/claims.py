@@ -313,6 +313,9 @@ _QUANTITY = re.compile(r"(\d+(?:\.\d+)?)(?:ns|us|µs|ms|s|m|h|B|KB|MB|GB|KiB|MiB
 # a command line (`cobc -x -free cgiform.cob -o cgiform.exe`): a program, then words of which one is an option
 _COMMAND = re.compile(r"[a-z][\w.+-]*(?: +[^ =()]+)*? +--?[A-Za-z][^ =()]*(?: +[^ =()]+)*")
 _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
+# a name the code makes, with its number written as a placeholder (`RULnnnn.`, `ENDnnnn`, `TMPxxx`): generated
+# code's template, which no file spells
+_TEMPLATE_NAME = re.compile(r"[A-Z][A-Z0-9-]*(?:n{3,}|x{3,})(?![\w-])")
 # a COBOL procedure name may start with digits (`1000-PRICE`): one token, not "PRICE"
 # a backslash before a word makes it an escape sequence (`\xHH`, `\n`), no name
 _CODE_TOKEN = re.compile(r"(?<![\w$#@\\-])(?:\d+-)*[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
@@ -588,7 +591,7 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
     if re.fullmatch(r"[-+]?(?:\d+(?:_\d+)*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?", c):  # `10_000`, `1e6`, COBOL's `.72700`
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
         return
-    if _NOTATION.fullmatch(c):
+    if _NOTATION.fullmatch(c) or _TEMPLATE_NAME.fullmatch(c.rstrip(".")):
         return
     if q := _QUANTITY.fullmatch(c):  # `1500ns`, `64KB`: a value the code may write as `1500` and a unit type
         out.add(pos, ClaimRef(kind="value", text=whole, value=q.group(1), value_kind="number"))
@@ -631,7 +634,9 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
             return
     # A code fragment: a COBOL statement quoted inline must be in the code as written; its names and
     # literals are checked one by one as well.
-    if _COBOL_STATEMENT.match(c) or (c.islower() and _LOWER_COBOL_STATEMENT.match(c) and _LOWER_COBOL_SIGN.search(c)):
+    if not _TEMPLATE_NAME.search(c) and (
+        _COBOL_STATEMENT.match(c) or (c.islower() and _LOWER_COBOL_STATEMENT.match(c) and _LOWER_COBOL_SIGN.search(c))
+    ):
         out.add(pos, ClaimRef(kind="value", text=whole, value=re.sub(r"\s+", " ", c).rstrip(". "), value_kind="code"))
     for sm in _DQ_STRING.finditer(c):
         out.add(pos, ClaimRef(kind="value", text=whole, value=sm.group(1), value_kind="string"))
@@ -645,7 +650,7 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
     stripped = _DQ_STRING.sub(" ", _SQ_STRING.sub(" ", _PIC.sub(" ", c)))
     for tm in _CODE_TOKEN.finditer(stripped):
         tok = tm.group(0).rstrip(".-")
-        if not tok or is_reserved(tok) or tok in PY_KEYWORDS:
+        if not tok or is_reserved(tok) or tok in PY_KEYWORDS or _TEMPLATE_NAME.fullmatch(tok):
             continue
         meaningful = (
             is_cobol_shaped(tok)
