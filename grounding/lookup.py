@@ -353,6 +353,10 @@ class Lookup:
         long for one line: `"The book record is not up to date, " &` then `"please select it again."`)."""
         wanted = " ".join(text.split())
         lines = self.file_lines(path)
+        if self.line_language(path) == "cobol":
+            found = next((n for n in range(1, len(lines) + 1) if _continued_literal(lines, n) == wanted), None)
+            if found is not None:
+                return found
         for n, line in enumerate(lines, start=1):
             pieces = string_literals(line)
             joined = pieces[-1] if pieces else ""
@@ -603,6 +607,26 @@ def _statement_pattern(part: str) -> re.Pattern[str]:
 
 
 _STRING_LITERAL = re.compile(r"""(["'`])((?:\\.|(?!\1).)*)\1""")
+
+
+def _continued_literal(lines: tuple[str, ...] | list[str], n: int) -> str | None:
+    """A fixed-format COBOL literal left open on line n (it runs to column 72) and continued on the lines after,
+    each with a hyphen in column 7 and the literal going on after its first quote; its white space squashed.
+    None when line n leaves no literal open or no continuation line follows."""
+    code = lines[n - 1].ljust(72)[7:72]
+    quote = next((q for q in "\"'" if code.count(q) % 2 == 1), None)
+    if quote is None or n >= len(lines) or lines[n][6:7] != "-":
+        return None
+    joined = code[code.rindex(quote) + 1 :]
+    for line in lines[n : n + _MAX_LITERAL_LINES]:
+        more = line.ljust(72)[7:72]
+        if line[6:7] != "-" or quote not in more:
+            return None
+        more = more[more.index(quote) + 1 :]
+        if quote in more:
+            return " ".join((joined + more[: more.index(quote)]).split())
+        joined += more
+    return None
 
 
 def string_literals(line: str) -> list[str]:
