@@ -1709,6 +1709,15 @@ class _ClaimChecker:
                 p, n = rendered
                 self._add("ok", f"{shown} is what the template at {p}:{n} renders", [self.lk.snippet(p, n, n)])
                 return
+        if (
+            ref.value_kind == "string"
+            and " " in value.strip()
+            and any(ch.islower() for ch in value)
+            and (capitals := self._in_capitals(value, scope)) is not None
+        ):
+            p, n = capitals
+            self._add("ok", f"{shown} appears at {p}:{n} (in capitals)", [self.lk.snippet(p, n, n)])
+            return
         cobol = all(self.lk.language(path) == "cobol" for path in scope)
         if not ref.strict and ref.value_kind == "number" and _specific(value) and scope and scope == self.strong and cobol:
             # a telling number ("caps a loan at 100000000.01") stated of the COBOL programs the claim names is a
@@ -1751,6 +1760,21 @@ class _ClaimChecker:
             self._about = ref if missing else None
             self._add("missing" if missing else "mismatch", f"{shown} does not appear in {where}")
             self._about = None
+
+    def _in_capitals(self, value: str, scope: list[str]) -> tuple[str, int] | None:
+        """A line written all in capitals (of the claim's files, when it has any) that holds a quoted phrase the
+        claim writes in lower case ("describes itself as 'my 32 byte wide version'" of a COBOL banner `THIS IS MY
+        32 BYTE WIDE VERSION`): such a line's case says nothing. A line with any lower-case letter keeps its
+        case, which a message's value may hang on."""
+        wanted = " ".join(value.split()).upper()
+        return next(
+            (
+                (p, n)
+                for p, n, line in sorted(self.lk.search(value), key=lambda h: (self.lk.is_prose(h[0]), h))
+                if (not scope or p in scope) and not any(ch.islower() for ch in line) and wanted in " ".join(line.split())
+            ),
+            None,
+        )
 
     def _anywhere(self, value: str, pattern: re.Pattern[str]) -> bool:
         """Does some line of the snapshot hold the value (as the pattern spells it)?"""

@@ -2,7 +2,9 @@
 written with its number as a placeholder (`RULnnnn.`, `ENDnnnn`, `TMPxxx`) is the template of names the code
 makes, which no file spells. Before, "`RULnnnn` appears nowhere in the snapshot" made true claims about the
 generated code UNSUPPORTED, and "`GO TO ENDnnnn`" was a statement to find as written. And a fixed-format
-literal continued on the next line (a hyphen in column 7, the literal going on after a quote) is one message."""
+literal continued on the next line (a hyphen in column 7, the literal going on after a quote) is one message;
+a quoted phrase a line written all in capitals holds in another case is there (set 32's "my 32 byte wide
+version" of a banner comment)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from groundjudge.grounding.models import Verdict
 GEN = """\
        IDENTIFICATION DIVISION.
        PROGRAM-ID. GEN.
+      * THIS IS THE DECISION TABLE GENERATOR FOR BATCH USE
        DATA DIVISION.
        WORKING-STORAGE SECTION.
        01 RULE-TAG.
@@ -60,3 +63,15 @@ def test_a_claim_about_generated_names_is_judged_by_its_other_names(tmp_path):
 def test_a_continued_literal_is_one_message(tmp_path, message, verdict):
     grounder = fixture_grounder(tmp_path, {"GEN.cbl": GEN})
     expect_verdict(grounder, f'`WARNING-5` holds "{message}".', verdict)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "verdict"),
+    [
+        ("the decision table generator", Verdict.SUPPORTED),
+        ("the decision table translator", Verdict.UNSUPPORTED),
+    ],
+)
+def test_a_phrase_in_another_case_than_a_line_in_capitals(tmp_path, phrase, verdict):
+    grounder = fixture_grounder(tmp_path, {"GEN.cbl": GEN})
+    expect_verdict(grounder, f'`GEN.cbl` describes itself as "{phrase}".', verdict)
