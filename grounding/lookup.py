@@ -11,13 +11,13 @@ from __future__ import annotations
 import bisect
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import add
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from groundjudge.grounding.index.model import DATA_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import comment_starts
@@ -28,6 +28,35 @@ SNIPPET_LINES = 15
 SEARCH_LIMIT = 50
 FULL_SEARCH_LIMIT = 20000
 CHAIN_WINDOW = 8  # lines: how close the parts of an attribute chain must be used to make one chain
+
+
+_T = TypeVar("_T")
+
+
+class cached_property(Generic[_T]):  # named after functools.cached_property, which it stands in for
+    """functools.cached_property without the lock Python 3.11 takes on every first read (3.12 dropped it): a
+    claim's checker works out a handful of these once each, claim after claim, and that lock showed in the
+    verification time. As with functools', the value goes into the instance's __dict__, which later reads find
+    first; an object is computed on by one thread."""
+
+    def __init__(self, func: Callable[[Any], _T]):
+        self.func = func
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> cached_property[_T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> _T | cached_property[_T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from groundjudge.grounding.facts import Fact, Predicate
+from groundjudge.grounding.facts import Fact, Predicate, Span
 from groundjudge.grounding.models import CheckOutcome, Claim, FactCheck
 
 if TYPE_CHECKING:  # verify.py records its checks through this module
@@ -43,37 +43,48 @@ def describe(fact: Fact, text: str) -> str:
     return f'{fact.predicate.value}({", ".join(terms)}) "{words}"' if terms else f'{fact.predicate.value} "{words}"'
 
 
-def _answered_fact(claim: Claim, check: CheckResult) -> int | None:
+def _answering_facts(claim: Claim) -> tuple[dict[Span, int], dict[Span, int]]:
+    """For the span of a reference, the first fact a relation check of it answers (the relation's object), and
+    the first a check of it answers as a definition's place (the cited path, or the name placed): read off
+    the facts once per claim, not once per check."""
+    relations: dict[Span, int] = {}
+    places: dict[Span, int] = {}
+    for i, fact in enumerate(claim.facts):
+        if fact.predicate in RELATION_PREDICATES and fact.object is not None:
+            relations.setdefault(fact.object.span, i)
+        # a definition's place is settled by the checks of the cited path and of the name placed
+        if fact.predicate is Predicate.DEFINED_AT:
+            for span in (fact.span if fact.file else None, fact.subject.span if fact.subject is not None else None):
+                if span is not None:
+                    places.setdefault(span, i)
+    return relations, places
+
+
+def _answered_fact(claim: Claim, check: CheckResult, relations: dict[Span, int], places: dict[Span, int]) -> int | None:
     if check.fact is not None or check.ref is None:
         return check.fact
     ref = claim.refs[check.ref]
     span = (ref.start, ref.end)
-    for i, fact in enumerate(claim.facts):
-        if check.relation and fact.predicate in RELATION_PREDICATES and fact.object is not None and fact.object.span == span:
-            return i
-        # a definition's place is settled by the checks of the cited path and of the name placed
-        if fact.predicate is Predicate.DEFINED_AT and span in (
-            fact.span if fact.file else None,
-            fact.subject and fact.subject.span,
-        ):
-            return i
-    return None
+    found = [i for i in (relations.get(span) if check.relation else None, places.get(span)) if i is not None]
+    return min(found, default=None)
 
 
 def record_checks(claim: Claim, checks: list[CheckResult]) -> list[FactCheck]:
     """The checks as recorded outcomes, then one `unchecked` outcome per fact no check answered."""
+    relations, places = _answering_facts(claim)
+    answers = [_answered_fact(claim, c, relations, places) for c in checks]
     recorded = [
         FactCheck(
-            fact=_answered_fact(claim, c),
+            fact=fact,
             ref=c.ref,
-            outcome=CheckOutcome(c.outcome),
+            outcome=c.outcome,  # the checker's word, which the model's validation makes the CheckOutcome member
             message=c.message,
             evidence=c.evidence,
             relation=c.relation,
         )
-        for c in checks
+        for c, fact in zip(checks, answers)
     ]
-    answered = {r.fact for r in recorded}
+    answered = set(answers)
     recorded += [
         FactCheck(
             fact=i,

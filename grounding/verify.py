@@ -30,7 +30,6 @@ import bisect
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
@@ -70,6 +69,7 @@ from groundjudge.grounding.lookup import (
     NUMBERED,
     Lookup,
     Resolution,
+    cached_property,
     code_part,
     is_comment,
     last_part,
@@ -510,6 +510,9 @@ def _def_evidence(lk: Lookup, sym: Symbol) -> Evidence:
 class _ClaimChecker:
     def __init__(self, claim: Claim, lk: Lookup, snapshot: Any = None):
         self.claim = claim
+        # the text every check reads, often many times: an attribute of a pydantic model costs several of a
+        # plain object's to read (the model's __getattr__ keeps Python from taking the fast path)
+        self.text = claim.text
         self.lk = lk
         self.snapshot = snapshot
         self.checks: list[CheckResult] = []
@@ -576,9 +579,9 @@ class _ClaimChecker:
             if loc.ref.kind == "identifier"
             and loc.res is not None
             and loc.res.kinds & UNIT_KINDS  # the cheap test first: most names are of no program
-            and (id(loc) not in objects or id(loc) in subjects or _RELATIVE_AFTER.match(self.claim.text, loc.ref.end))
-            and not OBJECT_BEFORE.search(self.claim.text, 0, loc.pos)  # "sent to `P`": no actor
-            and not _COMPARED_BEFORE.search(self.claim.text, 0, loc.pos)  # "Like `P`, it ...": another program
+            and (id(loc) not in objects or id(loc) in subjects or _RELATIVE_AFTER.match(self.text, loc.ref.end))
+            and not OBJECT_BEFORE.search(self.text, 0, loc.pos)  # "sent to `P`": no actor
+            and not _COMPARED_BEFORE.search(self.text, 0, loc.pos)  # "Like `P`, it ...": another program
             and not in_code_fragment(loc.ref)
             for d in loc.res.defs
             if d.kind in UNIT_KINDS
@@ -586,7 +589,7 @@ class _ClaimChecker:
         strong = list(dict.fromkeys(explicit or named))
         self.strong = strong
         # a table row's cells are no sentence: a program in one cell is not the subject of the others
-        self.actor_scope = not explicit and bool(named) and " | " not in self.claim.text
+        self.actor_scope = not explicit and bool(named) and " | " not in self.text
         self.scope = strong or self._context_scope
         for loc in self.located:
             self._about = loc.ref
@@ -638,7 +641,7 @@ class _ClaimChecker:
         )
         opening = first if len(bodies) == 1 else None
         start = opening.ref.end if opening is not None else 0
-        text = self.claim.text
+        text = self.text
         quoted = [m for m in _BACKTICKED.finditer(text) if m.start() > start]
         for word in _ORDER_WORD.finditer(self._masked, start):
             lo, hi = self._clause_of(word.start())
@@ -701,7 +704,7 @@ class _ClaimChecker:
         "| `afterStatusCodes` | 413, 429 | `retryAfterStatusCodes` |"): each value must be in a statement
         that names the row's name (with the conditions governing it), or in the definition of another name
         of the row. A value found only elsewhere is not that name's."""
-        text = self.claim.text
+        text = self.text
         if " | " not in text:
             return
         first_cell = text.index(" | ")
@@ -760,9 +763,7 @@ class _ClaimChecker:
             return ref.value in _LITERAL_WORDS
         # a number standing alone in its cell ("| 9 |") is that column's value for the row
         alone = (
-            ref.value_kind == "number"
-            and _WHOLE_CELL.match(self.claim.text, ref.end)
-            and _CELL_START.search(self.claim.text, 0, ref.start)
+            ref.value_kind == "number" and _WHOLE_CELL.match(self.text, ref.end) and _CELL_START.search(self.text, 0, ref.start)
         )
         return (
             ref.kind == "value" and ref.value_kind in ("number", "string") and (ref.strict or _specific(ref.value) or bool(alone))
@@ -772,7 +773,7 @@ class _ClaimChecker:
         """The cited files that place a name: those cited in its own clause. A sentence that follows a call
         across files cites where its point is, not every name it passes ("`a` delegates to `B.c`, which ...
         (`b.py:10-20`)" places `B.c`, not `a`)."""
-        if " | " in self.claim.text:
+        if " | " in self.text:
             return explicit  # a table row's path cell places the row's names
         lo, hi = self._clause_of(loc.pos)
         cited = [f for c in self.located if c.ref.kind == "path" and lo <= c.pos < hi for f in c.files]
@@ -804,7 +805,7 @@ class _ClaimChecker:
             ]
             fragments = [
                 m
-                for m in _BACKTICKED.finditer(self.claim.text)
+                for m in _BACKTICKED.finditer(self.text)
                 if " " in m.group(0).strip("`").strip() and m.start() not in cites and any(a <= m.start() < b for a, b in phrases)
             ]
             where = check.evidence[0]
@@ -866,7 +867,7 @@ class _ClaimChecker:
         customer 9999999999" or "on `NOTFND`"): each from its word to the next comma, or to pos."""
         lo, hi = self._clause_of(pos)
         text = self._masked
-        opening = _OPENING_CONDITION.match(text, lo) or _OPENING_CASE.match(self.claim.text, lo)
+        opening = _OPENING_CONDITION.match(text, lo) or _OPENING_CASE.match(self.text, lo)
         starts = [m.start() for m in _CONDITION_WORD.finditer(text, lo, hi)] + ([opening.end()] if opening else [])
         phrases = []
         for start in starts:
@@ -958,7 +959,7 @@ class _ClaimChecker:
         names = [r.value for r in self.claim.refs if r.kind == "identifier"]
         classes = [n for n in names + self._context_names() if self.lk.definitions(last_part(n), SymbolKind.CLASS)]
         for i, fact in enumerate(self.claim.facts):
-            result = check_fact(self.lk, self._qualified(fact, classes), self.claim.text, names, self._fact_scope)
+            result = check_fact(self.lk, self._qualified(fact, classes), self.text, names, self._fact_scope)
             if result is not None:
                 self._add(result.outcome, result.message, result.evidence, relation=result.outcome != "unchecked", fact=i)
 
@@ -1005,7 +1006,7 @@ class _ClaimChecker:
         """_opening_name without kinds, which a claim's checks ask for again and again (the names are located
         before any check runs)."""
         first = next((loc for loc in self.located if loc.ref.kind == "identifier"), None)
-        if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.claim.text[: first.ref.start]):
+        if first is None or first.res is None or not _OPENS_WITH_NAME.match(self.text[: first.ref.start]):
             return None
         return first
 
@@ -1016,7 +1017,7 @@ class _ClaimChecker:
         at that line, and a subject the claim does not place leaves it to the name checks."""
         if subject is None:
             return
-        if not obj.ref.strict or _EXAMPLE_BEFORE.search(self.claim.text, 0, obj.ref.start):
+        if not obj.ref.strict or _EXAMPLE_BEFORE.search(self.text, 0, obj.ref.start):
             return  # "writes the DBRM", "a token such as `NEVER HAPPENED`": a word of the prose or an example
         who, spans = self._subject_scope(subject)
         if spans is None:
@@ -1200,7 +1201,7 @@ class _ClaimChecker:
                 continue  # a name inside a quoted statement is placed by that statement's own check
             if any(a <= loc.pos < b for a, b in self._header_spans) or _is_keyword(loc.ref.value):
                 continue  # a column header ("Message put in `OUTCONT`") speaks of every row; `COPY` is a word of the language
-            if _ABSENT_BEFORE.search(self.claim.text, 0, loc.pos):
+            if _ABSENT_BEFORE.search(self.text, 0, loc.pos):
                 continue  # "with neither `TIMEOUT` nor `NOSUSPEND`": said to be absent, so not at the lines
             if id(loc) in owners or (loc.ref.value.upper() == stem and self.lk.language(path) in case_insensitive()):
                 own_program = True
@@ -1210,7 +1211,7 @@ class _ClaimChecker:
             if loc.res is not None and not loc.res.defs and any(PurePosixPath(f).name == loc.ref.value for f in loc.res.files):
                 continue  # "the `README` runs them as ...": a file by its full name, which no lines of another file hold
             names.append((loc.pos, loc.ref.value))
-        if not names and own_program and not _PLACES.search(self.claim.text) and not _DIVISION.search(self.claim.text):
+        if not names and own_program and not _PLACES.search(self.text) and not _DIVISION.search(self.text):
             return []  # "`ZUTZCPC` is a batch precompiler (`ZUTZCPC.CBL:1-18`)": any lines of the program are its own
         cites = sorted(loc.pos for loc in self.located if loc.ref.kind == "path" and loc.ref.start_line is not None)
         if len(cites) > 1 and cite.pos in cites and names:
@@ -1218,21 +1219,21 @@ class _ClaimChecker:
             if min(p for p, _ in names) < cites[0]:  # "`A` (lines 1-9) and `B` (lines 10-20)"
                 lo, hi = (cites[i - 1] if i > 0 else -1), cite.pos
             else:  # "lines 1-9 (`A`), lines 10-20 (`B`)"
-                lo, hi = cite.pos, (cites[i + 1] if i + 1 < len(cites) else len(self.claim.text) + 1)
+                lo, hi = cite.pos, (cites[i + 1] if i + 1 < len(cites) else len(self.text) + 1)
             return [n for p, n in names if lo < p < hi]
         if names:
             return [n for _, n in names]
         # "The procedure division of `GETSCODE` is at lines 8-20": the division's or section's header
-        headers = [f"{m.group(1)} {m.group(2)}".upper() for m in _DIVISION.finditer(self.claim.text)]
+        headers = [f"{m.group(1)} {m.group(2)}".upper() for m in _DIVISION.finditer(self.text)]
         if headers:
             return headers
-        return [w for w in dict.fromkeys(re.findall(r"\b[A-Z]{3,}\b", self.claim.text)) if w in STATEMENT_VERBS]
+        return [w for w in dict.fromkeys(re.findall(r"\b[A-Z]{3,}\b", self.text)) if w in STATEMENT_VERBS]
 
     @cached_property
     def _masked(self) -> str:
         """The claim text with each backticked name blanked to underscores: it stays one word for the
         patterns, and no word inside it is read as prose."""
-        return _BACKTICKED.sub(lambda m: "_" * len(m.group(0)), self.claim.text)
+        return _BACKTICKED.sub(lambda m: "_" * len(m.group(0)), self.text)
 
     @cached_property
     def _clause_breaks(self) -> list[int]:
@@ -1241,7 +1242,7 @@ class _ClaimChecker:
     @cached_property
     def _header_spans(self) -> list[tuple[int, int]]:
         """Where a table row's cells carry their column's header ("| Header: cell", see claims._row_text)."""
-        if " | " not in self.claim.text:
+        if " | " not in self.text:
             return []
         return [m.span(1) for m in _ROW_HEADER.finditer(self._masked)]
 
@@ -1269,24 +1270,24 @@ class _ClaimChecker:
         # ("`X` is at lines 40-50", "is defined in"); when the clause says what the code does with it
         # ("moves `X` to `Y` (line 114)"), or the name is defined elsewhere, a mention there is enough.
         lo, hi = self._clause_of(cite.pos)
-        clause = self.claim.text[lo:hi]
+        clause = self.text[lo:hi]
         # "`X` (`f.py:10-20`) does ...": a cite in parentheses right after a name, inside the sentence, places
         # that name; one that ends the sentence is the whole sentence's
-        closes = _CITE_ENDS_SENTENCE.match(self.claim.text, cite.ref.end)
-        placed = None if closes else _NAME_THEN_CITE.search(self.claim.text, 0, cite.pos)
+        closes = _CITE_ENDS_SENTENCE.match(self.text, cite.ref.end)
+        placed = None if closes else _NAME_THEN_CITE.search(self.text, 0, cite.pos)
         uses = not _PLACES.search(clause) and not _CITE_CELL.fullmatch(clause) and placed is None
         if placed is not None:
             names = [n for n in names if _same_name(placed.group("name"), n)] or names
         # "| `P` | lines 190-212 |": the range is the row's own name's span, which must start inside it
-        row = _ROW_RANGE.match(self.claim.text)
+        row = _ROW_RANGE.match(self.text)
         if row is not None:
             names = [n for n in names if _same_name(row.group("name"), n)] or names
         # a row's cite cell places the row's own name (its first cell's); a row without one, the names of its
         # other cells, which the cited lines may only use
-        key = _ROW_KEY.match(self.claim.text) if " | " in self.claim.text else None
+        key = _ROW_KEY.match(self.text) if " | " in self.text else None
         keyed = [n for n in names if key is not None and _same_name(key.group("name"), n)]
         names = keyed or names
-        uses = uses or (_CITE_CELL.fullmatch(clause) is not None and " | " in self.claim.text and not keyed)
+        uses = uses or (_CITE_CELL.fullmatch(clause) is not None and " | " in self.text and not keyed)
         # "`makeSuccessResult` sets ... `exitCode` (`result.js:62-86`)": a cite that ends a sentence about a
         # function, paragraph, class or constant of this file but misses its code is misplaced, whatever names the lines
         # happen to mention, a call of the subject among them (a definition of another name there still holds:
@@ -1333,7 +1334,7 @@ class _ClaimChecker:
             return CheckResult("ok", f"{cited} holds {shown[0]}", [self.lk.snippet(path, start, end)])
         # "runs `PTNR` with `EXEC CICS RUN TRANSID(...)` (lines 182-187)": the quoted statement, or a quoted
         # message, is what is cited (of the cite's clause; of the whole sentence, when the cite ends it)
-        first, last = (0, len(self.claim.text)) if closes else (lo, hi)
+        first, last = (0, len(self.text)) if closes else (lo, hi)
         for ref in self.claim.refs:
             if ref.kind != "value" or not first <= ref.start < last:
                 continue
@@ -1366,7 +1367,7 @@ class _ClaimChecker:
                 self._add("ok", f"{ref.value} appears at {p}:{n}, in a file the claim cites", [self.lk.snippet(p, n, n)])
                 return
             p, n = res.hits[0]
-            said = next(iter(self._commented(ref.value)), None) if _SAYS_COMMENT.search(self.claim.text) else None
+            said = next(iter(self._commented(ref.value)), None) if _SAYS_COMMENT.search(self.text) else None
             if said is not None:
                 # "which the source comment says saves two frames": the claim itself puts the name in a comment
                 p, n = said
@@ -1399,15 +1400,15 @@ class _ClaimChecker:
                 # "CircleCI" in prose for the code's 'CIRCLECI': a word of the answer, written its own way
                 p, n = spelled
                 self._add("ok", f"{ref.value} appears at {p}:{n} (in another case)", [self.lk.snippet(p, n, n)])
-            elif _FAMILY_AFTER.match(self.claim.text, ref.end) and (items := self.lk.numbered(ref.value)):
+            elif _FAMILY_AFTER.match(self.text, ref.end) and (items := self.lk.numbered(ref.value)):
                 # "the four `WRK-PAY-RATE` fields": the stem of numbered items (WRK-PAY-RATE1 to WRK-PAY-RATE4)
                 first = items[0]
                 self._add("ok", f"{ref.value} is the stem of {first.name} at {_where(first)}", [_def_evidence(self.lk, first)])
-            elif _FAMILY_AFTER.match(self.claim.text, ref.end) and (part := self.lk.name_part(ref.value)) is not None:
+            elif _FAMILY_AFTER.match(self.text, ref.end) and (part := self.lk.name_part(ref.value)) is not None:
                 # "the `QSAM-STAT` fields": the part several names share (WS-OCOR1-QSAM-STAT, WS-OCOR2-QSAM-STAT)
                 p, n, whole = part
                 self._add("ok", f"{ref.value} is part of {whole} at {p}:{n}", [self.lk.snippet(p, n, n)])
-            elif _ABSENT_BEFORE.search(self.claim.text, 0, ref.start):
+            elif _ABSENT_BEFORE.search(self.text, 0, ref.start):
                 # "so no `ToTimeSliceE` is generated": found nowhere, as the claim says
                 self._add("ok", f"{ref.value} appears nowhere in the snapshot, which the claim says it lacks")
             elif (folder := self.lk.directory_files(ref.value)) and not in_code_fragment(ref):
@@ -1435,7 +1436,7 @@ class _ClaimChecker:
         locatable = not res.kinds.isdisjoint(LOCATABLE_KINDS)
         scope = [f for f in scope if self.lk.file_lines(f)]
         # "`BKMNU01C` never performs `9000-TERMINATE`": a name the claim says its files do not use need not be there
-        denied = _NOT_USED_BEFORE.search(self.claim.text, 0, ref.start) is not None
+        denied = _NOT_USED_BEFORE.search(self.text, 0, ref.start) is not None
         if locatable and scope and res.paths.isdisjoint(scope) and not denied:
             found = [f for f in scope if self._present_in(ref.value, f)]
             if found and res.defs and self._states_definition():
@@ -1448,7 +1449,7 @@ class _ClaimChecker:
             if not found:
                 where = _where(res.defs[0]) if res.defs else self._place(ref.value, res, [])[0].rsplit(" ", 1)[-1]
                 ev = [_def_evidence(self.lk, res.defs[0])] if res.defs else []
-                if self.actor_scope and not _PLACES.search(self.claim.text):
+                if self.actor_scope and not _PLACES.search(self.text):
                     # "`EPSCSMRT` passes `X` through to `Y`": what a named program does with a name it never
                     # names is no qualifier off, the relation itself fails
                     message = f"{ref.value} exists ({where}) but {', '.join(scope)} never names it"
@@ -1495,7 +1496,7 @@ class _ClaimChecker:
         )
 
     def _states_definition(self) -> bool:
-        return any(c.relation == "defines" for c in relation_cues(self.claim.text))
+        return any(c.relation == "defines" for c in relation_cues(self.text))
 
     def _only_described(self, name: str, res: Resolution) -> bool:
         """Is a code-shaped name (CamelCase, snake_case, COBOL-hyphenated) found only in prose files
@@ -1525,8 +1526,9 @@ class _ClaimChecker:
     def _place(self, name: str, res: Resolution, scope: list[str]) -> tuple[str, list[Evidence]]:
         """Where a resolved name is, as a message and evidence, in the files the claim is about first."""
         about = scope or self.scope
-        defs = [d for d in res.defs if d.path in about]
-        refs = [r for r in res.refs if r.path in about]
+        within = set(about)  # a name many programs share has as many definitions to test
+        defs = [d for d in res.defs if d.path in within]
+        refs = [r for r in res.refs if r.path in within]
         # Only for names that belong to no program (a DD, a dataset, a transaction ID): a data item or a
         # paragraph is best shown where it is defined.
         if not defs and not refs and res.kinds.isdisjoint(FILE_KINDS | LOCATABLE_KINDS):
@@ -1567,7 +1569,7 @@ class _ClaimChecker:
         anchored = any(loc.ref.strict or loc.ref.kind != "value" for loc in self.located)
         for loc in self.located:
             ref = loc.ref
-            if ref.kind != "value" or _EXAMPLE_BEFORE.search(self.claim.text, 0, ref.start):
+            if ref.kind != "value" or _EXAMPLE_BEFORE.search(self.text, 0, ref.start):
                 continue  # "a number such as `-5`": an example of a kind of input, not a value of the code
             if ref.value_kind in ("pic", "usage"):
                 self._check_item_attr(ref, self._data_items(loc.pos), scope)
@@ -1645,7 +1647,7 @@ class _ClaimChecker:
         as written (case, spacing and line breaks aside; "..." skips any text); with no files named,
         anywhere in the snapshot."""
         parts = statement_parts(ref.value)
-        if not parts or _HYPOTHETICAL.search(self.claim.text, 0, ref.start):
+        if not parts or _HYPOTHETICAL.search(self.text, 0, ref.start):
             return  # "would be better done with `FUNCTION NUMVAL`": a statement proposed, not said to be there
         # a number placeholder's first item (EOL-HOURS1 for EOL-HOURSn) is what the files hold
         naming = self._code_files([_longest_word(NUMBER_PLACEHOLDER.sub(r"\g<1>1", parts[0]))], 20)
@@ -1659,7 +1661,7 @@ class _ClaimChecker:
         if scope and not any(self.lk.quoted_statement_line(p, ref.value) is not None for p in elsewhere):
             # absent from the claim's files and from every other file too: made up, not misplaced
             self._add("missing", f"{ref.text} is not in {where} nor anywhere else in the snapshot")
-        elif scope and self.actor_scope and not _PLACES.search(self.claim.text):
+        elif scope and self.actor_scope and not _PLACES.search(self.text):
             # "`P` reads the file with `EXEC CICS STARTBR`": the statement is how the named program acts,
             # so its absence there is the relation failing, not a file off
             self._add("contradicted", f"{ref.text} is not in {where}", relation=True)
@@ -1737,7 +1739,7 @@ class _ClaimChecker:
             self._add("contradicted", f"{shown} appears nowhere in {', '.join(scope)} nor its copybooks", relation=True)
             return
         if _argument_of_quoted_code(ref) and (
-            _OPENS_WITH_NAME.match(self.claim.text[: ref.start]) or _USAGE_BEFORE.search(self.claim.text, 0, ref.start)
+            _OPENS_WITH_NAME.match(self.text[: ref.start]) or _USAGE_BEFORE.search(self.text, 0, ref.start)
         ):
             return  # "`Timber.tag("Net")` sets ...", "so `f("x")` ...": a call shown as a use, its argument an example
         if ref.strict:
@@ -1826,8 +1828,8 @@ class _ClaimChecker:
         A subject is the nearest name before the cue that can act (not a data item), else the context;
         "it performs" and "and then runs" keep the previous cue's subject; "X, which it copies" makes X the object and the
         context the subject; "transfers control to it" makes the context the object."""
-        cues = relation_cues(self.claim.text)
-        text = self.claim.text
+        cues = relation_cues(self.text)
+        text = self.text
         named = [
             loc for loc in self.located if loc.ref.kind in ("identifier", "path") and (loc.files or (loc.res and loc.res.found))
         ]
@@ -1962,7 +1964,7 @@ class _ClaimChecker:
     ) -> list[tuple[str, frozenset[RefKind], _Located | None, _Located]]:
         """A table row whose first cell is a program and one of whose columns lists its copybooks
         ("`P` | Copybooks: `A`, `B`"): the program copies each listed name."""
-        text = self.claim.text
+        text = self.text
         first = text.find(" | ")
         row_subject = (
             next((loc for loc in named if loc.ref.kind == "identifier" and loc.pos < first), None) if first > 0 else None
@@ -1993,7 +1995,7 @@ class _ClaimChecker:
             elif bare is not None:
                 # "uses `EXEC CICS XCTL` to reach `X`": the verb alone, its target the program named after it
                 after = [a for a in named if a.pos > loc.pos and a.res is not None and SymbolKind.PROGRAM in a.res.kinds]
-                if not after or not _TO_REACH.fullmatch(self.claim.text, loc.ref.end, after[0].pos):
+                if not after or not _TO_REACH.fullmatch(self.text, loc.ref.end, after[0].pos):
                     continue
                 verb, target = bare.group(1).upper(), after[0].ref.value.upper()
             else:
@@ -2083,13 +2085,13 @@ class _ClaimChecker:
             "writes": "writes",
             "transfers": "transfers control to",
         }[relation]
-        reaching = [r for r in self._refs_of(None, spans) if _targets_match(self.lk, r, name, targets)]
+        reaching = _refs_to(self.lk, self._refs_of(None, spans), name, targets)
         if io:
             # A paragraph's I/O is often done by the paragraphs it performs ("`8100-LOAD` reads two records from
             # `CONFIG`" through `PERFORM 9100-READ-CONFIG`)
             # (only the statement doing what is claimed is taken from them: they may do other things too)
             if spans and not any(r.kind in family and relation in io_directions(r) for r in reaching):
-                performed = [r for r in self._refs_of(None, self._performed(spans)) if _targets_match(self.lk, r, name, targets)]
+                performed = _refs_to(self.lk, self._refs_of(None, self._performed(spans)), name, targets)
                 reaching += [r for r in performed if r.kind in family and relation in io_directions(r)]
             # A READ/WRITE statement is better evidence than the OPEN before it.
             found = sorted((r for r in reaching if r.kind in family), key=lambda r: r.kind == RefKind.FILE_OPEN)
@@ -2210,7 +2212,7 @@ class _ClaimChecker:
             return  # "`VisitSource` is implemented for `DebugMap`": what is done to P names what P need not
         if SymbolKind.CLASS in kinds and {d.language for d in first.res.defs} & members_outside_types():
             return  # a Rust or Go type's code is in impl blocks and methods anywhere, not in its definition
-        text = self.claim.text
+        text = self.text
         clause_end = self._clause_of(first.pos)[1]
         cobol = kinds <= PROCEDURE_KINDS
         # what a fact with its own checker names ("raises `X`") is judged there, through the calls it follows
@@ -2289,7 +2291,7 @@ class _ClaimChecker:
     def _check_never(self) -> None:
         """ "`X` is never set": in the claim's files, a statement that sets X (MOVE, SET, COMPUTE, an
         assignment) contradicts it. ("never used" is a fact of its own: checks.check_unused.)"""
-        m = _NEVER.search(self.claim.text)
+        m = _NEVER.search(self.text)
         item = self._data_subject(m.start()) if m is not None else None
         if m is None or item is None or not self.scope:
             return
@@ -2310,7 +2312,7 @@ class _ClaimChecker:
         """ "`X` feeds the term of the loan", "`X` is passed to ...": a data item the claim says its value flows
         somewhere must be named by some code line outside its own definition; an item nothing uses feeds
         nothing. A use found states no fact: the flow itself is left to the other checks."""
-        m = _FLOWS.search(self.claim.text)
+        m = _FLOWS.search(self.text)
         item = self._data_subject(m.start()) if m is not None else None
         if m is None or item is None or item.res is None:
             return
@@ -2329,7 +2331,7 @@ class _ClaimChecker:
         must be set by the subject's code, else the context's. A statement setting it holds; an item that
         code never names outside its own definition contradicts; one it names in a form the index does not
         read as a setting (READ INTO a group, a CICS RECEIVE) is left to the other checks."""
-        text = self.claim.text
+        text = self.text
         verb = _RECEIVES.search(text)
         if verb is None:
             return
@@ -2361,7 +2363,7 @@ class _ClaimChecker:
     def _check_divisions(self) -> None:
         """ "`P` divides `X` by 10": the divisions of X in the actor's own span (COMPUTE ... X / 12, DIVIDE 12
         INTO X, DIVIDE X BY 12, x / 12) must use that divisor; others contradict it."""
-        m = _DIVIDES.search(self.claim.text)
+        m = _DIVIDES.search(self.text)
         if m is None:
             return
         actor = next(
@@ -2395,7 +2397,7 @@ class _ClaimChecker:
         set B (MOVE, SET, COMPUTE, an assignment) must include one from A; ones that set B from something
         else only contradict it. No statement setting B in the span leaves it to the other checks."""
         data = {loc.ref.value.upper(): loc for loc in self.located if loc.ref.kind == "identifier" and _only_data(loc)}
-        for m in _MOVED_INTO.finditer(self.claim.text):
+        for m in _MOVED_INTO.finditer(self.text):
             source, target = data.get(m.group("a").upper()), data.get(m.group("b").upper())
             if source is None or target is None:
                 continue
@@ -2431,7 +2433,7 @@ class _ClaimChecker:
         """ "`P` sends the map with `ERASE` and `DATAONLY`": each CICS option named must be in one of P's own
         EXEC CICS statements of that command (the verb says which: sends, receives, reads, ...; none said,
         any command). Statements of that command found without the option contradict it."""
-        text = self.claim.text
+        text = self.text
         for m in re.finditer(r"`([A-Z][A-Z0-9]*)`", text):
             option = m.group(1)
             if option not in CICS_OPTIONS:
@@ -2474,7 +2476,7 @@ class _ClaimChecker:
         """The calls the claim quotes, each with the bodies its call sites must be in (None: anywhere):
         each backticked text (anywhere: a table row or a sentence may quote a call made by a helper), and
         "`g` calls `f` with `k=v`" as `f(k=v)` in g's body."""
-        text = self.claim.text
+        text = self.text
         out: list[tuple[str, list[Symbol] | None]] = [(m.group(1).strip(), None) for m in re.finditer(r"`([^`]+)`", text)]
         opener = self._opening_name(FUNCTION_KINDS)
         bodies = self._preferred(opener.res.defs) if opener is not None and opener.res is not None else None
@@ -2539,7 +2541,7 @@ class _ClaimChecker:
         """ "`AnsiStyle.DIM` is mapped to `(winterm.style, WinStyle.NORMAL)`": the code's entries for the key
         (`KEY: value`, `KEY => value`, `KEY -> value`) must include one whose value is the quoted one; entries
         with other values only contradict it; no entry leaves it to the other checks."""
-        for m in _MAPPED.finditer(self.claim.text):
+        for m in _MAPPED.finditer(self.text):
             key, value = m.group("key") or m.group("key2"), m.group("value") or m.group("value2")
             wanted = _squash_code(value)
             entry = re.compile(r"(?<![\w.])" + re.escape(key) + r"['\"]?\s*(?::|=>|->)\s*(?P<value>.+?)\s*,?\s*$")
@@ -2604,7 +2606,7 @@ class _ClaimChecker:
     def _check_declared_types(self) -> None:
         """A claim that `self.sep` is a `bytes`: the name's annotations in the Python code say its type. An annotation
         that does not name the claimed type contradicts; a name with no annotation is left open."""
-        for m in _IS_A_TYPE.finditer(self.claim.text):
+        for m in _IS_A_TYPE.finditer(self.text):
             name, wanted = m.group("name"), m.group("type")
             declared = re.compile(r"(?<![\w.])" + re.escape(name) + r"\s*:\s*(?P<type>[^=\n]+?)\s*(?:=|$)")
             found = [
@@ -2624,7 +2626,7 @@ class _ClaimChecker:
     def _check_holds_empty(self) -> None:
         """ "`x` holds a fallback signer": a Python name whose every assignment is empty ([], (), {}, None) and
         that nothing appends to, extends, updates or adds to holds nothing."""
-        m = _HOLDS.search(self.claim.text)
+        m = _HOLDS.search(self.text)
         if m is None:
             return
         name = last_part(m.group("name"))
@@ -2650,7 +2652,7 @@ class _ClaimChecker:
         """ "`C` signs with `S`" where C's body assigns a class attribute named for the verb
         (`default_signer = Signer`): the attribute's value must be S. C's own body decides: a subclass that
         assigns S does not make C use it."""
-        for m in _USES_WITH.finditer(self.claim.text):
+        for m in _USES_WITH.finditer(self.text):
             owner, used, verb = m.group("c"), m.group("d"), m.group("verb").lower()
             stems = {w for w in (verb, verb[:-1], verb[:-2]) if len(w) >= 3}
             attrs: list[tuple[str, int, str, str]] = []
@@ -2681,7 +2683,7 @@ class _ClaimChecker:
     def _check_identical_files(self) -> None:
         """ "`A` and `B` are identical", "the two copies differ": the snapshot manifest's sha256 of each cited
         file says whether their contents are the same."""
-        m = _IDENTICAL.search(self.claim.text)
+        m = _IDENTICAL.search(self.text)
         entry = getattr(self.snapshot, "entry", None)
         if m is None or entry is None:
             return
@@ -2700,7 +2702,7 @@ class _ClaimChecker:
     def _check_file_lists(self) -> None:
         """ "`F` declares `X`", "`F` also lists `X`": a cited file that declares, lists or registers a name
         must name it; a file that never does contradicts."""
-        for m in _FILE_LISTS.finditer(self.claim.text):
+        for m in _FILE_LISTS.finditer(self.text):
             cited = next(
                 (loc for loc in self.located if loc.ref.kind == "path" and loc.ref.start in (m.start("f") - 1, m.start("f"))),
                 None,
@@ -2782,14 +2784,23 @@ def _spans_text(spans: list[tuple[str, int, int]]) -> str:
     return ", ".join(f"{p}:{a}-{b}" if b < 10**9 else p for p, a, b in spans[:3])
 
 
-def _targets_match(lk: Lookup, ref: Ref, name: str, targets: set[str]) -> bool:
-    """Does an index reference point at the claimed object? A dotted object (Ledger.post, os.replace)
+def _refs_to(lk: Lookup, refs: Iterable[Ref], name: str, targets: set[str]) -> list[Ref]:
+    """The index references that point at the claimed object. A dotted object (Ledger.post, os.replace)
     needs its qualifier to agree too: from the reference's target when it has one, else from the source
     line (``ledger.post(...)`` matches Ledger.post; ``cleaned.replace(...)`` is not os.replace)."""
-    if ref.detail.get("file", "").upper() in targets:
-        return True
-    if "." not in name:
-        return last_part(ref.target).upper() in targets
+    # a subject's every reference is tested, claim after claim: an undotted object's test is written out here
+    # rather than made a call per reference
+    undotted = "." not in name
+    return [
+        r
+        for r in refs
+        if r.detail.get("file", "").upper() in targets
+        or (last_part(r.target).upper() in targets if undotted else _dotted_target(lk, r, name))
+    ]
+
+
+def _dotted_target(lk: Lookup, ref: Ref, name: str) -> bool:
+    """Does a reference point at a dotted object (see _refs_to)?"""
     qualifier, last = name.rsplit(".", 1)
     if last_part(ref.target) != last:
         return False
