@@ -635,6 +635,8 @@ class _ClaimChecker:
         """ "`f` replaces `<` before it replaces `>`", "performs `A`, then `B`", "runs `X` after it builds
         `Y`": when the sentence opens with a paragraph or function and both sides of the order word quote
         something its body names, the first lines naming them must come in the order stated."""
+        if _ORDER_WORD.search(self._masked) is None:
+            return  # most claims state no order: nothing below is worked out for them
         first = self._opening_name()
         bodies = (
             [] if first is None or first.res is None else [d for d in self._preferred(first.res.defs) if d.kind in SPAN_KINDS]
@@ -643,7 +645,7 @@ class _ClaimChecker:
         start = opening.ref.end if opening is not None else 0
         text = self.text
         quoted = [m for m in _BACKTICKED.finditer(text) if m.start() > start]
-        for word in _ORDER_WORD.finditer(self._masked, start):
+        for word in _ORDER_WORD.pattern.finditer(self._masked, start):
             lo, hi = self._clause_of(word.start())
             if lo > start and _STEP_JOIN.fullmatch(self._masked, lo, word.start()):
                 lo = self._clause_of(lo - 1)[0]  # ", then `B`": the step before is the previous clause's
@@ -2480,7 +2482,8 @@ class _ClaimChecker:
         out: list[tuple[str, list[Symbol] | None]] = [(m.group(1).strip(), None) for m in re.finditer(r"`([^`]+)`", text)]
         opener = self._opening_name(FUNCTION_KINDS)
         bodies = self._preferred(opener.res.defs) if opener is not None and opener.res is not None else None
-        for m in _CALL_WITH.finditer(text):
+        # "call" must be in the text: most claims are not searched with a pattern that tries every position
+        for m in _CALL_WITH.finditer(text) if "call" in text else ():
             out.append((f"{m.group('name')}({', '.join(re.findall(r'`([^`]+)`', m.group('args')))})", bodies))
         return out
 
@@ -2489,7 +2492,7 @@ class _ClaimChecker:
         function must include one with the same arguments (spacing aside). Calls found with other arguments
         only contradict it; no call found leaves it to the name checks."""
         for quoted, bodies in self._quoted_calls():
-            call = _PY_CALL.fullmatch(quoted)
+            call = _PY_CALL.fullmatch(quoted) if "(" in quoted else None  # most quotes are names, never calls
             if call is None or _balanced(call.group(0), call.start("args")) != call.group("args"):
                 continue  # not one call: a chain (`f(x).digest()`) or a sum of calls
             name, wanted = call.group("name"), _arguments(call.group("args"))
@@ -2865,7 +2868,9 @@ _CONTAINER_KINDS = frozenset({SymbolKind.PROGRAM, SymbolKind.CLASS, SymbolKind.C
 _VALUE_HOLDERS = frozenset({SymbolKind.CONSTANT, SymbolKind.DATA_ITEM, SymbolKind.FIELD, SymbolKind.CONDITION})
 # "A before B", "A, then B", "B after A": the order two steps are said to come in
 # "after that `B`" and "afterwards `B`" put B second, like "then"; a bare "after `A`" puts A first
-_ORDER_WORD = re.compile(r"(?<![\w-])(?:before|then|afterwards|after\s+(?:that|this)|(?P<after>after))(?![\w-])", re.I)
+_ORDER_WORD = Stemmed(
+    r"(?<![\w-])(?:before|then|afterwards|after\s+(?:that|this)|(?P<after>after))(?![\w-])", ("before", "then", "after")
+)
 # what joins a step to the one before ("..., then", "..., and only afterwards", "; after that")
 _STEP_JOIN = re.compile(r"[,;]?\s*(?:and\s+)?(?:only\s+|just\s+|right\s+)?", re.I)
 _NAME_LIKE = re.compile(r"[A-Za-z_][\w.-]*")
@@ -2888,12 +2893,12 @@ _STEP_VERB = (
     r"checks|adds|computes|builds|sends|receives|links|starts|stops|ends|runs|executes|accepts|stores|copies|passes|"
     r"logs|appends|clears|updates|catches|handles|creates|invokes|waits|fetches|puts|gets|defers|wraps|marks)\b"
 )
-_CLAUSE_BREAK = re.compile(
+_CLAUSE_BREAK = Stemmed(
     r";|,\s*(?:and|but|while|whereas|then|so|which|whose|where)\b|\b(?:while|whereas)\b|\band\s+(?=(?:its|it|the|this|that|then|they|their|otherwise)\b)"
     r"|,\s*(?=" + _STEP_VERB + ")"
     # "`A` sets `x` and `B` sets it back": a name a verb follows opens a clause of its own
     r"|\band\s+(?=_+\s+(?:also\s+|then\s+|only\s+)?" + _STEP_VERB + ")",
-    re.I,
+    (";", ",", "while", "whereas", "and"),
 )
 _BACKTICKED = re.compile(r"`[^`]*`")
 # a condition that restricts: "only when", "only if", "unless"
