@@ -642,7 +642,7 @@ def _unused_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:
     for m in _NEVER_USED.finditer(masked):
         opened = _CLAUSE_START.match(masked, 0, m.start())
         start = opened.end() if opened else 0
-        verb = (m.group("verb") or "used").lower()
+        kind = _use_kind(m.group("verb") or "used")
         subjects = [r for r in names if start <= r.start and r.end <= m.start()]
         # "is never called by `main`": within main's code; "by the procedure division": anywhere
         agent = _after(names, m.end()) if m.group("by") else None
@@ -653,28 +653,20 @@ def _unused_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:
                 span=m.span(),
                 subject=_term(r),
                 by=_term(agent) if agent is not None else None,
-                value=_use_kind(verb),
+                value=kind,
             )
             for r in (subjects[:1] if m.group("one") or m.group("one2") else subjects)
         ]
     for m in _NEVER_USES.finditer(masked):
         obj, actor = _after(names, m.end()), _actor(names, m.start(), text)
         if obj is not None and actor is not None and obj.start < cell_end(text, m.end()):
-            verb = m.group("verb").lower()
             facts.append(
-                Fact(
-                    predicate=Predicate.UNUSED,
-                    span=m.span(),
-                    subject=_term(obj),
-                    by=actor,
-                    value=_use_kind(verb),
-                )
+                Fact(predicate=Predicate.UNUSED, span=m.span(), subject=_term(obj), by=actor, value=_use_kind(m.group("verb")))
             )
     for m in _NOTHING_USES.finditer(masked):
         obj = _after(names, m.end())
         if obj is not None and obj.start < cell_end(text, m.end()):
-            verb = m.group("verb").lower()
-            facts.append(Fact(predicate=Predicate.UNUSED, span=m.span(), subject=_term(obj), value=_use_kind(verb)))
+            facts.append(Fact(predicate=Predicate.UNUSED, span=m.span(), subject=_term(obj), value=_use_kind(m.group("verb"))))
     return facts
 
 

@@ -47,31 +47,23 @@ def test_a_template_name_is_no_name(md, names):
     assert [r.value for r in claim.refs] == names
 
 
-def test_a_claim_about_generated_names_is_judged_by_its_other_names(tmp_path):
-    grounder = fixture_grounder(tmp_path, {"GEN.cbl": GEN})
-    expect_verdict(grounder, "`WRITE-RULE` numbers each `RULnnnn.` tag with `RULINC`.", Verdict.SUPPORTED)
+@pytest.fixture(scope="module")
+def grounder(tmp_path_factory: pytest.TempPathFactory):
+    return fixture_grounder(tmp_path_factory.mktemp("round27"), {"GEN.cbl": GEN})
 
 
 @pytest.mark.parametrize(
-    ("message", "verdict"),
+    ("md", "verdict"),
     [
-        ("AUTO GOTO SUPPRESSED, GOTO MUST BE PROVIDED TO LEAVE EACH SET OF ACTIONS", Verdict.SUPPORTED),
-        # joined, the literal must still be the whole message
-        ("AUTO GOTO SUPPRESSED, GOTO MUST BE PROVIDED TO LEAVE EACH SET", Verdict.UNSUPPORTED),
+        # a claim about generated names is judged by its other names
+        ("`WRITE-RULE` numbers each `RULnnnn.` tag with `RULINC`.", Verdict.SUPPORTED),
+        # a continued literal is one message, which must still be the whole message
+        ('`WARNING-5` holds "AUTO GOTO SUPPRESSED, GOTO MUST BE PROVIDED TO LEAVE EACH SET OF ACTIONS".', Verdict.SUPPORTED),
+        ('`WARNING-5` holds "AUTO GOTO SUPPRESSED, GOTO MUST BE PROVIDED TO LEAVE EACH SET".', Verdict.UNSUPPORTED),
+        # a phrase in another case than a line in capitals
+        ('`GEN.cbl` describes itself as "the decision table generator".', Verdict.SUPPORTED),
+        ('`GEN.cbl` describes itself as "the decision table translator".', Verdict.UNSUPPORTED),
     ],
 )
-def test_a_continued_literal_is_one_message(tmp_path, message, verdict):
-    grounder = fixture_grounder(tmp_path, {"GEN.cbl": GEN})
-    expect_verdict(grounder, f'`WARNING-5` holds "{message}".', verdict)
-
-
-@pytest.mark.parametrize(
-    ("phrase", "verdict"),
-    [
-        ("the decision table generator", Verdict.SUPPORTED),
-        ("the decision table translator", Verdict.UNSUPPORTED),
-    ],
-)
-def test_a_phrase_in_another_case_than_a_line_in_capitals(tmp_path, phrase, verdict):
-    grounder = fixture_grounder(tmp_path, {"GEN.cbl": GEN})
-    expect_verdict(grounder, f'`GEN.cbl` describes itself as "{phrase}".', verdict)
+def test_claims_about_a_generator(grounder, md, verdict):
+    expect_verdict(grounder, md, verdict)
