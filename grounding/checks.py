@@ -20,7 +20,7 @@ from typing import Literal
 from groundjudge.grounding.facts import EXPRESSION, SECONDS_PER, Fact, Measure, Predicate
 from groundjudge.grounding.index.model import DATA_KINDS, FUNCTION_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import language
-from groundjudge.grounding.lookup import FULL_SEARCH_LIMIT, Lookup, is_comment, last_part
+from groundjudge.grounding.lookup import FULL_SEARCH_LIMIT, Lookup, last_part
 from groundjudge.grounding.models import Evidence
 
 MAX_ANCESTRY = 8
@@ -886,7 +886,6 @@ def check_member(lk: Lookup, fact: Fact, scope: list[str]) -> FactOutcome | None
 # the statements that call, perform or pass control to a name; any other mention of it may be one too (a
 # callback passed on), which "never called" cannot be held against
 _CALL_KINDS = frozenset({RefKind.CALL, RefKind.PERFORM, RefKind.GOTO, RefKind.XCTL, RefKind.LINK, RefKind.EXEC_PGM})
-_PROCEDURE_DIVISION = re.compile(r"\bPROCEDURE\s+DIVISION\b", re.I)
 _OWN_UNIT = re.compile(
     r"\s*\S*\s*(?:\w+\s+){0,6}?\bin\s+(?:its|the|this|that)\s+(?:own\s+)?(?:procedure\s+division|program|file|module)\b", re.I
 )
@@ -896,11 +895,7 @@ def _in_procedure_code(lk: Lookup, path: str, line: int) -> bool:
     """Is a COBOL line procedure code: past its PROCEDURE DIVISION header, or in a paragraph or section (of a
     copybook of procedure code)? A data item named in another's clause or a function in the REPOSITORY
     paragraph is declared there, not used."""
-    comment = lk.line_language(path)
-    lines = lk.file_lines(path)
-    header = next(
-        (n for n, text in enumerate(lines, start=1) if _PROCEDURE_DIVISION.search(text) and not is_comment(text, comment)), None
-    )
+    header = lk.procedure_division_line(path)
     if header is not None:
         return line > header
     return lk.index.enclosing(path, line, (SymbolKind.PARAGRAPH, SymbolKind.SECTION)) is not None

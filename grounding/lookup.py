@@ -143,6 +143,7 @@ class Lookup:
         # claim after claim names the same programs and paragraphs; a Resolution is only ever read
         self.resolve_name = lru_cache(maxsize=8192)(self._resolve_name)
         self.definitions_starting = lru_cache(maxsize=4096)(self._definitions_starting)
+        self.procedure_division_line = lru_cache(maxsize=512)(self._procedure_division_line)
         self._paths: list[str] | None = None
         self._directories: dict[str, list[str]] | None = None  # a directory's name -> the files under it
         self._code_text: dict[str, tuple[str, list[int]]] = {}
@@ -171,6 +172,18 @@ class Lookup:
                 groups.setdefault(s.path, []).append(s)
             self._by_path[name] = {p: tuple(group) for p, group in groups.items()}
         return self._by_path[name]
+
+    def _procedure_division_line(self, path: str) -> int | None:
+        """The line of a COBOL file's PROCEDURE DIVISION header (not in a comment), if it has one."""
+        language = self.line_language(path)
+        return next(
+            (
+                n
+                for n, text in enumerate(self.file_lines(path), start=1)
+                if _PROCEDURE_DIVISION.search(text) and not is_comment(text, language)
+            ),
+            None,
+        )
 
     def _definitions_starting(self, prefix: str, kinds: frozenset[SymbolKind]) -> tuple[Symbol, ...]:
         return tuple(self.index.definitions_starting(prefix, kinds))
@@ -635,6 +648,7 @@ def _statement_pattern(part: str) -> re.Pattern[str]:
     return re.compile("".join(re.escape(p) if i % 2 == 0 else f" ?{re.escape(p)} ?" for i, p in enumerate(pieces)))
 
 
+_PROCEDURE_DIVISION = re.compile(r"\bPROCEDURE\s+DIVISION\b", re.I)
 _STRING_LITERAL = re.compile(r"""(["'`])((?:\\.|(?!\1).)*)\1""")
 
 
