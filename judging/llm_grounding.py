@@ -439,7 +439,8 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
     on to name them (_cut_off), then their definitions no excerpt holds. Of a name
     several files define, those in the files already shown (the code around the claim; a copy elsewhere, a
     stub or a test's namesake is not what the reason means) or else in code files, first the types the
-    reasons name; a COBOL paragraph named by its number ("R4600") by its full name; up to MORE_EXCERPTS."""
+    reasons name; a COBOL paragraph named by its number ("R4600") by its full name; then, of each name a reason
+    saying code was not shown gives, a further use (_further_use); up to MORE_EXCERPTS in all."""
     names = [name for reason in reasons for name in _reason_names(reason)]
     owners = {part for n in names for part in n.split(".")}
     files = {e.path for e in shown}
@@ -476,7 +477,9 @@ def _further_use(index: Any, name: str, seen: list[Evidence], files: set[str]) -
     """The first code line (whole word, not a comment, outside the name's definitions) using name outside the
     excerpts seen, in the files they show first."""
     lookup = Lookup(index)
-    inside = [(d.path, d.start_line, d.end_line) for d in index.definitions(name)]
+    spans = [(e.path, e.start_line, e.end_line) for e in seen] + [
+        (d.path, d.start_line, d.end_line) for d in index.definitions(name)
+    ]
     hits = sorted(
         ((p, n) for p, n, _ in index.search(name, SEARCHED) if _is_code(index, p)),
         key=lambda h: (h[0] not in files, h),
@@ -485,8 +488,7 @@ def _further_use(index: Any, name: str, seen: list[Evidence], files: set[str]) -
         (
             (p, n)
             for p, n in hits
-            if not any(f == p and a <= n <= b for f, a, b in [*((e.path, e.start_line, e.end_line) for e in seen), *inside])
-            and lookup.first_code_mention(p, name, n, n) is not None
+            if not any(f == p and a <= n <= b for f, a, b in spans) and lookup.first_code_mention(p, name, n, n) is not None
         ),
         None,
     )
