@@ -598,10 +598,16 @@ def _member_facts(text: str, refs: list[ClaimRef]) -> list[Fact]:
 
 # "`X` is declared but never called anywhere", "`A`, `B` and `C` are never referenced": every name of the clause
 # before the words; not "is not used to", "never called by `main`" (a purpose, a caller named: another claim)
+# "never used in its procedure division", "in the program": the code as a whole, not a time or a place of running
+# ("not used in production", "never called at run time", "not used outside tests"), which code cannot settle
+_WHOLE_CODE = r"(?:(?:its|the|this|that)\s+(?:own\s+)?(?:procedure\s+division|program|file|module|code|snapshot|codebase|repository|project)|any\s+\w+)\b"
 _NEVER_USED = re.compile(
     r"\b(?:(?P<one>is|was|remains|stays|goes)|are|were|remain|stay|go)\b[^.;:]*?\b(?:never|not|nowhere)\s+(?:\w+ly\s+)?"
     r"(?:ever\s+)?(?P<verb>called|invoked|performed|executed|used|referenced|read|tested)\b"
-    r"(?!\s+(?:to|for|as|from|with|when|if|unless|until)\b)(?P<by>\s+by )?"
+    r"(?!\s+(?:to|for|as|from|with|when|if|unless|until|outside|except|at|on|during|in\s+(?!"
+    + _WHOLE_CODE
+    + r")|by\s+default)\b)"
+    r"(?P<by>\s+by )?"
     r"|\b(?:(?P<one2>is)|are)\s+(?:\w+ly\s+)?(?P<adjective>unused|unreferenced|dead\s+code)\b",
     re.I,
 )

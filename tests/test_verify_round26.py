@@ -104,6 +104,11 @@ def grounder(tmp_path_factory: pytest.TempPathFactory):
         ("`WS-STATUS` is never tested.", V, "code names WS-STATUS at PAY.cbl:15, which may or may not read it"),
         # a function the REPOSITORY paragraph declares is not used there
         ("`TAXOF` is declared in the repository but never used.", S, None),
+        # a time or a place of running is no claim about the code ("in production", "outside tests"): no fact,
+        # so the other words and names decide; the code as a whole is ("in its procedure division")
+        ("`fmt` is not used in production.", V, '"in production" states a judgement or a runtime behaviour'),
+        ("`fmt` is never called outside tests.", S, "fmt is a function at money.py:1-2"),
+        ("`WS-TOTAL` is never used in its procedure division.", U, "WS-TOTAL is used (PAY.cbl:14)"),
     ],
 )
 def test_what_the_claim_says_nothing_does(grounder, md, verdict, reason):
