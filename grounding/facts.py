@@ -90,9 +90,8 @@ class Fact(BaseModel):
     end_line: int | None = None
     initial: bool = False  # for has-value: the claim says the initial or default value (VALUE, defaults to)
     assigned: bool = False  # for has-value: the claim says code sets it (MOVE, SET, COMPUTE, an assignment)
-    by: Term | None = (
-        None  # for has-value set by code, returns, counts, unused: whose code span does it; maps-exception: what is caught
-    )
+    # for has-value set by code, returns, counts, unused: whose code span does it; maps-exception: what is caught
+    by: Term | None = None
     measure: Measure | None = None  # for has-value: what its number counts (a length, a unit of time)
     negated: str | None = None  # for returns: a value the claim says is not returned ("rather than `True`")
     noun: str | None = None  # for counts: what is counted (files, paragraphs); for has-member: the member kind
@@ -631,13 +630,11 @@ def _use_kind(verb: str) -> str:
     """What a claim says nothing does with a name: "called" (a call or PERFORM statement), "read" (read or
     tested, which a mere mention does not show: a MOVE to it is neither) or "used" (named at all)."""
     verb = verb.lower()
-    return (
-        "called"
-        if verb.startswith(("call", "invok", "perform", "execut"))
-        else "read"
-        if verb.startswith(("read", "test"))
-        else "used"
-    )
+    if verb.startswith(("call", "invok", "perform", "execut")):
+        return "called"
+    if verb.startswith(("read", "test")):
+        return "read"
+    return "used"
 
 
 def _unused_facts(text: str, names: list[ClaimRef], masked: str) -> list[Fact]:

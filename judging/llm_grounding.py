@@ -441,10 +441,12 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
     stub or a test's namesake is not what the reason means) or else in code files, first the types the
     reasons name; a COBOL paragraph named by its number ("R4600") by its full name; then, of each name a reason
     saying code was not shown gives, a further use (_further_use); up to MORE_EXCERPTS in all."""
-    names = [name for reason in reasons for name in _reason_names(reason)]
+    named = [(reason, _reason_names(reason)) for reason in reasons]
+    names = [name for _, found in named for name in found]
     owners = {part for n in names for part in n.split(".")}
     files = {e.path for e in shown}
-    out = _cut_off([n.rpartition(".")[2] for n in dict.fromkeys(names)], shown, index)
+    lookup = Lookup(index)  # one for the second look's reads: its steps read the same files
+    out = _cut_off([n.rpartition(".")[2] for n in dict.fromkeys(names)], shown, lookup)
     for name in dict.fromkeys(names):
         owner, _, last = name.rpartition(".")
         defs = _running_first([d for d in index.definitions(last) if d.kind in _LOOKED_UP and _is_code(index, d.path)])
@@ -465,18 +467,18 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
     # a name shown where it is defined, or defined nowhere (an attribute, `self.is_muted`): a doubt that says
     # code was not shown is about what code does with it ("the method that checks is_muted is not shown"), which
     # a further use shows; a doubt about a judgement ("whether it is risky") is not settled by more code
-    wanting = [name for reason in reasons if _NOT_SHOWN.search(reason) for name in _reason_names(reason)]
+    wanting = [name for reason, found in named if _NOT_SHOWN.search(reason) for name in found]
     for name in dict.fromkeys(n.rpartition(".")[2] for n in wanting):
-        use = _further_use(index, name, [*shown, *out], files)
+        use = _further_use(lookup, name, [*shown, *out], files)
         if use is not None and len(out) < MORE_EXCERPTS:
             out.append(_widened(_lines(index, *use, use[1], f"uses {name}"), index))
     return [e for e in out if e.snippet]
 
 
-def _further_use(index: Any, name: str, seen: list[Evidence], files: set[str]) -> tuple[str, int] | None:
+def _further_use(lookup: Lookup, name: str, seen: list[Evidence], files: set[str]) -> tuple[str, int] | None:
     """The first code line (whole word, not a comment, outside the name's definitions) using name outside the
     excerpts seen, in the files they show first."""
-    lookup = Lookup(index)
+    index = lookup.index
     spans = [(e.path, e.start_line, e.end_line) for e in seen] + [
         (d.path, d.start_line, d.end_line) for d in index.definitions(name)
     ]
@@ -494,11 +496,11 @@ def _further_use(index: Any, name: str, seen: list[Evidence], files: set[str]) -
     )
 
 
-def _cut_off(names: list[str], shown: list[Evidence], index: Any) -> list[Evidence]:
+def _cut_off(names: list[str], shown: list[Evidence], lookup: Lookup) -> list[Evidence]:
     """Where a function, method or paragraph an excerpt showed only part of goes on to name one of the names
     ("the shown part of `_do_load` stops before the `post_load` branch"): the lines around each name's first
     mention in code past what was shown, up to MORE_EXCERPTS."""
-    lookup = Lookup(index)
+    index = lookup.index
     out: list[Evidence] = []
     for e in shown:
         unit = index.enclosing(e.path, e.start_line, _UNIT_KINDS)
