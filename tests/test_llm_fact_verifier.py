@@ -8,7 +8,7 @@ from typing import get_args
 
 import pytest
 from _fake_provider_helpers import FAST_RETRY, fake, fake_server, indexed, judge_config
-from _grounding_helpers import Grounder
+from _grounding_helpers import Grounder, fixture_grounder
 
 from groundjudge.grounding.checks import Outcome
 from groundjudge.grounding.claims import MarkdownClaimExtractor
@@ -579,22 +579,18 @@ def test_a_second_look_shows_where_a_unit_shown_in_part_goes_on_to_name_a_name(t
 
 
 def test_a_second_look_shows_a_further_use_of_a_name_whose_definition_is_shown(tmp_path):
-    from groundjudge.grounding.index import load_index
-    from groundjudge.grounding.snapshot import snapshot_directory
     from groundjudge.judging.llm_grounding import _lines, _unshown
 
     # v18, from set 16's blinker: "the method that checks is_muted is not shown" after the attribute's set-up
     # and the context manager that toggles it were; the method that reads it is where the claim is settled
-    (tmp_path / "b").mkdir()
-    (tmp_path / "b" / "signal.py").write_text(
+    signal = (
         "class Signal:\n    def __init__(self):\n        self.is_muted = False\n\n"
         "    def muted(self):\n        self.is_muted = True\n\n"
         "    def send(self, sender):\n        # is_muted skips every receiver\n        if self.is_muted:\n"
         "            return []\n        return [sender]\n"
     )
-    (tmp_path / "b" / "other.py").write_text("def is_muted():\n    return False\n\n\nflag = is_muted()\n")
-    snap = snapshot_directory(tmp_path / "b")
-    index = load_index(snap)
+    other = "def is_muted():\n    return False\n\n\nflag = is_muted()\n"
+    index = fixture_grounder(tmp_path / "b", {"signal.py": signal, "other.py": other}).index
     shown = [_lines(index, "signal.py", 1, 6)]
 
     def found(reason: str) -> list[tuple[str, int, int]]:
