@@ -8,7 +8,8 @@ their replies read back, over the same labelled answers as bench/bench_grounding
 
 grounds the answers with the LLM verifier (grounding/verify's checks, then one call per claim about the facts
 they left unchecked and about the claim as a whole) and answers each call with the reply of the same
-id in REPLIES ({"id": ..., "reply": {...}}, the reply in the verifier's FactReplies schema). A call with no
+id in REPLIES ({"id": ..., "reply": {...}}, the reply in the call's schema: FactReplies, or OffReply for the
+follow-up that asks what is off in a claim found partly held). A call with no
 reply, or one that does not fit the schema, fails as a model call would: its facts stay unchecked. Prints
 the bench's figures for the verdicts so made and how many calls were answered; --export writes the calls
 left without a reply (id, codebase, system prompt, user message) for the model to answer. A reply can change

@@ -18,7 +18,7 @@ from groundjudge.grounding.verify import DeterministicVerifier, Verifier
 from groundjudge.judging.cache import ResponseCache
 from groundjudge.judging.fakeprovider import Fault
 from groundjudge.judging.judge import StructuredClient
-from groundjudge.judging.llm_grounding import GroundingCaller, LLMVerifier
+from groundjudge.judging.llm_grounding import OFF_SYSTEM, VERIFY_SYSTEM, GroundingCaller, LLMVerifier
 from groundjudge.storage import read_model
 
 HELD_AND_OPINION = "`0000-MAIN` performs `1000-COUNT-RECORDS`, presumably to count the records."
@@ -37,6 +37,11 @@ def verifier(fake, tmp_path):
 
 def _reply(*answers: tuple[int, str, str], cites: list[dict] | None = None) -> Fault:
     return Fault(arguments={"answers": [{"fact": n, "answer": a, "reason": r, "cites": cites or []} for n, a, r in answers]})
+
+
+def _off(off: str, reason: str) -> Fault:
+    """A reply to the follow-up that asks what is off in a claim found partly held."""
+    return Fault(arguments={"off": off, "reason": reason})
 
 
 def _verify(verifier: LLMVerifier, indexed, text: str) -> VerifiedClaim:
@@ -132,6 +137,7 @@ def test_a_supported_claim_is_asked_about_as_a_whole(fake, verifier, indexed):
     fake.add(_reply((1, "held", "Line 8 PERFORMs it.")), match="once")
     fake.add(_reply((1, "contradicted", "Nothing displays the count.")), match="prints")
     fake.add(_reply((1, "partly", "It performs it, but from line 8, not line 9.")), match="line 9")
+    fake.add(_off("place", "The PERFORM is on line 8."), match="<finding>")
     fake.add(_reply((1, "cannot_tell", "Nothing shows the file's size.")), match="thousand")
     confirmed = _verify(verifier, indexed, text.format("once"))
     assert (confirmed.verdict, confirmed.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM)
@@ -149,6 +155,44 @@ def test_a_supported_claim_is_asked_about_as_a_whole(fake, verifier, indexed):
     # The question lists the whole claim after any fact left unchecked, and shows all the checks found.
     shown = fake.requests[0]["messages"][1]["content"]
     assert "Facts:\n1. the claim as a whole\n\nExcerpt 1 (cbl/BKX01C.cbl:7-9)" in shown
+
+
+def test_what_is_off_in_a_claim_partly_held_is_asked_once_more(fake, verifier, indexed):
+    """The rule counts a wrong value beside true clauses as the claim's core being false, a wrong place, size
+    or side step as a detail. The model's "partly" is followed by one question, about its own finding: a
+    value or name it gives that is not the code's makes the claim contradicted, UNSUPPORTED; anything else
+    leaves it PARTIALLY_SUPPORTED, and so does a follow-up that fails."""
+    text = "`0000-MAIN` performs `1000-COUNT-RECORDS` {}."
+    finding = "It performs 1000-COUNT-RECORDS, but it adds 1 to WS-COUNT, not 2."
+    fake.add(_reply((1, "partly", finding)), match="adds 2")
+    fake.add(_off("value", "WS-COUNT is increased by 1, not 2."), match="<finding>")
+    value = _verify(verifier, indexed, text.format("and adds 2 to `WS-COUNT`"))
+    assert (value.verdict, value.verifier_kind) == (Verdict.UNSUPPORTED, VerifierKind.LLM)
+    assert value.reason.startswith(
+        f"the claim as a whole is contradicted, a value it gives being wrong: {finding} "
+        "(decided by the LLM verifier, llm:fake-small: WS-COUNT is increased by 1, not 2.)"
+    )
+    [verify, follow_up] = fake.requests
+    assert (verify["messages"][0]["content"], follow_up["messages"][0]["content"]) == (VERIFY_SYSTEM, OFF_SYSTEM)
+    claim = "`0000-MAIN` performs `1000-COUNT-RECORDS` and adds 2 to `WS-COUNT`."
+    assert follow_up["messages"][1]["content"] == f"<claim>\n{claim}\n</claim>\n\n<finding>\n{finding}\n</finding>\n"
+
+    fake.add(_reply((1, "partly", "It performs it, but from line 8, not line 9.")), match="line 9")
+    fake.add(_off("place", "The PERFORM is on line 8."), match="<finding>")
+    place = _verify(verifier, indexed, text.format("on line 9"))
+    assert place.verdict is Verdict.PARTIALLY_SUPPORTED
+    assert place.reason.startswith("the claim as a whole partly held: It performs it, but from line 8, not line 9.")
+
+    fake.add(_reply((1, "partly", finding)), match="adds 2")
+    fake.add(Fault("status", status=500), match="<finding>", times=None)
+    failed = _verify(verifier, indexed, text.format("and adds 2 to `WS-COUNT` each time"))  # not a cached call
+    assert (failed.verdict, failed.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.LLM)
+    assert failed.reason.startswith(f"the claim as a whole partly held: {finding}")
+    # held, contradicted and cannot_tell are not followed up
+    fake.add(_reply((1, "contradicted", "Nothing displays the count.")), match="prints")
+    before = fake.total_requests
+    _verify(verifier, indexed, text.format("and then prints the count"))
+    assert fake.total_requests == before + 1
 
 
 def test_one_call_per_claim_answers_each_fact_by_number(fake, verifier, indexed):
@@ -304,6 +348,7 @@ def test_a_qualifier_off_is_put_to_the_model_with_the_claim(fake, verifier, inde
     assert (plain.verdict, plain.reason.startswith(reported)) == (Verdict.PARTIALLY_SUPPORTED, True)
     fake.add(_reply((1, "held", "Line 8 performs it and line 11 adds 1.")), match="8`).")
     fake.add(_reply((1, "partly", "Line 11 adds 1, but lines 7-8 are 0000-MAIN.")), match="8`), once")
+    fake.add(_off("place", "Lines 7-8 are 0000-MAIN."), match="<finding>")
     held = _verify(verifier, indexed, text.format(""))
     assert f"- {reported}" in fake.requests[0]["messages"][1]["content"]
     assert held.verdict is Verdict.SUPPORTED
@@ -499,9 +544,9 @@ def test_a_failed_second_look_keeps_the_first_answers(fake, verifier, tmp_path):
     ],
 )
 def test_no_second_look_without_code_the_reason_names_and_no_excerpt_holds(fake, verifier, tmp_path, answer, reason):
-    fake.add(_reply((1, answer, reason)), times=None)
+    fake.add(_reply((1, answer, reason)), match="Facts:", times=None)
     _verify(verifier, _parse(tmp_path), SIGN)
-    assert fake.total_requests == 1
+    assert [r["messages"][0]["content"] == VERIFY_SYSTEM for r in fake.requests].count(True) == 1
 
 
 def test_a_second_look_finds_the_names_a_reason_gives(tmp_path):
