@@ -720,7 +720,10 @@ def extract_refs(text: str, context: str | None = None) -> list[ClaimRef]:
 
     for pattern in (_DQ_STRING, _SQ_STRING):
         for m in pattern.finditer(prose):
-            out.add(m.start(), ClaimRef(kind="value", text=m.group(0), value=m.group(1), value_kind="string"))
+            # a message quoted with code inside ("`min_val` cannot be greater than `max_val`") is quoted whole,
+            # its code spans as written, not as the blanks they are in the prose
+            value = text[m.start(1) : m.end(1)]
+            out.add(m.start(), ClaimRef(kind="value", text=text[m.start() : m.end()], value=value, value_kind="string"))
         prose = pattern.sub(lambda m: " " * len(m.group(0)), prose)
 
     for m in _COBOL_NAME.finditer(prose):

@@ -1318,6 +1318,10 @@ class _ClaimChecker:
                     return CheckResult("ok", f"{cited} holds {sym.kind} {sym.name}", [self.lk.snippet(path, start, end)])
             if (uses or not defs) and not astray and self.lk.first_code_mention(path, last_part(name), start, end) is not None:
                 return CheckResult("ok", f"{cited} mentions {name}", [self.lk.snippet(path, start, end)])
+            if not defs and next(self._prefixed_lines(path, name, start, end), None) is not None:
+                return CheckResult(
+                    "ok", f"{cited} spells {name} after the length a literal gives it", [self.lk.snippet(path, start, end)]
+                )
             if (uses or not defs) and not astray and self.lk.mentions(path, last_part(name), start, end):
                 # "saves `SQLCODE` into its message (lines 147-157)" where only a comment there names it
                 return CheckResult("mismatch", f"{cited} names {name} only in comments", [self.lk.snippet(path, start, end)])
@@ -1413,6 +1417,11 @@ class _ClaimChecker:
             elif _ABSENT_BEFORE.search(self.text, 0, ref.start):
                 # "so no `ToTimeSliceE` is generated": found nowhere, as the claim says
                 self._add("ok", f"{ref.value} appears nowhere in the snapshot, which the claim says it lacks")
+            elif (prefixed := self._length_prefixed(ref.value)) is not None:
+                p, n = prefixed
+                self._add(
+                    "ok", f"{ref.value} appears at {p}:{n}, after the length a literal gives it", [self.lk.snippet(p, n, n)]
+                )
             elif (folder := self.lk.directory_files(ref.value)) and not in_code_fragment(ref):
                 # "The `biorhythms` folder holds four variants": a directory of the snapshot, named alone
                 self._add("ok", f"{ref.value} is a directory of the snapshot ({len(folder)} files)")
@@ -1474,6 +1483,22 @@ class _ClaimChecker:
         if scope:
             return [p for p in scope if not self.lk.is_prose(p)]
         return sorted({p for w in words for p, _ in self.lk.text_hits(w, limit) if not self.lk.is_prose(p)})
+
+    def _length_prefixed(self, name: str) -> tuple[str, int] | None:
+        """A line of the claim's code files whose literal spells the name after its length (``_prefixed_lines``)."""
+        return next(((p, n) for p in self.scope if not self.lk.is_prose(p) for n in self._prefixed_lines(p, name)), None)
+
+    def _prefixed_lines(self, path: str, name: str, start: int = 1, end: int | None = None) -> Iterator[int]:
+        """Code lines of the file, within the range, with a literal that spells the name after its length: a
+        COBOL table of keywords holds `"10NOKEYFOUND"` and `"02hi "`, each entry prefixed by the length of
+        its word, which the full-text search and a whole-word match read as another word."""
+        pattern = re.compile(rf"[\"']\d{{1,3}}{re.escape(name)}(?![\w-])")
+        lines = self.lk.file_lines(path)
+        return (
+            n
+            for n in range(start, min(end or len(lines), len(lines)) + 1)
+            if pattern.search(lines[n - 1]) and not self._in_comment(path, n)
+        )
 
     def _outside_member(self, name: str) -> bool:
         """Is a dotted name an attribute of a local variable (`mac.hexdigest`) or of a module the code imports
