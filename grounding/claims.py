@@ -506,7 +506,19 @@ def given_as_example(text: str, ref: ClaimRef) -> bool:
     """Does the claim give the name as an example or a result it works out, not as a name of the code?"""
     before = text[: ref.start]
     items = _EARLIER_ITEMS.search(before)
-    return bool(_EXAMPLE_CUE.search(before) or (items and _EXAMPLE_CUE.search(before, 0, items.start())))
+    return bool(
+        _EXAMPLE_CUE.search(before)
+        or (items and _EXAMPLE_CUE.search(before, 0, items.start()))
+        or _assigned_in_sample(text, ref.value)
+    )
+
+
+def _assigned_in_sample(text: str, value: str) -> bool:
+    """Does a sample input the claim quotes give the name as a parameter's value (`attachment;
+    filename=a.txt`, `filename="a.txt"junk`)? The claim made up the input, and what it says of the value
+    ("keeps only `a.txt`") is about that input, not a file or name of the code."""
+    assigned = re.compile(rf"=\s*[\"']?{re.escape(value)}(?![\w.])")
+    return any(assigned.search(m.group(2)) for m in _BACKTICK.finditer(text))
 
 
 def names_file_or_program(ref: ClaimRef) -> bool:

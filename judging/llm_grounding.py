@@ -610,15 +610,16 @@ def _cited(reply: _FactReply, shown: list[Evidence]) -> list[Evidence]:
 
 
 def _may_be_worked_out(claim: Claim, check: FactCheck) -> bool:
-    """Is the check about a value the claim quotes (a number, a string) or a name it gives as an example or
-    a worked-out result ("is reported as `APP_PORT`"), not a name or a file it says the code has? Such a value
+    """Is the check about a value the claim quotes (a number, a string) or a name or file it gives as an
+    example or a worked-out result ("is reported as `APP_PORT`", `filename=a.txt` in a sample input), not a
+    name or a file it says the code has? Such a value
     found nowhere may be one the claim works out itself (a worked example's `1228800`): the model, shown the
     code and told it was found nowhere, tells it from a made-up one. A made-up name or file is never asked
     about."""
     if check.ref is None:
         return False
     ref = claim.refs[check.ref]
-    return ref.kind == "value" or (ref.kind == "identifier" and given_as_example(claim.text, ref))
+    return ref.kind == "value" or (ref.kind in ("identifier", "path") and given_as_example(claim.text, ref))
 
 
 def _found_wrong(claim: Claim, checks: list[FactCheck]) -> list[FactCheck]:

@@ -457,6 +457,8 @@ def _grow(tmp_path):
             "`grow` doubles lengths below `LIMIT`, e.g. `HEADER_LEN` or `TRAILER_LEN`.",
             "TRAILER_LEN appears nowhere in the snapshot",
         ),
+        # or a file a sample input of the claim names as a parameter's value
+        ("`grow` doubles lengths below `LIMIT`, so `size=10; name=a.txt` keeps `a.txt`.", "no file a.txt in the snapshot"),
     ],
 )
 def test_a_value_or_an_example_found_nowhere_is_put_to_the_model(fake, verifier, tmp_path, claim, report, answer, verdict):
