@@ -30,10 +30,26 @@ def ground_cmd(
         min=1,
         help="Refuse an answer larger than this (default: $GROUNDJUDGE_MAX_ANSWER_BYTES, else 1000000).",
     ),
+    llm_verify: str = typer.Option(
+        None,
+        "--llm-verify",
+        metavar="NAME=PROVIDER:MODEL[@BASE_URL]",
+        help="Ask this model about each claim as a whole and each fact the checks leave unchecked, as `score "
+        "--llm-verify` does (one call per claim). Off by default: the checks alone.",
+    ),
+    config: Path = typer.Option(
+        None, "--config", help="Config file for --llm-verify's provider, retries and price (as `score` reads it)."
+    ),
+    cache: Path = typer.Option(
+        None,
+        "--cache",
+        help="Response cache SQLite file for --llm-verify (default: $GROUNDJUDGE_HOME/cache.sqlite, ~/.cache/groundjudge without it).",
+    ),
+    offline: bool = typer.Option(False, "--offline", help="With --llm-verify, answer only from the cache: no call is sent."),
 ) -> None:
     """Extract each claim of an answer, check it against the corpus snapshot, and emit a JSON GroundingReport."""
-    from groundjudge.grounding.ground import ground_text, read_answer
-    from groundjudge.grounding.models import AnswerRef
+    from groundjudge.grounding.ground import read_answer
+    from groundjudge.grounding.verify import DeterministicVerifier
 
     if answer.is_dir():
         if out_dir is None:
@@ -52,11 +68,70 @@ def ground_cmd(
     _check_output(out, out_dir)
     # Read and check every answer before anything is written: bad input leaves no partial output behind.
     texts = [(p, *read_answer(p, max_answer_bytes)) for p in files]
-    snapshot, index = _open(corpus)
+    if llm_verify is None:
+        _ground(answer, texts, *_open(corpus), DeterministicVerifier(), subject, out, out_dir)
+        return
+    import logging
+
+    from groundjudge.judging.cache import ResponseCache
+    from groundjudge.judging.llm_grounding import LLMVerifier
+
+    # instructor logs every failed attempt at ERROR level; the line below counts the failures itself
+    logging.getLogger("instructor").setLevel(logging.CRITICAL)
+    response_cache = ResponseCache(cache)
+    try:
+        caller = _verify_caller(llm_verify, config, response_cache, offline)  # a missing key fails before any work
+        try:
+            _ground(answer, texts, *_open(corpus), LLMVerifier(caller), subject, out, out_dir)
+        finally:
+            usage = caller.take_tally()
+            caller.close()
+            failed = sum(usage.failures.values())
+            typer.echo(
+                f"--llm-verify {caller.model}: requests sent {usage.calls} (retries included), calls answered from "
+                f"the cache {usage.cache_hits}"
+                + (f", calls failed {failed} (their claims keep the checks' verdicts; a rerun asks again)" if failed else ""),
+                err=True,
+            )
+    finally:
+        response_cache.close()
+
+
+def _verify_caller(spec: str, config: Path | None, cache, offline: bool):
+    """The LLM verifier's client, as `score` makes it: the config's judges, retries and prices."""
+    import asyncio
+
+    from groundjudge.judging.config import load_config
+    from groundjudge.judging.grounding_callers import grounding_caller
+    from groundjudge.judging.judge import Budget, Endpoint
+    from groundjudge.judging.limits import RateLimiter
+
+    judging = load_config(config)
+    return grounding_caller(
+        "--llm-verify",
+        spec,
+        "verify",
+        config=judging,
+        cache=cache,
+        budget=Budget(),
+        endpoint=lambda _: Endpoint(asyncio.Semaphore(judging.defaults.concurrency), RateLimiter()),
+        offline=offline,
+        seed=0,
+        warn=lambda line: typer.echo(line, err=True),
+    )
+
+
+def _ground(answer: Path, texts, snapshot, index, verifier, subject, out: Path | None, out_dir: Path | None) -> None:
+    """Ground each answer with the verifier and write its report: to stdout or --out for one answer, one
+    file per answer in --out-dir for a directory."""
+    from groundjudge.grounding.ground import ground_text
+    from groundjudge.grounding.models import AnswerRef
 
     if not answer.is_dir():
         path, text, digest = texts[0]
-        report = ground_text(snapshot, index, text, AnswerRef(path=path.as_posix(), sha256=digest), subject=subject)
+        report = ground_text(
+            snapshot, index, text, AnswerRef(path=path.as_posix(), sha256=digest), verifier=verifier, subject=subject
+        )
         if out_dir is not None:
             out = out_dir / f"{path.stem}.json"
         if out is None:
@@ -68,9 +143,7 @@ def ground_cmd(
 
     from rich.progress import Progress
 
-    from groundjudge.grounding.verify import DeterministicVerifier
-
-    verifier = DeterministicVerifier()
+    assert out_dir is not None  # a directory is refused without --out-dir
     totals: dict[str, int] = {}
     with Progress(transient=True, console=_stderr_console()) as progress:
         task = progress.add_task("grounding", total=len(texts))

@@ -32,7 +32,7 @@ from groundjudge.grounding.models import AnswerRef, GroundingReport
 from groundjudge.hashing import sha256_file, sha256_json
 from groundjudge.judging.cache import ResponseCache
 from groundjudge.judging.config import JudgeConfig, JudgingConfig, load_config, select_judges
-from groundjudge.judging.judge import Budget, Endpoint, Judge, StructuredClient, estimate_tokens, request_key
+from groundjudge.judging.judge import Budget, Endpoint, Judge, estimate_tokens, request_key
 from groundjudge.judging.limits import RateLimiter
 from groundjudge.judging.manifest import MANIFEST, JudgeRecord, RunManifest, questions_location, write_manifest
 from groundjudge.judging.models import FailureKind, GroundingSummary, Judgement, LLMUsage, ScoreFile
@@ -363,6 +363,7 @@ class Runner:
         o = self.o
         if not (o.llm_claims or o.llm_verify):
             return None, None, None, []
+        from groundjudge.judging.grounding_callers import grounding_caller
         from groundjudge.judging.llm_grounding import GroundingCaller, LLMClaimExtractor, LLMVerifier
 
         cache = ResponseCache(o.cache)
@@ -375,27 +376,23 @@ class Runner:
             if not spec:
                 callers.append(None)
                 continue
-            judge = self._llm_judge(spec)
-            offline = o.offline or o.dry_run
-            if not offline and judge.provider != "openai-compatible" and not judge.api_key():
-                cache.close()
-                raise UserError(f"{flag} {judge.name}: set {judge.api_key_env} (or run with --offline to replay from the cache)")
-            if self.config.price(judge.model) is None:
-                self.echo(
-                    f"warning: {flag} {judge.name}: no price for model {judge.model!r} in the config; its cost is "
-                    "not recorded and does not count toward --budget"
+            try:
+                caller = grounding_caller(
+                    flag,
+                    spec,
+                    role,
+                    config=self.config,
+                    cache=cache,
+                    budget=self.budget,
+                    endpoint=self._endpoint,
+                    offline=o.offline or o.dry_run,
+                    seed=o.seed,
+                    warn=self.echo,
                 )
-            client = StructuredClient(
-                config=judge,
-                policy=self.config.retry,
-                price=self.config.price(judge.model),
-                endpoint=self._endpoint(judge),
-                cache=cache,
-                budget=self.budget,
-                offline=offline,
-                rng=random.Random(o.seed),
-            )
-            callers.append(GroundingCaller(client, role))
+            except UserError:
+                cache.close()
+                raise
+            callers.append(caller)
         extractor = LLMClaimExtractor(callers[0]) if callers[0] else None
         verifier = LLMVerifier(callers[1]) if callers[1] else None
         return extractor, verifier, cache, [c for c in callers if c is not None]
