@@ -318,6 +318,7 @@ _PLACEHOLDER_NAME = re.compile(r":[A-Za-z0-9-]+:(?:-[A-Za-z0-9]+)+")
 _TEMPLATE_NAME = re.compile(r"[A-Z][A-Z0-9-]*(?:n{3,}|x{3,})(?![\w-])")
 # a COBOL procedure name may start with digits (`1000-PRICE`): one token, not "PRICE"
 # a backslash before a word makes it an escape sequence (`\xHH`, `\n`), no name
+_THRU = re.compile(r"(?<![\w-])(?:thru|through)(?![\w-])", re.I)
 _CODE_TOKEN = re.compile(r"(?<![\w$#@\\-])(?:\d+-)*[A-Za-z_$#@][\w$#@-]*(?:\.[A-Za-z_]\w*)*")
 
 
@@ -669,12 +670,15 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
     if inner_pic:
         out.add(pos, ClaimRef(kind="value", text=whole, value=normalize_pic(inner_pic.group(1)), value_kind="pic"))
     stripped = _DQ_STRING.sub(" ", _SQ_STRING.sub(" ", _PIC.sub(" ", c)))
+    # `dl-delete-file thru dl-exit`: a PERFORM range in lower case names two paragraphs
+    perform_range = bool(_THRU.search(stripped))
     for tm in _CODE_TOKEN.finditer(stripped):
         tok = tm.group(0).rstrip(".-")
         if not tok or is_reserved(tok) or tok in PY_KEYWORDS or _TEMPLATE_NAME.fullmatch(tok):
             continue
         meaningful = (
             is_cobol_shaped(tok)
+            or (perform_range and is_cobol_shaped(tok.upper()))
             or is_program_shaped(tok)
             or "_" in tok.strip("_")
             or "." in tok
