@@ -308,6 +308,9 @@ _COMPACT_DATE = r"(?:CC)?(?:YYYY|YY)(?:MMM|MM|DDD)(?:DD)?(?:HHMMSS(?:ss|hh)?)?|H
 _NOTATION = re.compile(
     rf"{_DATE_PART}(?:[-/:. T]+{_DATE_PART})+|{_COMPACT_DATE}|(?:ESC|\\e|\\x1[bB]|\\033|\\u001[bB]|\^\[)\[[\d;]*[A-Za-z]?|0[xXbBoO]"
 )
+# a version, as a sample input (`1.0.0-alpha`, `0.0.1-SNAPSHOT`): numbers joined by dots with a pre-release or
+# build tag, whose tag is no name of the code (before, `1-SNAPSHOT` was read as a COBOL name)
+_VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?")
 # a number with a unit of time or size, written as a duration or a size prints (Go's `1500ns`, `2.5s`)
 _QUANTITY = re.compile(r"(\d+(?:\.\d+)?)(?:ns|us|µs|ms|s|m|h|B|KB|MB|GB|KiB|MiB|GiB)")
 # a command line (`cobc -x -free cgiform.cob -o cgiform.exe`): a program, then words of which one is an option
@@ -516,10 +519,12 @@ def given_as_example(text: str, ref: ClaimRef) -> bool:
 
 def _assigned_in_sample(text: str, value: str) -> bool:
     """Does a sample input the claim quotes give the name as a parameter's value (`attachment;
-    filename=a.txt`, `filename="a.txt"junk`)? The claim made up the input, and what it says of the value
-    ("keeps only `a.txt`") is about that input, not a file or name of the code."""
-    assigned = re.compile(rf"=\s*[\"']?{re.escape(value)}(?![\w.])")
-    return any(assigned.search(m.group(2)) for m in _BACKTICK.finditer(text))
+    filename=a.txt`, `filename="a.txt"junk`) or as a literal argument of a call (`Load("a.env", "b.env")`)?
+    The claim made up the input, and what it says of the value ("keeps only `a.txt`", "lets `b.env` win") is
+    about that input, not a file or name of the code."""
+    v = re.escape(value)
+    sample = re.compile(rf"=\s*[\"']?{v}(?![\w.])|\w\s*\([^()`]*[\"']{v}[\"']")
+    return any(sample.search(m.group(2)) for m in _BACKTICK.finditer(text))
 
 
 def names_file_or_program(ref: ClaimRef) -> bool:
@@ -613,8 +618,8 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
     if re.fullmatch(r"[-+]?(?:\d+(?:_\d+)*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?", c):  # `10_000`, `1e6`, COBOL's `.72700`
         out.add(pos, ClaimRef(kind="value", text=whole, value=c.lstrip("+"), value_kind="number"))
         return
-    if _NOTATION.fullmatch(c) or _TEMPLATE_NAME.fullmatch(c.rstrip(".")):
-        return
+    if _NOTATION.fullmatch(c) or _TEMPLATE_NAME.fullmatch(c.rstrip(".")) or _VERSION.fullmatch(c) or c in ("./", "../"):
+        return  # `./` alone is the prefix a path starts with, no path
     if q := _QUANTITY.fullmatch(c):  # `1500ns`, `64KB`: a value the code may write as `1500` and a unit type
         out.add(pos, ClaimRef(kind="value", text=whole, value=q.group(1), value_kind="number"))
         return

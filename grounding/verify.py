@@ -1396,6 +1396,13 @@ class _ClaimChecker:
             ):
                 # `java.lang.Exception`: the language's own, by its full name too
                 self._add("ok", f"{ref.value} is a name the language supplies (no file declares it)")
+            elif (
+                "." in ref.value
+                and (head := ref.value.split(".", 1)[0]).upper() in special_names()
+                and not self.lk.definitions(head)
+            ):
+                # `dict.update`, `str.join`: a method of one of the language's own types
+                self._add("ok", f"{ref.value} is a member of {head}, which the language supplies")
             elif ref.value.upper() in keywords() and not self._acted_on(ref):
                 # "none of them has a `READ`": a verb of the language, which no corpus invents (what a fact says
                 # is called or read is still checked as a name of the code)
