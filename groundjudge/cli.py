@@ -91,7 +91,7 @@ class _OneLineErrors(TyperGroup):
 # (a test checks this table against what every module registers).
 COMMANDS = {
     "corpus": "groundjudge.grounding.cli",
-    "ground": "groundjudge.grounding.cli_ground",
+    "ground": "groundjudge.judging.cli_ground",
     "score": "groundjudge.judging.cli",
     "judges": "groundjudge.judging.cli",
     "rubric": "groundjudge.rubrics.cli",

@@ -1,4 +1,5 @@
-"""``groundjudge ground``: grounding reports for one answer or a directory of answers."""
+"""``groundjudge ground``: grounding reports for one answer or a directory of answers. It sits in judging, one
+stage above grounding, because ``--llm-verify`` asks a judge's model; without it, grounding's checks alone."""
 
 from __future__ import annotations
 
