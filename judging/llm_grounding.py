@@ -612,10 +612,9 @@ def _cited(reply: _FactReply, shown: list[Evidence]) -> list[Evidence]:
 def _may_be_worked_out(claim: Claim, check: FactCheck) -> bool:
     """Is the check about a value the claim quotes (a number, a string) or a name or file it gives as an
     example or a worked-out result ("is reported as `APP_PORT`", `filename=a.txt` in a sample input), not a
-    name or a file it says the code has? Such a value
-    found nowhere may be one the claim works out itself (a worked example's `1228800`): the model, shown the
-    code and told it was found nowhere, tells it from a made-up one. A made-up name or file is never asked
-    about."""
+    name or a file it says the code has? Such a value found nowhere may be one the claim works out itself (a
+    worked example's `1228800`): the model, shown the code and told it was found nowhere, tells it from a
+    made-up one. A made-up name or file is never asked about."""
     if check.ref is None:
         return False
     ref = claim.refs[check.ref]
@@ -727,8 +726,9 @@ class LLMVerifier:
         user = f"<claim>\n{text}\n</claim>\n\n<finding>\n{partly.reason}\n</finding>\n"
         try:
             off = self.caller.call(OFF_SYSTEM, user, OffReply, OFF_TOOL)
-        except JudgeError:
-            return answer  # a failed follow-up loses nothing: the first answer stands, as the model gave it
+        except JudgeError as exc:
+            # a failed follow-up loses nothing: the first answer stands, as the model gave it, and says so
+            return answer.model_copy(update={"message": f"{answer.message}; asking what is off failed: {exc}"})
         if off.off is not Off.VALUE:
             return answer
         return answer.model_copy(

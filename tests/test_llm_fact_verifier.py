@@ -188,6 +188,7 @@ def test_what_is_off_in_a_claim_partly_held_is_asked_once_more(fake, verifier, i
     failed = _verify(verifier, indexed, text.format("and adds 2 to `WS-COUNT` each time"))  # not a cached call
     assert (failed.verdict, failed.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.LLM)
     assert failed.reason.startswith(f"the claim as a whole partly held: {finding}")
+    assert "; asking what is off failed: HTTP 500" in failed.reason
     # held, contradicted and cannot_tell are not followed up
     fake.add(_reply((1, "contradicted", "Nothing displays the count.")), match="prints")
     before = fake.total_requests
