@@ -311,6 +311,7 @@ _NOTATION = re.compile(
 # a version, as a sample input (`1.0.0-alpha`, `0.0.1-SNAPSHOT`): numbers joined by dots with a pre-release or
 # build tag, whose tag is no name of the code (before, `1-SNAPSHOT` was read as a COBOL name)
 _VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?")
+_PROTOCOL = re.compile(r"(?:HTTP|HTTPS|SMTP|FTP|SIP|RTSP)/\d(?:\.\d)?")
 # a number with a unit of time or size, written as a duration or a size prints (Go's `1500ns`, `2.5s`)
 _QUANTITY = re.compile(r"(\d+(?:\.\d+)?)(?:ns|us|µs|ms|s|m|h|B|KB|MB|GB|KiB|MiB|GiB)")
 # a command line (`cobc -x -free cgiform.cob -o cgiform.exe`): a program, then words of which one is an option
@@ -499,7 +500,7 @@ def is_cobol_shaped(word: str) -> bool:
 # "prefixes such as `0x1F`", "`getURL` can be found as `get-url`", "`MultiWordACR` becomes `MULTI_WORD_ACR`",
 # "even `shutters`": a name given as a sample input or a worked-out result, which the code need not spell
 _EXAMPLE_CUE = re.compile(
-    r"(?<![\w-])(?:such\s+as|e\.g\.,?|for\s+(?:example|instance),?|even|becomes?|became|turn(?:s|ed)?\s+into|"
+    r"(?<![\w-])(?:such\s+as|as\s+in|e\.g\.,?|for\s+(?:example|instance),?|even(?:\s+as)?|becomes?|became|turn(?:s|ed)?\s+into|"
     r"(?:reported|found)\s+as|comes?\s+out\s+as|ends?\s+up\s+as)\s*$",
     re.I,
 )
@@ -620,6 +621,9 @@ def _code_span_refs(content: str, pos: int, out: _Collector) -> None:
         return
     if _NOTATION.fullmatch(c) or _TEMPLATE_NAME.fullmatch(c.rstrip(".")) or _VERSION.fullmatch(c) or c in ("./", "../"):
         return  # `./` alone is the prefix a path starts with, no path
+    if _PROTOCOL.fullmatch(c):  # `HTTP/1.1`: a protocol and its version, which the code spells in a string
+        out.add(pos, ClaimRef(kind="value", text=whole, value=c, value_kind="string"))
+        return
     if q := _QUANTITY.fullmatch(c):  # `1500ns`, `64KB`: a value the code may write as `1500` and a unit type
         out.add(pos, ClaimRef(kind="value", text=whole, value=q.group(1), value_kind="number"))
         return
