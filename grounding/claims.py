@@ -504,18 +504,25 @@ _EXAMPLE_CUE = re.compile(
     r"(?:reported|found)\s+as|comes?\s+out\s+as|ends?\s+up\s+as)\s*$",
     re.I,
 )
+# the code's own kinds of things, right before an example cue: "table-driven tests such as", "one-line wrappers e.g."
+_CODE_THINGS = re.compile(
+    r"(?i)\b(?:tests?|functions?|methods?|class(?:es)?|helpers?|constants?|fields?|wrappers?|modules?|macros?|"
+    r"paragraphs?|sections?|copybooks?|programs?|types?|structs?|interfaces?|enums?|hooks?|handlers?|decorators?|"
+    r"subcommands?|exceptions?)\s+(?:\w+\s+){0,2}$"
+)
 _EARLIER_ITEMS = re.compile(r"(?:`[^`]*`\s*(?:,|\band\b|\bor\b)\s*)+$")  # "such as `-5`, `x` or ..."
 
 
 def given_as_example(text: str, ref: ClaimRef) -> bool:
-    """Does the claim give the name as an example or a result it works out, not as a name of the code?"""
+    """Does the claim give the name as an example or a result it works out, not as a name of the code? An
+    example of the code's own things ("tests such as `X`", "helpers such as `Y`") is a name it says the code
+    has."""
     before = text[: ref.start]
     items = _EARLIER_ITEMS.search(before)
-    return bool(
-        _EXAMPLE_CUE.search(before)
-        or (items and _EXAMPLE_CUE.search(before, 0, items.start()))
-        or _assigned_in_sample(text, ref.value)
-    )
+    cue = _EXAMPLE_CUE.search(before) or (items and _EXAMPLE_CUE.search(before, 0, items.start()))
+    if cue and _CODE_THINGS.search(before, 0, cue.start()):
+        return False
+    return bool(cue or _assigned_in_sample(text, ref.value))
 
 
 def _assigned_in_sample(text: str, value: str) -> bool:

@@ -477,6 +477,13 @@ def test_a_name_found_nowhere_is_still_not_put_to_the_model(fake, verifier, tmp_
     assert fake.requests == []
 
 
+def test_an_example_of_the_codes_own_things_is_a_name_it_says_the_code_has(fake, verifier, tmp_path):
+    # "helpers such as `X`", "tests such as `Y`": set 40's made-up test name, which the model had found partly held
+    out = _verify(verifier, _grow(tmp_path), "`grow` doubles lengths below `LIMIT` through helpers such as `grow_twice`.")
+    assert out.verdict is Verdict.UNSUPPORTED and out.reason.startswith("grow_twice appears nowhere in the snapshot")
+    assert fake.requests == []
+
+
 def test_a_made_up_name_beside_an_example_is_not_put_to_the_model(fake, verifier, tmp_path):
     out = _verify(verifier, _grow(tmp_path), "`grow_twice` doubles lengths below `LIMIT`, such as `HEADER_LEN`.")
     assert out.verdict is Verdict.UNSUPPORTED
