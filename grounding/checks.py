@@ -910,7 +910,8 @@ def check_unused(lk: Lookup, fact: Fact, text: str, scope: list[str]) -> FactOut
     if fact.subject is None:
         return None
     owner, _, name = fact.subject.value.rpartition(".")
-    defs = [d for d in lk.definitions(name) if not owner or d.detail.get("parent") in (None, last_part(owner))]
+    defined = lk.definitions(name)
+    defs = [d for d in defined if not owner or d.detail.get("parent") in (None, last_part(owner))]
     actors = actor_defs(lk, fact.by.value, scope) if fact.by is not None else []
     if not defs or (fact.by is not None and not actors):
         return None
@@ -919,7 +920,7 @@ def check_unused(lk: Lookup, fact: Fact, text: str, scope: list[str]) -> FactOut
     own = scope and (_OWN_UNIT.match(text, fact.span[1]) or all(d.kind in DATA_KINDS for d in defs))
     files = set(scope) if own else None
     # its definitions, and the lines that import it (an import names what a file may use, and is no use)
-    inside = [(d.path, d.start_line, d.end_line) for d in lk.definitions(name)]
+    inside = [(d.path, d.start_line, d.end_line) for d in defined]
     inside += [(r.path, r.line, r.line) for r in lk.references(name) if r.kind is RefKind.IMPORT]
 
     def used_at(path: str, line: int) -> bool:
