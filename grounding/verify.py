@@ -1504,7 +1504,8 @@ class _ClaimChecker:
         return (
             n
             for n in range(start, min(end or len(lines), len(lines)) + 1)
-            if pattern.search(lines[n - 1]) and not self._in_comment(path, n)
+            # the substring test first: most lines of a program do not hold the name, and a regex search costs more
+            if name in lines[n - 1] and pattern.search(lines[n - 1]) and not self._in_comment(path, n)
         )
 
     def _outside_member(self, name: str) -> bool:
