@@ -21,6 +21,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from groundjudge.grounding.index.model import DATA_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import comment_starts
+from groundjudge.grounding.index.registry import language as registered_language
 from groundjudge.grounding.models import Evidence
 from groundjudge.grounding.snapshot import normalize_relpath
 
@@ -90,12 +91,19 @@ NUMBER_PLACEHOLDER = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*[A-Z])
 
 
 @lru_cache(maxsize=4096)
-def word_pattern(name: str) -> re.Pattern[str]:
+def word_pattern(name: str, hyphen: bool = True) -> re.Pattern[str]:
     """A name as a whole word; COBOL-style names (upper case, hyphens) match case-insensitively; the dots of
     a dotted name match a Rust or C++ path's `::` too (`LevelFilter.Info` is written `LevelFilter::Info`).
+    `hyphen`: whether a hyphen joins words into one name in the text searched (COBOL's `ACCT-ID`, prose). In
+    code it is also an operator: a name ends before a hyphen and a number (Go's `c.si-1`) and starts after a
+    minus or an option's dashes (`-offset`, `"--verbose"`), but the words of a string's `Access-Control-Allow-Origin`
+    or a comment's `R3100-00-PROCESSA` stay joined.
     Compiled once per name: claim after claim looks for the same names, more of them than re's own cache holds."""
     flags = re.I if name.upper() == name else 0
-    return re.compile(r"(?<![\w-])" + re.escape(name).replace(r"\.", r"(?:\.|::)") + r"(?![\w-])", flags)
+    body = re.escape(name).replace(r"\.", r"(?:\.|::)")
+    if hyphen:
+        return re.compile(rf"(?<![\w-]){body}(?![\w-])", flags)
+    return re.compile(rf"(?:(?<![\w-])|(?<=\W-)|(?<=^-)){body}(?!\w)(?!-(?!\d+(?![\w-])))", flags)
 
 
 _FREE_COBOL = "cobol (free format)"  # how the line rules below tell free-format COBOL from fixed
@@ -149,6 +157,7 @@ class Lookup:
         self._code_text: dict[str, tuple[str, list[int]]] = {}
         self._joined_text: dict[str, tuple[str, list[int]]] = {}
         self._upper: dict[str, str] = {}
+        self._hyphen: dict[str, bool] = {}
         self._by_path: dict[str, dict[str, tuple[Symbol, ...]]] = {}
 
     def _definitions(
@@ -251,12 +260,13 @@ class Lookup:
         matches k), and upper() may change a non-ASCII text's length, so its offsets."""
         joined = self._joined(path)[0]
         text = (self._upper_text(path) if name.isascii() else "") if name.upper() == name else joined
+        hyphen = self.hyphen_in_names(path)
         if not name or "." in name or not text:
-            match = word_pattern(name).search(joined, at, limit)
+            match = word_pattern(name, hyphen).search(joined, at, limit)
             return -1 if match is None else match.start()
         while (i := text.find(name, at, limit)) >= 0:
             j = i + len(name)
-            if not (i and _is_word_char(text[i - 1])) and not (j < limit and _is_word_char(text[j])):
+            if _bounded(text, i, j, limit, hyphen):
                 return i
             at = i + 1
         return -1
@@ -312,20 +322,31 @@ class Lookup:
     def text_hits(self, text: str, limit: int = 5) -> list[tuple[str, int]]:
         """Lines containing text (whole word when it is a name), from the full-text table, confirmed by
         scanning; lines of source code come before lines of prose files (a README only describes the code)."""
-        pattern = word_pattern(text) if re.fullmatch(r"[\w$#@.-]+", text) else re.compile(re.escape(text))
+        name = re.fullmatch(r"[\w$#@.-]+", text) is not None
+        phrase = re.compile(re.escape(text))
+
+        def holds(path: str, line: str) -> bool:
+            return (word_pattern(text, self.hyphen_in_names(path)) if name else phrase).search(line) is not None
+
         found = self.search(text, FULL_SEARCH_LIMIT if limit > SEARCH_LIMIT else SEARCH_LIMIT)
-        hits = {(p, n) for p, n, line in found if pattern.search(line)}
+        hits = {(p, n) for p, n, line in found if holds(p, line)}
         if len(found) == SEARCH_LIMIT and all(self.is_prose(p) for p, _ in hits):
             # The phrase's tokens fill the first page with other spellings (RETURN-CODE: "return code" in
             # comments), or with prose files that sort first (README.rst before the package): a name is called
             # absent, or only described, after every line holding its tokens was looked at.
-            hits = {(p, n) for p, n, line in self.search(text, FULL_SEARCH_LIMIT) if pattern.search(line)}
+            hits = {(p, n) for p, n, line in self.search(text, FULL_SEARCH_LIMIT) if holds(p, line)}
         return sorted(hits, key=lambda h: (self.is_prose(h[0]), h))[:limit]
 
     def language(self, path: str) -> str:
         """The file's language; "text" (prose) for a file the index does not hold."""
         info = self.file_info(path)
         return "text" if info is None else info.language
+
+    def hyphen_in_names(self, path: str) -> bool:
+        """Does a hyphen join a name in the file's language (COBOL, JCL, prose), or is it an operator (code)?"""
+        if path not in self._hyphen:
+            self._hyphen[path] = registered_language(self.language(path)).hyphen_in_names
+        return self._hyphen[path]
 
     def is_prose(self, path: str) -> bool:
         return self.language(path) == "text"
@@ -611,9 +632,21 @@ class Lookup:
         return res
 
 
+def _bounded(text: str, i: int, j: int, limit: int, hyphen: bool) -> bool:
+    """Is text[i:j] a whole word by word_pattern's boundaries (checked by hand: \\w is isalnum() or '_')?"""
+    before, after = text[i - 1] if i else "", text[j] if j < limit else ""
+    if _is_word_char(before) or _is_word_char(after):
+        return False
+    if before == "-" and (hyphen or (i >= 2 and _is_word_char(text[i - 2]))):
+        return False
+    return after != "-" or (not hyphen and _NUMBER_OPERAND.match(text, j + 1, limit) is not None)
+
+
 def _is_word_char(char: str) -> bool:
-    """Is char one of word_pattern's boundary class [\\w-]?"""
-    return char.isalnum() or char in "_-"
+    return char.isalnum() or char == "_"
+
+
+_NUMBER_OPERAND = re.compile(r"\d+(?![\w-])")  # `-1` after a name in code: a subtraction, not a name's part
 
 
 _CALL_END = re.compile(r"\.\s*$|\bEND-CALL\b", re.I)

@@ -1481,8 +1481,14 @@ class _ClaimChecker:
 
     def _spelled_otherwise(self, name: str) -> tuple[str, int] | None:
         """A line of code holding the name in another case (the full-text search ignores case)."""
-        pattern = re.compile(word_pattern(name).pattern, re.I)
-        return next(((p, n) for p, n, line in self.lk.search(name) if not self.lk.is_prose(p) and pattern.search(line)), None)
+        return next(
+            (
+                (p, n)
+                for p, n, line in self.lk.search(name)
+                if not self.lk.is_prose(p) and re.search(word_pattern(name, self.lk.hyphen_in_names(p)).pattern, line, re.I)
+            ),
+            None,
+        )
 
     def _code_files(self, words: Iterable[str], limit: int, scope: Sequence[str] = ()) -> list[str]:
         """The code files (no prose) to read for a claim: of its scope when it has one, else those whose lines
