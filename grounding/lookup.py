@@ -425,7 +425,7 @@ class Lookup:
             joined = pieces[-1] if pieces else ""
             if not joined.strip() or not wanted.startswith(" ".join(joined.split())):
                 continue
-            for later in lines[n : n + _MAX_LITERAL_LINES]:
+            for later in lines[n : n + MAX_LITERAL_LINES]:
                 following = string_literals(later)
                 joined += "".join(following)
                 flat = " ".join(joined.split())
@@ -650,7 +650,7 @@ _NUMBER_OPERAND = re.compile(r"\d+(?![\w-])")  # `-1` after a name in code: a su
 
 
 _CALL_END = re.compile(r"\.\s*$|\bEND-CALL\b", re.I)
-_MAX_LITERAL_LINES = 4  # lines a message split into literals may run on for
+MAX_LITERAL_LINES = 4  # lines a message split into literals may run on for
 _REPLACING = re.compile(r"==\s*(:[\w-]+:)\s*==\s+BY\s+==\s*([\w-]+)\s*==", re.I)
 # a command's words and options: NAME(argument) or a bare word
 _COMMAND_TOKEN = re.compile(r"[^\s(]+(?:\([^)]*\))?")
@@ -694,7 +694,7 @@ def _continued_literal(lines: tuple[str, ...] | list[str], n: int) -> str | None
     if quote is None or n >= len(lines) or lines[n][6:7] != "-":
         return None
     joined = code[code.rindex(quote) + 1 :]
-    for line in lines[n : n + _MAX_LITERAL_LINES]:
+    for line in lines[n : n + MAX_LITERAL_LINES]:
         more = line.ljust(72)[7:72]
         if line[6:7] != "-" or quote not in more:
             return None

@@ -64,6 +64,7 @@ from groundjudge.grounding.index.registry import (
 )
 from groundjudge.grounding.lookup import (
     FULL_SEARCH_LIMIT,
+    MAX_LITERAL_LINES,
     MAX_STATEMENT_LINES,
     NUMBER_PLACEHOLDER,
     NUMBERED,
@@ -1825,14 +1826,27 @@ class _ClaimChecker:
 
     def _rendered_line(self, value: str, scope: list[str]) -> tuple[str, int] | None:
         """A code line whose string literal renders the quoted message: its format placeholders (`%d`, `{n}`)
-        stand for the quote's values, and the quote's own placeholders ("...", `<path>`) for the code's."""
+        stand for the quote's values, and the quote's own placeholders ("...", `<path>`) for the code's, which
+        may be a value joined between two literals ("wildcard segment ... conflicts" of Go's
+        `"wildcard segment '" + path + "' conflicts"`)."""
         words = re.findall(r"[A-Za-z]{3,}", _QUOTE_PLACEHOLDER.sub(" ", value))
         if not words:
             return None
         # the longest word may be a value the template fills in: each word's lines are candidates
         for path in self._code_files(words, 50, scope):
-            for n, line in enumerate(self.lk.file_lines(path), start=1):
-                if any(w in line for w in words) and any(renders(lit, value) for lit in string_literals(line)):
+            lines = self.lk.file_lines(path)
+            for n, line in enumerate(lines, start=1):
+                if not any(w in line for w in words):
+                    continue
+                literals = string_literals(line)
+                # the statement's literals, its line and those it runs on to after a `+` or `&`
+                more = [*literals]
+                for k in range(n, min(n + MAX_LITERAL_LINES, len(lines))):
+                    if not lines[k - 1].rstrip().endswith(("+", "&")):
+                        break
+                    more += string_literals(lines[k])
+                joined = ["\0".join(more)] if len(more) > 1 else []
+                if any(renders(lit, value) for lit in [*literals, *joined]):
                     return path, n
         return None
 

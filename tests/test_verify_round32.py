@@ -1,6 +1,9 @@
 """Issue E round 32: a hyphen joins a name's words in COBOL, JCL, BMS and prose, but in code it is also an
 operator. Go's `for i := 0; i < c.si-1; i++` names `c.si` (it was "c.si appears nowhere in the snapshot"), while
-a string's `Access-Control-Allow-Origin` or a comment's `R3100-00-PROCESSA` does not name `Origin` or `R3100`."""
+a string's `Access-Control-Allow-Origin` or a comment's `R3100-00-PROCESSA` does not name `Origin` or `R3100`. And a
+quoted message whose "..." stands for a value joined between literals on the statement's next line ("wildcard
+segment ... conflicts with existing children" of `"wildcard segment '" + wildcard +` then `"' conflicts ..."`) is
+what that statement renders (it was "does not appear ... anywhere else in the snapshot")."""
 
 from __future__ import annotations
 
@@ -40,6 +43,11 @@ def files():
             "func (c *Constraint) pessimistic(v []int, s []int) bool {\n"
             "\tfor i := 0; i < c.si-1; i++ {\n\t\tif v[i] != s[i] {\n\t\t\treturn false\n\t\t}\n\t}\n\treturn true\n}\n"
         ),
+        "tree.go": (
+            "package router\n\nfunc insert(n *node, wildcard, fullPath string) {\n\tif len(n.children) > 0 {\n"
+            '\t\tpanic("wildcard segment \'" + wildcard +\n'
+            '\t\t\t"\' conflicts with existing children in path \'" + fullPath + "\'")\n\t}\n}\n'
+        ),
         "PROG.cbl": "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. PROG.\n       DATA DIVISION.\n"
         "       WORKING-STORAGE SECTION.\n       01  CNT-1 PIC X.\n       PROCEDURE DIVISION.\n"
         "           MOVE 'A' TO CNT-1.\n           GOBACK.\n",
@@ -62,6 +70,16 @@ def test_mentions_follow_the_files_language(grounder):
     [
         ("The loop `for i := 0; i < c.si-1; i++` in `pessimistic` reads `c.si` (`constraint.go:8`).", Verdict.SUPPORTED, None),
         ("`PROG` moves `'A'` to `CNT` (`PROG.cbl:7`).", Verdict.UNSUPPORTED, "CNT appears nowhere"),
+        (
+            '`insert` panics with "wildcard segment ... conflicts with existing children" (`tree.go:4-7`).',
+            Verdict.SUPPORTED,
+            None,
+        ),
+        (
+            '`insert` panics with "wildcard segment ... replaces the existing children" (`tree.go:4-7`).',
+            Verdict.UNSUPPORTED,
+            "'wildcard segment ... replaces the existing children' does not appear",
+        ),
     ],
 )
 def test_a_name_before_a_minus_is_found_in_code(grounder, md, verdict, reason):
