@@ -397,7 +397,12 @@ _CUES: list[tuple[Relation, Stemmed]] = [
         ),
     ),
 ]
-_DETERMINER = re.compile(r"\b(?:the|a|an|each|every|this|that|its|their|one|any)\s+$", re.I)
+# "the call", and "the right call": a noun, an adjective of judgement between (not "the first `X` call", whose
+# code span may be what calls)
+_DETERMINER = re.compile(
+    r"\b(?:the|a|an|each|every|this|that|its|their|one|any)\s+(?:(?:right|wrong|good|bad|better|best|worse|worst)\s+)?$",
+    re.I,
+)
 _NEGATED = re.compile(
     r"\b(?:not|never|n't|no\s+longer|rather\s+than|instead\s+of|without"
     r"|nothing|no\s+(?:other\s+)?(?:code|one|program|paragraph|function|method|caller))\s+(?:\w+ly\s+|ever\s+|else\s+)?$",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from _grounding_helpers import expect_verdict, fixture_grounder
 
+from groundjudge.grounding.claims import relation_cues
 from groundjudge.grounding.lookup import Lookup, word_pattern
 from groundjudge.grounding.models import Verdict
 
@@ -84,3 +85,18 @@ def test_mentions_follow_the_files_language(grounder):
 )
 def test_a_name_before_a_minus_is_found_in_code(grounder, md, verdict, reason):
     expect_verdict(grounder, md, verdict, reason)
+
+
+@pytest.mark.parametrize(
+    ("text", "cues"),
+    [
+        # an opinion's "the right call" is a noun with a judgement: no call for the checks to find
+        ("Moving the rates into `HOSPRATE` was the right call: an update touches only the copybook.", []),
+        ("Rejecting folded headers by default is the best call.", []),
+        # an adjective of order is not one: "the first `X` call" may be the code span calling
+        ("The first `Open` call, like the second, calls `Check`.", ["call", "calls"]),
+        ("`P` calls `Q`.", ["calls"]),
+    ],
+)
+def test_a_judgement_before_a_noun_is_no_relation(text, cues):
+    assert [text[c.start : c.end] for c in relation_cues(text)] == cues
