@@ -39,9 +39,9 @@ def _reply(*answers: tuple[int, str, str], cites: list[dict] | None = None) -> F
     return Fault(arguments={"answers": [{"fact": n, "answer": a, "reason": r, "cites": cites or []} for n, a, r in answers]})
 
 
-def _off(off: str, reason: str) -> Fault:
-    """A reply to the follow-up that asks what is off in a claim found partly held."""
-    return Fault(arguments={"off": off, "reason": reason})
+def _off(off: str, reason: str, where: str = "main") -> Fault:
+    """A reply to the follow-up that asks what is off in a claim found partly held, and where."""
+    return Fault(arguments={"off": off, "where": where, "reason": reason})
 
 
 def _verify(verifier: LLMVerifier, indexed, text: str) -> VerifiedClaim:
@@ -158,10 +158,11 @@ def test_a_supported_claim_is_asked_about_as_a_whole(fake, verifier, indexed):
 
 
 def test_what_is_off_in_a_claim_partly_held_is_asked_once_more(fake, verifier, indexed):
-    """The rule counts a wrong value beside true clauses as the claim's core being false, a wrong place, size
-    or side step as a detail. The model's "partly" is followed by one question, about its own finding: a
-    value or name it gives that is not the code's makes the claim contradicted, UNSUPPORTED; anything else
-    leaves it PARTIALLY_SUPPORTED, and so does a follow-up that fails."""
+    """The rule counts a wrong value in what a claim chiefly states as its core being false, a wrong place,
+    size or side step, or a false statement added to a main one that holds, as partly held. The model's
+    "partly" is followed by one question, about its own finding: a value or name its main statement gives
+    that is not the code's makes the claim contradicted, UNSUPPORTED; anything else leaves it
+    PARTIALLY_SUPPORTED, and so does a follow-up that fails."""
     text = "`0000-MAIN` performs `1000-COUNT-RECORDS` {}."
     finding = "It performs 1000-COUNT-RECORDS, but it adds 1 to WS-COUNT, not 2."
     fake.add(_reply((1, "partly", finding)), match="adds 2")
@@ -176,6 +177,14 @@ def test_what_is_off_in_a_claim_partly_held_is_asked_once_more(fake, verifier, i
     assert (verify["messages"][0]["content"], follow_up["messages"][0]["content"]) == (VERIFY_SYSTEM, OFF_SYSTEM)
     claim = "`0000-MAIN` performs `1000-COUNT-RECORDS` and adds 2 to `WS-COUNT`."
     assert follow_up["messages"][1]["content"] == f"<claim>\n{claim}\n</claim>\n\n<finding>\n{finding}\n</finding>\n"
+
+    # a wrong value in a statement added to a main one that holds leaves the claim partly held
+    added = "It performs 1000-COUNT-RECORDS and then adds to WS-COUNT, but by 1, not 3."
+    fake.add(_reply((1, "partly", added)), match="adds 3")
+    fake.add(_off("value", "The added statement's increment is 1, not 3.", "added"), match="<finding>")
+    side = _verify(verifier, indexed, text.format("and then adds 3 to `WS-COUNT`"))
+    assert (side.verdict, side.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.LLM)
+    assert side.reason.startswith(f"the claim as a whole partly held: {added}")
 
     fake.add(_reply((1, "partly", "It performs it, but from line 8, not line 9.")), match="line 9")
     fake.add(_off("place", "The PERFORM is on line 8."), match="<finding>")
