@@ -648,9 +648,19 @@ def _found_wrong(claim: Claim, checks: list[FactCheck]) -> list[FactCheck]:
 def _set_aside(check: FactCheck, whole: FactCheck) -> FactCheck:
     """A check's report the model's answer about the claim as a whole replaces: kept in the record, out of
     the rule."""
-    judged = {CheckOutcome.HELD: "held", CheckOutcome.MISMATCH: "partly held"}.get(whole.outcome, "contradicted")
-    return check.model_copy(
-        update={"ruled": False, "message": f"{check.message} (set aside: the LLM verifier judged the claim as a whole {judged})"}
+    judged = {
+        CheckOutcome.HELD: "judged the claim as a whole held",
+        CheckOutcome.MISMATCH: "judged the claim as a whole partly held",
+        CheckOutcome.CONTRADICTED: "judged the claim as a whole contradicted",
+    }.get(whole.outcome, "could not tell about the claim as a whole, a judgement")
+    return check.model_copy(update={"ruled": False, "message": f"{check.message} (set aside: the LLM verifier {judged})"})
+
+
+def _states_a_judgement(claim: Claim, checks: list[FactCheck]) -> bool:
+    """Is a fact of the claim an opinion, intent or prediction (an `unknown` predicate) left unchecked?"""
+    return any(
+        c.fact is not None and c.outcome is CheckOutcome.UNCHECKED and claim.facts[c.fact].predicate is Predicate.UNKNOWN
+        for c in checks
     )
 
 
@@ -802,6 +812,12 @@ class LLMVerifier:
             reported = _found_wrong(claim, checks)
             checks = [_set_aside(c, whole) if c in reported else c for c in checks]
         else:
+            if whole is not None and whole.verifier_kind is VerifierKind.LLM and _states_a_judgement(claim, checks):
+                # An opinion's prose read as a relation ("the simplest safe rule is to free it with `cJSON_free`,
+                # and call `cJSON_Delete`"): the model, shown the checks' report, could not tell about the claim,
+                # so the report is no finding of the claim's. A name found nowhere stays: made up is made up.
+                misread = [c for c in _found_wrong(claim, checks) if c.outcome is not CheckOutcome.MISSING]
+                checks = [_set_aside(c, whole) if c in misread else c for c in checks]
             whole = None
         ruled = [c for c in checks if c.ruled]
         results = [CheckResult(c.outcome.value, c.message, c.evidence, c.relation, c.fact, c.ref) for c in ruled]

@@ -687,3 +687,27 @@ def test_a_claim_left_unable_to_verify_by_a_typed_fact_is_asked_about_as_a_whole
     fake.add(_reply((1, "cannot_tell", "Speed is not in the code.")))
     _verify(verifier, indexed, OPINION_ONLY)
     assert "the claim as a whole" not in fake.requests[0]["messages"][1]["content"]
+
+
+def test_an_opinion_the_model_cannot_tell_about_sets_the_checks_relation_reports_aside(fake, verifier, indexed):
+    """An opinion's prose read as a relation the checks contradict: the model, shown the report, could not
+    tell about the claim as a whole, so the report is set aside and the opinion is UNABLE_TO_VERIFY. A claim
+    with no judgement keeps the checks' verdict when the model cannot tell, and a made-up name in an opinion is
+    never asked about: made up is made up."""
+    opinion = "`1000-COUNT-RECORDS` performs `0000-MAIN`, which is probably the cleanest design."
+    fake.add(_reply((1, "cannot_tell", "Design is not code."), (2, "cannot_tell", "A judgement.")), match="cleanest")
+    out = _verify(verifier, indexed, opinion)
+    assert (out.verdict, out.verifier_kind) == (Verdict.UNABLE_TO_VERIFY, VerifierKind.DETERMINISTIC)
+    aside = next(c for c in out.checks or [] if not c.ruled and c.outcome is CheckOutcome.CONTRADICTED)
+    assert aside.message.endswith("(set aside: the LLM verifier could not tell about the claim as a whole, a judgement)"), (
+        aside.message
+    )
+    assert "Reported by the automatic checks:" in fake.requests[0]["messages"][1]["content"]
+
+    fake.add(_reply((1, "cannot_tell", "Nothing shown settles it.")), match="performs `0000-MAIN`.")
+    plain = _verify(verifier, indexed, "`1000-COUNT-RECORDS` performs `0000-MAIN`.")
+    assert plain.verdict is Verdict.UNSUPPORTED
+
+    before = fake.total_requests
+    made_up = _verify(verifier, indexed, "`1000-COUNT-RECORDS` performs `9999-MADE-UP`, probably the cleanest design.")
+    assert made_up.verdict is Verdict.UNSUPPORTED and fake.total_requests == before
