@@ -656,6 +656,16 @@ def _set_aside(check: FactCheck, whole: FactCheck) -> FactCheck:
     return check.model_copy(update={"ruled": False, "message": f"{check.message} (set aside: the LLM verifier {judged})"})
 
 
+def _objected(claim: Claim, check: FactCheck) -> bool:
+    """Did the model find a typed fact (not an opinion) of the claim contradicted or partly held?"""
+    return (
+        check.verifier_kind is VerifierKind.LLM
+        and check.fact is not None
+        and check.outcome in (CheckOutcome.CONTRADICTED, CheckOutcome.MISMATCH)
+        and claim.facts[check.fact].predicate is not Predicate.UNKNOWN
+    )
+
+
 def _states_a_judgement(claim: Claim, checks: list[FactCheck]) -> bool:
     """Is a fact of the claim an opinion, intent or prediction (an `unknown` predicate) left unchecked?"""
     return any(
@@ -810,6 +820,11 @@ class LLMVerifier:
         whole = checks[-1] if any(q.at is None for q in questions) else None  # appended last, above
         if whole is not None and whole.outcome in SETTLING:
             reported = _found_wrong(claim, checks)
+            if whole.outcome is CheckOutcome.HELD:
+                # the model's own objection to one typed fact, beside its finding that the whole claim holds, is
+                # to the fact as the extractor paired it ("calls(AddModifier)" from "should run before any other
+                # gjson call"); an opinion's fact is no pairing, and still counts
+                reported += [c for c in checks if _objected(claim, c)]
             checks = [_set_aside(c, whole) if c in reported else c for c in checks]
         else:
             if whole is not None and whole.verifier_kind is VerifierKind.LLM and _states_a_judgement(claim, checks):

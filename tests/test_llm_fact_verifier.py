@@ -711,3 +711,17 @@ def test_an_opinion_the_model_cannot_tell_about_sets_the_checks_relation_reports
     before = fake.total_requests
     made_up = _verify(verifier, indexed, "`1000-COUNT-RECORDS` performs `9999-MADE-UP`, probably the cleanest design.")
     assert made_up.verdict is Verdict.UNSUPPORTED and fake.total_requests == before
+
+
+def test_a_fact_the_model_objects_to_beside_the_whole_claim_held_is_set_aside(fake, verifier, indexed):
+    """The model holds the claim as a whole and objects to one typed fact: the objection is to the fact as the
+    extractor paired it, not to the claim, which is SUPPORTED. An opinion's fact still counts (above)."""
+    fake.add(
+        _reply((1, "contradicted", "A paragraph returns nothing."), (2, "held", "It counts into WS-COUNT, its result.")),
+        match="returns",
+    )
+    out = _verify(verifier, indexed, RETURNS)
+    assert (out.verdict, out.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM)
+    objected = next(c for c in out.checks or [] if c.fact == 0 and c.verifier_kind is VerifierKind.LLM)
+    assert (objected.outcome, objected.ruled) == (CheckOutcome.CONTRADICTED, False)
+    assert objected.message.endswith("(set aside: the LLM verifier judged the claim as a whole held)")
