@@ -843,10 +843,18 @@ class _Unit:
     is_heading: bool = False
 
 
+def _opaque(inner: str) -> str:
+    """A quote's text as one token, keeping a stop that ends it."""
+    end = inner[-1] if inner[-1] in ".!?" else "x"
+    return "x" * (len(inner) - 1) + end
+
+
 def _split_sentences(text: str, first_line: int, line_starts: list[int]) -> list[tuple[str, int]]:
     """Sentences of a paragraph with their answer line. Code spans and abbreviations never split."""
-    # A code span stands as one opaque token (so a sentence may start with one), its dots never split.
+    # A code span stands as one opaque token (so a sentence may start with one), its dots never split; so does
+    # a quoted message ("I SMELL A WUMPUS! " ends no sentence), but for a stop that closes it ("... it said "stop.")
     masked = _BACKTICK.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)
+    masked = _DQ_STRING.sub(lambda m: m.group(0)[0] + _opaque(m.group(1)) + m.group(0)[-1], masked)
     pieces: list[tuple[int, int]] = []
     start = 0
     for m in re.finditer(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9`\"'(\[*_])", masked):

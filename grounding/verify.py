@@ -1717,13 +1717,13 @@ class _ClaimChecker:
         shown = value if ref.value_kind == "number" else f"'{value}'"
         # A number may be written with thousands separators in the code (a literal '50,000.00') or not.
         spellings = sorted({value, ref.text}) if ref.value_kind == "number" else [value]
+        # A claim's text has its runs of blanks squashed, which a message in the code may keep ("libmagic.  Check")
+        spaced = re.escape(value).replace(r"\ ", r"\s+")
         pattern = (
-            re.compile("|".join(word_pattern(v).pattern for v in spellings))
-            if ref.value_kind == "number"
-            else re.compile(re.escape(value))
+            re.compile("|".join(word_pattern(v).pattern for v in spellings)) if ref.value_kind == "number" else re.compile(spaced)
         )
         # A string is best found as a literal in the code; anywhere in a line will do otherwise.
-        literal = re.compile("[\"']" + re.escape(value) + "[\"']") if ref.value_kind == "string" else pattern
+        literal = re.compile("[\"']" + spaced + "[\"']") if ref.value_kind == "string" else pattern
         for pat in (literal, pattern):
             for path in scope:
                 lines = self.lk.file_lines(path)
