@@ -656,6 +656,24 @@ def _set_aside(check: FactCheck, whole: FactCheck) -> FactCheck:
     return check.model_copy(update={"ruled": False, "message": f"{check.message} (set aside: the LLM verifier {judged})"})
 
 
+def _set_aside_by(claim: Claim, checks: list[FactCheck], whole: FactCheck) -> list[FactCheck]:
+    """The checks the model's answer about the claim as a whole sets aside. An answer that settles the claim
+    replaces the checks' reports of something wrong (it was shown them); `held` also replaces the model's own
+    objection to one typed fact, which is to the fact as the extractor paired it ("calls(AddModifier)" from
+    "should run before any other gjson call"; an opinion's fact is no pairing, and still counts). A `cannot_tell`
+    about a claim that states a judgement sets aside the reports of a relation contradicted or a qualifier off,
+    an opinion's prose read as a relation ("free it with `cJSON_free`, and call `cJSON_Delete`"); a name found
+    nowhere stays: made up is made up."""
+    if whole.outcome in SETTLING:
+        reported = _found_wrong(claim, checks)
+        if whole.outcome is CheckOutcome.HELD:
+            reported += [c for c in checks if _objected(claim, c)]
+        return reported
+    if whole.verifier_kind is VerifierKind.LLM and _states_a_judgement(claim, checks):
+        return [c for c in _found_wrong(claim, checks) if c.outcome is not CheckOutcome.MISSING]
+    return []
+
+
 def _objected(claim: Claim, check: FactCheck) -> bool:
     """Did the model find a typed fact (not an opinion) of the claim contradicted or partly held?"""
     return (
@@ -810,7 +828,8 @@ class LLMVerifier:
         settles it (held, partly, contradicted: SETTLING) is the verdict, the checks' reports of
         something wrong being set aside: the model was shown them with the code, and judged whether the
         wrong part is the claim's core or a detail, which the checks cannot tell apart. Else the checks'
-        rule decides, with the model's answers about single facts in place of their `unchecked`."""
+        rule decides, with the model's answers about single facts in place of their `unchecked`. What each
+        answer about the whole claim sets aside: ``_set_aside_by``."""
         checks = list(claim.checks or [])
         for q, answer in zip(questions, answers, strict=True):
             if q.at is None:
@@ -818,25 +837,14 @@ class LLMVerifier:
             else:
                 checks[q.at] = answer
         whole = checks[-1] if any(q.at is None for q in questions) else None  # appended last, above
-        if whole is not None and whole.outcome in SETTLING:
-            reported = _found_wrong(claim, checks)
-            if whole.outcome is CheckOutcome.HELD:
-                # the model's own objection to one typed fact, beside its finding that the whole claim holds, is
-                # to the fact as the extractor paired it ("calls(AddModifier)" from "should run before any other
-                # gjson call"); an opinion's fact is no pairing, and still counts
-                reported += [c for c in checks if _objected(claim, c)]
-            checks = [_set_aside(c, whole) if c in reported else c for c in checks]
-        else:
-            if whole is not None and whole.verifier_kind is VerifierKind.LLM and _states_a_judgement(claim, checks):
-                # An opinion's prose read as a relation ("the simplest safe rule is to free it with `cJSON_free`,
-                # and call `cJSON_Delete`"): the model, shown the checks' report, could not tell about the claim,
-                # so the report is no finding of the claim's. A name found nowhere stays: made up is made up.
-                misread = [c for c in _found_wrong(claim, checks) if c.outcome is not CheckOutcome.MISSING]
-                checks = [_set_aside(c, whole) if c in misread else c for c in checks]
-            whole = None
+        if whole is not None:
+            aside = _set_aside_by(claim, checks, whole)
+            checks = [_set_aside(c, whole) if c in aside else c for c in checks]
+            if whole.outcome not in SETTLING:
+                whole = None
         ruled = [c for c in checks if c.ruled]
         results = [CheckResult(c.outcome.value, c.message, c.evidence, c.relation, c.fact, c.ref) for c in ruled]
-        # held leaves the verdict to the rule: a fact the model itself found wrong or could not tell still counts
+        # held leaves the verdict to the rule: an opinion's fact the model could not tell about still counts
         settled_by = results[-1] if whole is not None and whole.outcome is not CheckOutcome.HELD else None
         verdict, reason, deciding = decide(results, settled_by)
         record = {id(r): c for r, c in zip(results, ruled, strict=True)}
