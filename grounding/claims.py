@@ -540,6 +540,26 @@ def _assigned_in_sample(text: str, value: str) -> bool:
     return any(sample.search(m.group(2)) for m in _BACKTICK.finditer(text))
 
 
+# "`receivers_for` is at `base.py:280-300`", "The procedure division of `GETSCODE` is at ...", "`A` and `B`, the
+# header lines, are declared in the copybook (`x.cpy:94-103`)": a claim whose one statement is where names are
+_W = r"[A-Za-z][\w-]*"
+_NAMES = r"C(?:(?:,|,? and| through| or) C)*"
+_PLACE_ONLY = re.compile(
+    rf"(?:(?:(?:the|its) )?(?:(?:{_W} ){{0,3}}(?:of|in|for) )?(?:(?:the|its) )?(?:{_W} ){{0,2}}{_NAMES}(?: (?:{_W} ){{0,2}}?{_W})?"
+    rf"(?:, [^,]+,)?|(?:(?:the|its) )?(?:{_W} ){{0,2}}{_W}, {_NAMES},) (?:is|are) (?:(?:defined|declared|implemented|located|written) )?(?:at|in) "
+    rf"(?:(?:the|its) (?:{_W} ){{0,2}})?\(?{_NAMES}\)?(?: next to (?:the )?C(?: {_W})?)?",
+    re.I,
+)
+
+
+def states_only_place(text: str) -> bool:
+    """Does the claim say nothing but where its names are (a file, lines)? What it gives wrong can then be only
+    the place, a qualifier, once its names are found: the verdict rule's PARTIALLY_SUPPORTED."""
+    shape = _BACKTICK.sub("C", text.strip())
+    shape = _LIST_ITEM.sub(r"\2", shape).rstrip(". ")
+    return bool(_PLACE_ONLY.fullmatch(shape))
+
+
 def names_file_or_program(ref: ClaimRef) -> bool:
     """Does the reference name a program or file (and so set the context for the units after it)?"""
     if ref.kind == "path":

@@ -20,7 +20,13 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from groundjudge.grounding.claims import MarkdownClaimExtractor, extract_refs, given_as_example, relation_cues
+from groundjudge.grounding.claims import (
+    MarkdownClaimExtractor,
+    extract_refs,
+    given_as_example,
+    relation_cues,
+    states_only_place,
+)
 from groundjudge.grounding.facts import Predicate, extract_facts
 from groundjudge.grounding.index.model import PROCEDURE_KINDS, SymbolKind
 from groundjudge.grounding.index.registry import is_document_or_config, is_stub
@@ -757,6 +763,8 @@ class LLMVerifier:
         answers = [self._answered(first, q, reply.get(n), shown) for n, q in enumerate(asked, start=1)]
         if asked[-1].at is None and answers[-1].outcome is CheckOutcome.MISMATCH:
             answers[-1] = self._what_is_off(first.text, reply[len(asked)], answers[-1])
+        elif asked[-1].at is None and answers[-1].outcome is CheckOutcome.CONTRADICTED and states_only_place(first.text):
+            answers[-1] = self._place_off(reply[len(asked)], answers[-1])
         return self._decide(first, asked, answers)
 
     def _ask(self, user: str, shown: list[Evidence]) -> dict[int, _FactReply]:
@@ -785,6 +793,17 @@ class LLMVerifier:
                 "outcome": CheckOutcome.CONTRADICTED,
                 "message": f"{WHOLE_CLAIM} is contradicted, a value it gives being wrong: {partly.reason} "
                 f"(decided by the LLM verifier, {self.llm_name}: {off.reason})",
+            }
+        )
+
+    def _place_off(self, contradicted: _FactReply, answer: FactCheck) -> FactCheck:
+        """The answer that a claim saying only where its names are is contradicted, made partly: its names were
+        found (a name found nowhere is never asked about), so what it gives wrong is the place, a qualifier."""
+        return answer.model_copy(
+            update={
+                "outcome": CheckOutcome.MISMATCH,
+                "message": f"{WHOLE_CLAIM} partly held, the claim saying only where names the snapshot has are: "
+                f"{contradicted.reason} (decided by the LLM verifier, {self.llm_name})",
             }
         )
 

@@ -725,3 +725,19 @@ def test_a_fact_the_model_objects_to_beside_the_whole_claim_held_is_set_aside(fa
     objected = next(c for c in out.checks or [] if c.fact == 0 and c.verifier_kind is VerifierKind.LLM)
     assert (objected.outcome, objected.ruled) == (CheckOutcome.CONTRADICTED, False)
     assert objected.message.endswith("(set aside: the LLM verifier judged the claim as a whole held)")
+
+
+def test_a_claim_saying_only_where_a_name_is_is_never_contradicted_once_the_name_is_found(fake, verifier, indexed):
+    """Its names found, what a claim that says only where they are gives wrong is the place: a qualifier off,
+    PARTIALLY_SUPPORTED, whatever word the model used for it. A claim stating more keeps the model's answer."""
+    reason = "1000-COUNT-RECORDS is at lines 10-11; lines 2-3 hold the PROGRAM-ID."
+    fake.add(_reply((1, "contradicted", reason)), match="is at")
+    place = _verify(verifier, indexed, "`1000-COUNT-RECORDS` is at `cbl/BKX01C.cbl:2-3`.")
+    assert (place.verdict, place.verifier_kind) == (Verdict.PARTIALLY_SUPPORTED, VerifierKind.LLM)
+    assert place.reason.startswith(
+        "the claim as a whole partly held, the claim saying only where names the snapshot has are: "
+        f"{reason} (decided by the LLM verifier, llm:fake-small)"
+    )
+    fake.add(_reply((1, "contradicted", "It adds 1, not 2.")), match="adds 2")
+    more = _verify(verifier, indexed, "`1000-COUNT-RECORDS` adds 2 to `WS-COUNT` (`cbl/BKX01C.cbl:10-11`).")
+    assert more.verdict is Verdict.UNSUPPORTED
