@@ -448,7 +448,7 @@ def relation_cues(text: str) -> tuple[Cue, ...]:
     """Relation cue words in a claim's text, by position (the verifier uses them for subject/object)."""
     cues: list[Cue] = []
     taken: list[tuple[int, int]] = []
-    masked = _mask_code(text)
+    masked = mask_code(text)
     for relation, pattern in _CUES:
         for m in pattern.finditer(masked):
             if any(a < m.end() and m.start() < b for a, b in taken):
@@ -481,7 +481,7 @@ def relation_cues(text: str) -> tuple[Cue, ...]:
     return tuple(sorted(cues, key=lambda c: c.start))
 
 
-def _mask_code(text: str) -> str:
+def mask_code(text: str) -> str:
     """Backtick spans blanked (same length), so cue words inside code are not read as prose."""
     return _BACKTICK.sub(lambda m: " " * len(m.group(0)), text)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import re
 from dataclasses import dataclass, field
 from enum import Enum
@@ -24,6 +25,7 @@ from groundjudge.grounding.claims import (
     MarkdownClaimExtractor,
     extract_refs,
     given_as_example,
+    mask_code,
     relation_cues,
     states_only_place,
 )
@@ -51,6 +53,8 @@ AROUND = 12  # lines shown on each side of evidence outside any paragraph, funct
 CITED_LINES = 80  # the most of one cited range an excerpt shows
 NAMED_UNITS = 2  # of the same-named definitions a claim names, those shown when it cites none of their files
 USES = 2  # places a name is used, shown for the claim as a whole
+MEETING = 2  # code units a last look adds: where most of the claim's words meet
+MEETING_HITS = 200  # lines read for each of the claim's words to find where they meet
 SEARCHED = 50  # lines naming a name read to find its uses outside its definitions
 _UNIT_KINDS = (SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.FUNCTION, SymbolKind.METHOD)
 # what a second look shows of a name a reason says was not shown: the code that does something, and the
@@ -228,7 +232,7 @@ SETTLING = frozenset({CheckOutcome.HELD, CheckOutcome.MISMATCH, CheckOutcome.CON
 class _Cite(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    excerpt: int = Field(ge=1, le=MAX_EXCERPTS + MORE_EXCERPTS, description="The excerpt's number.")
+    excerpt: int = Field(ge=1, le=MAX_EXCERPTS + MORE_EXCERPTS + MEETING, description="The excerpt's number.")
     line: int = Field(ge=1, description="The line number, as shown in the excerpt.")
 
 
@@ -526,6 +530,104 @@ def _unshown(reasons: list[str], shown: list[Evidence], index: Any) -> list[Evid
     return [e for e in out if e.snippet]
 
 
+# a doubt about an opinion, an intent or a behaviour at run time, which no more code settles
+_JUDGEMENT_REASON = re.compile(r"\b(?:opinion|judge?ment|intent(?:ion)?|prediction|design choice|at run ?time)\b", re.I)
+_PROSE_WORD = re.compile(r"[A-Za-z][a-z]*(?:[-_][A-Za-z]+)*")
+_COMMON_WORDS = frozenset(
+    [
+        "also",
+        "after",
+        "before",
+        "both",
+        "does",
+        "each",
+        "either",
+        "every",
+        "first",
+        "from",
+        "have",
+        "into",
+        "last",
+        "more",
+        "most",
+        "much",
+        "never",
+        "only",
+        "other",
+        "same",
+        "such",
+        "than",
+        "that",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "very",
+        "what",
+        "when",
+        "where",
+        "whether",
+        "which",
+        "while",
+        "whose",
+        "will",
+        "with",
+        "within",
+        "without",
+        "would",
+    ]
+)
+
+
+def _wants_code(whole: _FactReply | None, asked: list[Question]) -> bool:
+    """Is the answer about the claim as a whole a doubt for want of code (not about a judgement)?"""
+    return whole is not None and asked[-1].at is None and bool(_doubts({0: whole})) and not _JUDGEMENT_REASON.search(whole.reason)
+
+
+def _meeting(claim: Claim, shown: list[Evidence], index: Any) -> list[Evidence]:
+    """Up to MEETING code units (functions, methods, paragraphs; else stretches of WIDE_LINES lines) no excerpt
+    holds, where most of the claim's words meet: its names, quoted values and the longer words of its prose,
+    each weighed by how rare it is in the code, a unit scoring the words it holds. A unit must hold one of the
+    claim's names or values and one more of its words. Of a long unit, the WIDE_LINES lines where its hits are
+    densest (a function's code, not the docstring that lists its parameters)."""
+    named = [r.value for r in claim.refs if r.kind == "identifier"]
+    named += [v for r in claim.refs if r.kind == "value" and not (v := r.value.strip("'\"")).replace(".", "").isdigit()]
+    if claim.context and not index.file_info(claim.context):
+        named.append(claim.context)
+    words = [w for w in _PROSE_WORD.findall(mask_code(claim.text)) if len(w) > 3 and w.lower() not in _COMMON_WORDS]
+    held: dict[tuple[str, int, int], set[str]] = {}
+    score: dict[tuple[str, int, int], float] = {}
+    hit_lines: dict[tuple[str, int, int], list[tuple[int, float]]] = {}
+    for term in dict.fromkeys([*named, *words]):
+        hits = [(p, n) for p, n, _ in index.search(term, MEETING_HITS) if _is_code(index, p)]
+        weight = 1 / math.log(2 + len(hits))
+        for p, n in hits:
+            if any(e.path == p and e.start_line <= n <= e.end_line for e in shown):
+                continue
+            unit = index.enclosing(p, n, _UNIT_KINDS)
+            stretch = (n - 1) // WIDE_LINES * WIDE_LINES + 1
+            key = (p, unit.start_line, unit.end_line) if unit else (p, stretch, stretch + WIDE_LINES - 1)
+            hit_lines.setdefault(key, []).append((n, weight))
+            if term not in held.setdefault(key, set()):
+                held[key].add(term)
+                score[key] = score.get(key, 0.0) + weight
+    names = set(named)
+    found = [k for k in score if len(held[k]) > 1 and held[k] & names]
+    return [_densest(index, key, hit_lines[key]) for key in sorted(found, key=lambda k: (-score[k], k))[:MEETING]]
+
+
+def _densest(index: Any, unit: tuple[str, int, int], hits: list[tuple[int, float]]) -> Evidence:
+    """The WIDE_LINES lines of a unit (path, first, last line) holding the most weight of hits (line, weight)."""
+    path, first, last = unit
+    starts = sorted({max(first, min(n - AROUND // 2, last - WIDE_LINES + 1)) for n, _ in hits})
+    start = max(starts, key=lambda s: (sum(w for n, w in hits if s <= n < s + WIDE_LINES), -s))
+    return _lines(index, path, start, min(last, start + WIDE_LINES - 1), "where the claim's words meet")
+
+
 def _further_use(lookup: Lookup, name: str, seen: list[Evidence], files: set[str]) -> tuple[str, int] | None:
     """The first code line (whole word, not a comment, outside the name's definitions) using name outside the
     excerpts seen, in the files they show first."""
@@ -760,6 +862,13 @@ class LLMVerifier:
             # a failed second look loses nothing: the first look's answers stand
             with contextlib.suppress(JudgeError):
                 reply, shown = self._ask(user, [*shown, *more]), [*shown, *more]
+        # a claim the model still cannot tell about for want of code is shown where its words meet: the code
+        # that does what it says often names none of its names ("stopwords are removed by splitting on
+        # `DEFAULT_SEPARATOR`" is in `slugify`, which it does not name)
+        meeting = _meeting(first, shown, index) if _wants_code(reply.get(len(asked)), asked) else []
+        if meeting:
+            with contextlib.suppress(JudgeError):
+                reply, shown = self._ask(user, [*shown, *meeting]), [*shown, *meeting]
         answers = [self._answered(first, q, reply.get(n), shown) for n, q in enumerate(asked, start=1)]
         if asked[-1].at is None and answers[-1].outcome is CheckOutcome.MISMATCH:
             answers[-1] = self._what_is_off(first.text, reply[len(asked)], answers[-1])

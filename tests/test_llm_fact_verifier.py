@@ -741,3 +741,47 @@ def test_a_claim_saying_only_where_a_name_is_is_never_contradicted_once_the_name
     fake.add(_reply((1, "contradicted", "It adds 1, not 2.")), match="adds 2")
     more = _verify(verifier, indexed, "`1000-COUNT-RECORDS` adds 2 to `WS-COUNT` (`cbl/BKX01C.cbl:10-11`).")
     assert more.verdict is Verdict.UNSUPPORTED
+
+
+def _slug(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    (tmp_path / "s").mkdir()
+    doc = "".join(f"    line {n} of a long docstring\n" for n in range(70))
+    (tmp_path / "s" / "slug.py").write_text(
+        'DEFAULT_SEPARATOR = "-"\n\n\ndef join(parts):\n    return DEFAULT_SEPARATOR.join(parts)\n\n\n'
+        "def split(text):\n    return text.split(DEFAULT_SEPARATOR)\n\n\n"
+        f'def slugify(text, stopwords=()):\n    """Make a slug; stopwords are left out.\n{doc}    """\n'
+        "    text = text.lower()\n"
+        "    words = [w for w in text.split(DEFAULT_SEPARATOR) if w not in stopwords]\n"
+        "    return DEFAULT_SEPARATOR.join(words)\n"
+    )
+    snap = snapshot_directory(tmp_path / "s")
+    return snap, load_index(snap)
+
+
+STOPWORDS = "Stopwords are removed by splitting the text on `DEFAULT_SEPARATOR`."
+
+
+def test_a_claim_still_in_doubt_for_want_of_code_is_shown_where_its_words_meet(fake, verifier, tmp_path):
+    """The code that does what a claim says may name none of its names (here `slugify`): the model, still
+    unable to tell for want of code, is asked once more with the units where most of the claim's words meet,
+    each at the lines where they are densest (the code, not the docstring that lists the parameters)."""
+    fake.add(_reply((1, "held", "slugify splits on DEFAULT_SEPARATOR and drops stopwords.")), match="if w not in stopwords")
+    fake.add(_reply((1, "cannot_tell", "No excerpt shows where stopwords are removed.")))
+    out = _verify(verifier, _slug(tmp_path), STOPWORDS)
+    assert fake.total_requests == 2
+    first, last = (r["messages"][1]["content"] for r in fake.requests)
+    assert "if w not in stopwords" not in first
+    added = last[len(first) :]
+    assert last.startswith(first) and added.lstrip("\n").startswith("Excerpt 2 (slug.py:28-87):")
+    assert "Make a slug" not in added and "if w not in stopwords" in added
+    assert (out.verdict, out.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM), out.reason
+
+
+def test_a_doubt_about_a_judgement_is_not_shown_more_code(fake, verifier, tmp_path):
+    fake.add(_reply((1, "cannot_tell", "Whether removing stopwords this way is wise is an opinion.")), times=None)
+    out = _verify(verifier, _slug(tmp_path), STOPWORDS)
+    assert fake.total_requests == 1
+    assert out.verdict is Verdict.UNABLE_TO_VERIFY
