@@ -590,15 +590,21 @@ def _wants_code(whole: _FactReply | None, asked: list[Question]) -> bool:
 
 def _meeting(claim: Claim, shown: list[Evidence], index: Any) -> list[Evidence]:
     """Up to MEETING code units (functions, methods, paragraphs; else stretches of WIDE_LINES lines) no excerpt
-    holds, where most of the claim's words meet: its names, quoted values and the longer words of its prose,
-    each weighed by how rare it is in the code, a unit scoring the words it holds. A unit must hold one of the
-    claim's names or values and one more of its words. Of a long unit, the WIDE_LINES lines where its hits are
-    densest (a function's code, not the docstring that lists its parameters)."""
+    holds, where most of the claim's words meet: its names, quoted values and numbers of two digits or more,
+    then the longer words of its prose and of its code spans, each weighed by how rare it is in the code, a unit
+    scoring the words it holds. A unit must hold two of them, one a name or value unless the unit is in the
+    file the claim is about (its context: "an unclosed `<!--` stops the comment loop"). Of a long unit, the
+    WIDE_LINES lines where its hits are densest (a function's code, not the docstring that lists its parameters)."""
     named = [r.value for r in claim.refs if r.kind == "identifier"]
-    named += [v for r in claim.refs if r.kind == "value" and not (v := r.value.strip("'\"")).replace(".", "").isdigit()]
-    if claim.context and not index.file_info(claim.context):
+    named += [v for r in claim.refs if r.kind == "value" and _telling_value(v := r.value.strip("'\""))]
+    home = index.file_info(claim.context) if claim.context else None
+    if claim.context and home is None:
         named.append(claim.context)
-    words = [w for w in _PROSE_WORD.findall(mask_code(claim.text)) if len(w) > 3 and w.lower() not in _COMMON_WORDS]
+    masked = mask_code(claim.text)
+    code = "".join(ch if m == " " else " " for ch, m in zip(claim.text, masked, strict=True))
+    words = [
+        w for w in [*_PROSE_WORD.findall(masked), *_PROSE_WORD.findall(code)] if len(w) > 3 and w.lower() not in _COMMON_WORDS
+    ]
     held: dict[tuple[str, int, int], set[str]] = {}
     score: dict[tuple[str, int, int], float] = {}
     hit_lines: dict[tuple[str, int, int], list[tuple[int, float]]] = {}
@@ -616,8 +622,13 @@ def _meeting(claim: Claim, shown: list[Evidence], index: Any) -> list[Evidence]:
                 held[key].add(term)
                 score[key] = score.get(key, 0.0) + weight
     names = set(named)
-    found = [k for k in score if len(held[k]) > 1 and held[k] & names]
+    found = [k for k in score if len(held[k]) > 1 and (held[k] & names or (home is not None and k[0] == home.path))]
     return [_densest(index, key, hit_lines[key]) for key in sorted(found, key=lambda k: (-score[k], k))[:MEETING]]
+
+
+def _telling_value(value: str) -> bool:
+    """A quoted value worth searching for: not a one-digit number, which nearly every unit holds."""
+    return not (value.replace(".", "").isdigit() and len(value) < 2)
 
 
 def _densest(index: Any, unit: tuple[str, int, int], hits: list[tuple[int, float]]) -> Evidence:

@@ -785,3 +785,27 @@ def test_a_doubt_about_a_judgement_is_not_shown_more_code(fake, verifier, tmp_pa
     out = _verify(verifier, _slug(tmp_path), STOPWORDS)
     assert fake.total_requests == 1
     assert out.verdict is Verdict.UNABLE_TO_VERIFY
+
+
+def test_where_a_claims_words_meet_names_or_numbers_lead_unless_the_unit_is_in_its_file(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.models import Claim
+    from groundjudge.grounding.snapshot import snapshot_directory
+    from groundjudge.judging.llm_grounding import _meeting
+
+    (tmp_path / "t").mkdir()
+    loop = "    while True:\n        start = text.find('<!--')\n        # an unclosed comment stops the loop\n        break\n"
+    (tmp_path / "t" / "strip.py").write_text(f"def striptags(text):\n{loop}    return text\n")
+    (tmp_path / "t" / "other.py").write_text(f"def other(text):\n{loop}    return text\n")
+    (tmp_path / "t" / "rows.py").write_text("def skip(row):\n    return row.product in (7705, 7716)\n")
+    index = load_index(snapshot_directory(tmp_path / "t"))
+
+    def met(text: str, context: str | None = None) -> list[str]:
+        [claim] = MarkdownClaimExtractor().extract(text + "\n")
+        claim = Claim(**{**claim.model_dump(), "context": context})
+        return [e.path for e in _meeting(claim, [], index)]
+
+    prose = "An unclosed comment stops the loop."
+    assert met(prose) == []  # prose alone leads nowhere: the same words are in two files
+    assert met(prose, "strip.py") == ["strip.py"]  # but the file the claim is about is where it looks
+    assert met("It skips the products 7705 and 7716.") == ["rows.py"]  # a number of two digits or more is a value
