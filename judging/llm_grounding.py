@@ -454,8 +454,10 @@ _SENTENCE_START = re.compile(r"(?:^|[.;:!?]\s+|\(\s*)$")
 # a "partly" whose reason says the code was not shown ("`Replace` is not in the excerpts"), not one that
 # found a detail off in code it was shown
 _NOT_SHOWN = re.compile(
-    r"\bnot (?:shown|included|in (?:the|these|any) excerpts?)|\bno excerpt|\bexcerpts? (?:do|does) not (?:show|include|contain)"
-    r"|\b(?:do|does) not (?:show|settle)\b",
+    r"\bnot (?:shown|included|confirmed|visible|in (?:the|these|any) excerpts?|among the excerpts)|\bno excerpt"
+    r"|\bexcerpts? (?:do|does) not (?:show|include|contain)|\b(?:do|does) not (?:show|settle)\b|\b(?:never|cannot) show\b"
+    r"|\bexcerpts? (?:stops?|ends?) (?:at|before)|\bnothing (?:in|of) (?:the|these|this call's) excerpts"
+    r"|\bnone of the (?:shown|excerpts)|\bshows? neither\b|\bonly (?:\S+ ){1,3}(?:is|are) shown|\bcut off\b",
     re.IGNORECASE,
 )
 

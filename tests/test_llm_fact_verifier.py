@@ -809,3 +809,26 @@ def test_where_a_claims_words_meet_names_or_numbers_lead_unless_the_unit_is_in_i
     assert met(prose) == []  # prose alone leads nowhere: the same words are in two files
     assert met(prose, "strip.py") == ["strip.py"]  # but the file the claim is about is where it looks
     assert met("It skips the products 7705 and 7716.") == ["rows.py"]  # a number of two digits or more is a value
+
+
+@pytest.mark.parametrize(
+    ("reason", "doubt"),
+    [
+        ("The currsize property is not among the excerpts.", True),
+        ("The excerpts stop before the code that fills the header.", True),
+        ("Nothing in this call's excerpts shows that it returns 1.", True),
+        ("None of the excerpts shows start() choosing it.", True),
+        ("The cited lines never show UEPFSETA holding '$'.", True),
+        ("Only TTLCache is shown deriving from it.", True),
+        ("The excerpts show neither the header nor the whole program.", True),
+        # a detail found off in code it was shown
+        ("It adds 1, not 2, and the excerpts do show the ADD.", False),
+        ("REG-SIZE is 36, not 18 (line 56).", False),
+        # a judgement no code settles, which more code would not settle either
+        ("It tests only status 10, but calling that risky is a judgement the code cannot settle.", False),
+    ],
+)
+def test_a_partly_held_whose_reason_says_code_was_not_shown_is_a_doubt(reason, doubt):
+    from groundjudge.judging.llm_grounding import FactAnswer, _doubts, _FactReply
+
+    assert bool(_doubts({1: _FactReply(fact=1, answer=FactAnswer.PARTLY, reason=reason)})) is doubt
