@@ -311,7 +311,7 @@ _NOTATION = re.compile(
 # a version, as a sample input (`1.0.0-alpha`, `0.0.1-SNAPSHOT`): numbers joined by dots with a pre-release or
 # build tag, whose tag is no name of the code (before, `1-SNAPSHOT` was read as a COBOL name)
 _VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?")
-_PROTOCOL = re.compile(r"(?:HTTP|HTTPS|SMTP|FTP|SIP|RTSP)/\d(?:\.\d)?")
+_PROTOCOL = re.compile(r"(?:HTTP|HTTPS|SMTP|FTP|SIP|RTSP)/\d(?:\.\d)?", re.I)
 # a number with a unit of time or size, written as a duration or a size prints (Go's `1500ns`, `2.5s`)
 _QUANTITY = re.compile(r"(\d+(?:\.\d+)?)(?:ns|us|µs|ms|s|m|h|B|KB|MB|GB|KiB|MiB|GiB)")
 # a command line (`cobc -x -free cgiform.cob -o cgiform.exe`): a program, then words of which one is an option
@@ -516,18 +516,25 @@ _CODE_THINGS = re.compile(
     r"subcommands?|exceptions?)\s+(?:\w+\s+){0,2}$"
 )
 _EARLIER_ITEMS = re.compile(r"(?:`[^`]*`\s*(?:,|\band\b|\bor\b)\s*)+$")  # "such as `-5`, `x` or ..."
+# "instead of a `console_scripts` entry point", "tools like `getopt`", "modelled on `database/sql`'s `NullString`",
+# "faster than ElementTree-based converters": a thing the claim sets the code against, which the code need not have
+_CONTRAST_CUE = re.compile(
+    r"(?<![\w-])(?:instead\s+of|rather\s+than|other\s+than|(?:faster|slower|simpler|better|cheaper)\s+than|like|"
+    r"modell?ed\s+on|replacing|without|not\s+needing)\s+(?:(?:a|an|the)\s+)?(?:\w+\s+){0,4}?(?:`[^`]*`'s\s+)?$",
+    re.I,
+)
 
 
 def given_as_example(text: str, ref: ClaimRef) -> bool:
-    """Does the claim give the name as an example or a result it works out, not as a name of the code? An
-    example of the code's own things ("tests such as `X`", "helpers such as `Y`") is a name it says the code
-    has."""
+    """Does the claim give the name as an example or a result it works out, or as a thing it sets the code
+    against ("instead of `X`"), not as a name of the code? An example of the code's own things ("tests such as
+    `X`", "helpers such as `Y`") is a name it says the code has."""
     before = text[: ref.start]
     items = _EARLIER_ITEMS.search(before)
     cue = _EXAMPLE_CUE.search(before) or (items and _EXAMPLE_CUE.search(before, 0, items.start()))
     if cue and _CODE_THINGS.search(before, 0, cue.start()):
         return False
-    return bool(cue or _assigned_in_sample(text, ref.value))
+    return bool(cue or _CONTRAST_CUE.search(before.rstrip("`")) or _assigned_in_sample(text, ref.value))
 
 
 def _assigned_in_sample(text: str, value: str) -> bool:
@@ -760,6 +767,9 @@ def extract_refs(text: str, context: str | None = None) -> list[ClaimRef]:
     for pattern in (_PATH_EXT, _PATH_SLASHED, _PATH_ROOTED):
         for m in pattern.finditer(prose):
             if any(a < m.end() and m.start() < b for a, b in spans):
+                continue
+            if _PROTOCOL.fullmatch(m.group(0)):  # "a peer on HTTP/1.1": a protocol, in prose plain English
+                spans.append((m.start(), m.end()))
                 continue
             out.add(m.start(), _path_ref(m.group(0), m.group(1), m.group(2), m.group(3)))
             path_positions.append((m.start(), len(out.items) - 1))

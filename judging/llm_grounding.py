@@ -783,16 +783,22 @@ def _set_aside_by(claim: Claim, checks: list[FactCheck], whole: FactCheck) -> li
     objection to one typed fact, which is to the fact as the extractor paired it ("calls(AddModifier)" from
     "should run before any other gjson call"; an opinion's fact is no pairing, and still counts). A `cannot_tell`
     about a claim that states a judgement sets aside the reports of a relation contradicted or a qualifier off,
-    an opinion's prose read as a relation ("free it with `cJSON_free`, and call `cJSON_Delete`"); a name found
-    nowhere stays: made up is made up."""
+    an opinion's prose read as a relation ("free it with `cJSON_free`, and call `cJSON_Delete`"), and of a name
+    found nowhere that it gives as an example or sets the code against ("instead of comparing with
+    `MAP_FAILED`"); a value found nowhere stays (a wrong message is wrong, whatever is said of it), and a name the
+    claim says the code has is never asked about: made up is made up."""
     if whole.outcome in SETTLING:
         reported = _found_wrong(claim, checks)
         if whole.outcome is CheckOutcome.HELD:
             reported += [c for c in checks if _objected(claim, c)]
         return reported
     if whole.verifier_kind is VerifierKind.LLM and _states_a_judgement(claim, checks):
-        return [c for c in _found_wrong(claim, checks) if c.outcome is not CheckOutcome.MISSING]
+        return [c for c in _found_wrong(claim, checks) if c.outcome is not CheckOutcome.MISSING or not _a_value(claim, c)]
     return []
+
+
+def _a_value(claim: Claim, check: FactCheck) -> bool:
+    return check.ref is not None and claim.refs[check.ref].kind == "value"
 
 
 def _objected(claim: Claim, check: FactCheck) -> bool:

@@ -832,3 +832,15 @@ def test_a_partly_held_whose_reason_says_code_was_not_shown_is_a_doubt(reason, d
     from groundjudge.judging.llm_grounding import FactAnswer, _doubts, _FactReply
 
     assert bool(_doubts({1: _FactReply(fact=1, answer=FactAnswer.PARTLY, reason=reason)})) is doubt
+
+
+def test_an_opinion_naming_a_thing_it_sets_the_code_against_is_unable_to_verify(fake, verifier, indexed):
+    """A name found nowhere that an opinion sets the code against ("instead of `X`") is no made-up name of the
+    code: the model is asked, and its `cannot_tell` about the judgement leaves it UNABLE_TO_VERIFY. A made-up name
+    the claim says the code has is still never asked about."""
+    contrast = "Counting in `1000-COUNT-RECORDS` instead of calling `CBL_COUNT_ALL` is probably slow."
+    fake.add(_reply((1, "cannot_tell", "Whether it is slow is a judgement."), (2, "cannot_tell", "Not settled.")))
+    out = _verify(verifier, indexed, contrast)
+    assert (out.verdict, fake.total_requests) == (Verdict.UNABLE_TO_VERIFY, 1), out.reason
+    made_up = _verify(verifier, indexed, "`1000-COUNT-RECORDS` calls `CBL_COUNT_ALL`, which is probably slow.")
+    assert (made_up.verdict, fake.total_requests) == (Verdict.UNSUPPORTED, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from groundjudge.grounding.claims import states_only_place
+from groundjudge.grounding.claims import MarkdownClaimExtractor, given_as_example, states_only_place
 
 
 @pytest.mark.parametrize(
@@ -29,3 +29,37 @@ from groundjudge.grounding.claims import states_only_place
 )
 def test_a_claim_that_says_only_where_its_names_are(text, only_place):
     assert states_only_place(text) is only_place
+
+
+@pytest.mark.parametrize(
+    ("md", "contrasted"),
+    [
+        ("Keeping the CLI as a script instead of a `console_scripts` entry point avoids setuptools.", {"console_scripts"}),
+        ("Exit code 2 follows the convention that tools like `getopt` use.", {"getopt"}),
+        ("`NullUUID` is clearly modelled on `database/sql`'s `NullString`.", {"NullString"}),
+        ("Testing `errno` instead of comparing the result with `MAP_FAILED` is fragile.", {"MAP_FAILED"}),
+        ("`run_job` calls `new_runner` rather than `old_runner`.", {"old_runner"}),
+        # what the code does with a name is no contrast: a comparison in the code names a thing it has
+        ("`WS-OUTPUT-SUB` is compared with the constant `WS-BYTES-PER-ROW`.", set()),
+        ("`run_job` returns more than `MAX_JOBS` results.", set()),
+    ],
+)
+def test_a_name_the_claim_sets_the_code_against_is_given_as_an_example(md, contrasted):
+    (claim,) = MarkdownClaimExtractor().extract(md + "\n")
+    names = {r.value for r in claim.refs if r.kind == "identifier" and given_as_example(claim.text, r)}
+    assert names == contrasted
+
+
+@pytest.mark.parametrize(
+    ("md", "paths", "values"),
+    [
+        ("A peer on HTTP/1.1 then gets `Transfer-Encoding: chunked`.", [], []),
+        ("When the framing is `http/1.0`, it removes the length.", [], ["http/1.0"]),
+        ('It refuses with "can\'t send trailers to HTTP/1.0 client".', [], ["can't send trailers to HTTP/1.0 client"]),
+        ("It reads `conf/http/1.0/x.txt` and docs/http/1.0.md.", ["conf/http/1.0/x.txt", "docs/http/1.0.md"], []),
+    ],
+)
+def test_a_protocol_and_its_version_is_no_file_in_any_case_or_in_prose(md, paths, values):
+    (claim,) = MarkdownClaimExtractor().extract(md + "\n")
+    assert [r.value for r in claim.refs if r.kind == "path"] == paths
+    assert [r.value for r in claim.refs if r.kind == "value"] == values
