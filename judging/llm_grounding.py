@@ -798,6 +798,7 @@ def _set_aside_by(claim: Claim, checks: list[FactCheck], whole: FactCheck) -> li
 
 
 def _a_value(claim: Claim, check: FactCheck) -> bool:
+    """Is the check about a value the claim quotes (a number, a string), not a name or a file?"""
     return check.ref is not None and claim.refs[check.ref].kind == "value"
 
 
@@ -826,8 +827,11 @@ class LLMVerifier:
     and excerpts, which would otherwise be sent once per question. Each answer replaces its fact's
     `unchecked` outcome, the answer about the whole claim joins the checks (``_decide``), and the claim's
     verdict is made again by the same rule (``grounding.verify.decide``); a failed call changes no verdict
-    and is asked again next run. A "partly" about the whole claim is followed by one short call about its
-    own finding (``_what_is_off``)."""
+    and is asked again next run. A doubt for want of code is asked again with the code its reasons name
+    (``_unshown``) and, still a doubt about the whole claim, once more with the code where the claim's words
+    meet (``_meeting``). A "partly" about the whole claim is followed by one short call about its own finding
+    (``_what_is_off``); a "contradicted" about a claim that says only where its names are is a place off
+    (``_place_off``)."""
 
     def __init__(self, caller: GroundingCaller, first: Verifier | None = None):
         self.caller = caller
