@@ -1715,16 +1715,17 @@ class _ClaimChecker:
         if not re.search(r"\w", value):
             return  # `" "`, `"*"`: blanks or punctuation, which the full-text search cannot look for
         shown = value if ref.value_kind == "number" else f"'{value}'"
-        # A number may be written with thousands separators in the code (a literal '50,000.00') or not.
-        spellings = sorted({value, ref.text}) if ref.value_kind == "number" else [value]
-        # A claim's text has its runs of blanks squashed, which a message in the code may keep ("libmagic.  Check")
-        spaced = re.escape(value).replace(r"\ ", r"\s+")
-        pattern = (
-            re.compile("|".join(word_pattern(v).pattern for v in spellings)) if ref.value_kind == "number" else re.compile(spaced)
-        )
-        # A string is best found as a literal in the code; anywhere in a line will do otherwise.
-        literal = re.compile("[\"']" + spaced + "[\"']") if ref.value_kind == "string" else pattern
-        for pat in (literal, pattern):
+        if ref.value_kind == "number":
+            # A number may be written with thousands separators in the code (a literal '50,000.00') or not.
+            pattern = re.compile("|".join(word_pattern(v).pattern for v in sorted({value, ref.text})))
+            literal = pattern
+        else:
+            # A claim's text has its runs of blanks squashed, which a message in the code may keep ("libmagic.  Check")
+            spaced = re.escape(value).replace(r"\ ", r"\s+")
+            pattern = re.compile(spaced)
+            # A string is best found as a literal in the code; anywhere in a line will do otherwise.
+            literal = re.compile("[\"']" + spaced + "[\"']") if ref.value_kind == "string" else pattern
+        for pat in dict.fromkeys((literal, pattern)):  # a number's or a name's one pattern is read once
             for path in scope:
                 lines = self.lk.file_lines(path)
                 for n, line in enumerate(lines, start=1):
