@@ -29,10 +29,10 @@ from groundjudge.grounding.claims import (
     relation_cues,
     states_only_place,
 )
-from groundjudge.grounding.facts import Predicate, extract_facts
+from groundjudge.grounding.facts import CELL_SEPARATOR, Predicate, extract_facts
 from groundjudge.grounding.index.model import PROCEDURE_KINDS, SymbolKind
 from groundjudge.grounding.index.registry import is_document_or_config, is_stub
-from groundjudge.grounding.lookup import Lookup
+from groundjudge.grounding.lookup import FULL_SEARCH_LIMIT, Lookup
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.outcomes import describe
 from groundjudge.grounding.snapshot import Snapshot
@@ -56,6 +56,9 @@ USES = 2  # places a name is used, shown for the claim as a whole
 MEETING = 2  # code units a last look adds: where most of the claim's words meet
 MEETING_HITS = 200  # lines read for each of the claim's words to find where they meet
 SEARCHED = 50  # lines naming a name read to find its uses outside its definitions
+EVERY_USE = 20  # the most lines of code naming one name a last look lists as all of its uses
+USE_EXCERPTS = 6  # the most excerpts around those lines it adds
+USE_TEXT = 160  # the most characters of each line it lists
 _UNIT_KINDS = (SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.FUNCTION, SymbolKind.METHOD)
 # what a second look shows of a name a reason says was not shown: the code that does something, and the
 # classes and constants that hold what a claim says of them
@@ -232,7 +235,7 @@ SETTLING = frozenset({CheckOutcome.HELD, CheckOutcome.MISMATCH, CheckOutcome.CON
 class _Cite(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    excerpt: int = Field(ge=1, le=MAX_EXCERPTS + MORE_EXCERPTS + MEETING, description="The excerpt's number.")
+    excerpt: int = Field(ge=1, le=MAX_EXCERPTS + MORE_EXCERPTS + MEETING + USE_EXCERPTS, description="The excerpt's number.")
     line: int = Field(ge=1, description="The line number, as shown in the excerpt.")
 
 
@@ -628,6 +631,36 @@ def _meeting(claim: Claim, shown: list[Evidence], index: Any) -> list[Evidence]:
     return [_densest(index, key, hit_lines[key]) for key in sorted(found, key=lambda k: (-score[k], k))[:MEETING]]
 
 
+def _every_use(claim: Claim, shown: list[Evidence], index: Any) -> tuple[str, list[Evidence]]:
+    """Every line of code (comments aside) naming each of the claim's names, for those with at most EVERY_USE:
+    a note listing them all with their text, which says no other line names them, and the lines around the first
+    USE_EXCERPTS no excerpt holds. A name with more uses is left out: a partial list would settle nothing. Where
+    a claim's names are all used is what settles an absence ("`COB2CGI-NUM2HEX` is declared but never called"),
+    and often the code a doubt says it was not shown ("no excerpt shows SEQPNT's write")."""
+    lookup = Lookup(index)
+    listed: list[str] = []
+    out: list[Evidence] = []
+    for name in dict.fromkeys(r.value for r in claim.refs if r.kind == "identifier"):
+        hits = sorted(
+            {
+                (p, n)
+                for p, n, _ in index.search(name, FULL_SEARCH_LIMIT)
+                if _is_code(index, p) and lookup.first_code_mention(p, name, n, n) == n
+            }
+        )
+        if not hits or len(hits) > EVERY_USE:
+            continue
+        listed.append(f"- `{name}` ({len(hits)} {'line' if len(hits) == 1 else 'lines'}):")
+        listed += (f"    {p}:{n} | {lookup.file_lines(p)[n - 1].strip()[:USE_TEXT]}" for p, n in hits)
+        for p, n in hits:
+            if len(out) < USE_EXCERPTS and not any(e.path == p and e.start_line <= n <= e.end_line for e in [*shown, *out]):
+                out.append(_lines(index, p, max(1, n - AROUND // 4), n + AROUND // 4))
+    if not listed:
+        return "", []
+    note = "Every line of the snapshot's code (comments aside) naming these names; no other line names them:\n"
+    return note + "\n".join(listed) + "\n\n", out
+
+
 def _telling_value(value: str) -> bool:
     """A quoted value worth searching for: not a one-digit number, which nearly every unit holds."""
     return not (value.replace(".", "").isdigit() and len(value) < 2)
@@ -829,8 +862,8 @@ class LLMVerifier:
     verdict is made again by the same rule (``grounding.verify.decide``); a failed call changes no verdict
     and is asked again next run. A doubt for want of code is asked again with the code its reasons name
     (``_unshown``) and, still a doubt about the whole claim, once more with the code where the claim's words
-    meet (``_meeting``). A "partly" about the whole claim is followed by one short call about its own finding
-    (``_what_is_off``); a "contradicted" about a claim that says only where its names are is a place off
+    meet (``_meeting``), and then with every use of its names (``_every_use``). A "partly" about the whole
+    claim is followed by one short call about its own finding (``_what_is_off``); a "contradicted" about a claim that says only where its names are is a place off
     (``_place_off``)."""
 
     def __init__(self, caller: GroundingCaller, first: Verifier | None = None):
@@ -892,6 +925,14 @@ class LLMVerifier:
         if meeting:
             with contextlib.suppress(JudgeError):
                 reply, shown = self._ask(user, [*shown, *meeting]), [*shown, *meeting]
+        # a claim still in doubt for want of code is shown every use of its names (those used in few lines): no
+        # excerpt of some code shows that other code lacks something ("never called"), and the code a doubt misses
+        # is often where the claim's names are used ("no excerpt shows SEQPNT's write")
+        if _wants_code(reply.get(len(asked)), asked):
+            uses, every = _every_use(first, shown, index)
+            if uses:
+                with contextlib.suppress(JudgeError):
+                    reply, shown = self._ask(user + uses, [*shown, *every]), [*shown, *every]
         answers = [self._answered(first, q, reply.get(n), shown) for n, q in enumerate(asked, start=1)]
         if asked[-1].at is None and answers[-1].outcome is CheckOutcome.MISMATCH:
             answers[-1] = self._what_is_off(first.text, reply[len(asked)], answers[-1])
@@ -918,12 +959,16 @@ class LLMVerifier:
         except JudgeError as exc:
             # a failed follow-up loses nothing: the first answer stands, as the model gave it, and says so
             return answer.model_copy(update={"message": f"{answer.message}; asking what is off failed: {exc}"})
-        if off.off is not Off.VALUE or off.where is Where.ADDED:
+        # a table row is one record: each of its cells is what the row states about its subject, none a statement
+        # added to another, so a value or a relation off in any cell is its core
+        row = CELL_SEPARATOR in mask_code(text)
+        if not (off.off is Off.VALUE or (row and off.off is Off.RELATION)) or (off.where is Where.ADDED and not row):
             return answer
+        wrong = "a value it gives" if off.off is Off.VALUE else "a relation its row states"
         return answer.model_copy(
             update={
                 "outcome": CheckOutcome.CONTRADICTED,
-                "message": f"{WHOLE_CLAIM} is contradicted, a value it gives being wrong: {partly.reason} "
+                "message": f"{WHOLE_CLAIM} is contradicted, {wrong} being wrong: {partly.reason} "
                 f"(decided by the LLM verifier, {self.llm_name}: {off.reason})",
             }
         )

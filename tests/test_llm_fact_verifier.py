@@ -138,7 +138,7 @@ def test_a_supported_claim_is_asked_about_as_a_whole(fake, verifier, indexed):
     fake.add(_reply((1, "contradicted", "Nothing displays the count.")), match="prints")
     fake.add(_reply((1, "partly", "It performs it, but from line 8, not line 9.")), match="line 9")
     fake.add(_off("place", "The PERFORM is on line 8."), match="<finding>")
-    fake.add(_reply((1, "cannot_tell", "Nothing shows the file's size.")), match="thousand")
+    fake.add(_reply((1, "cannot_tell", "Nothing shows the file's size.")), match="thousand", times=None)
     confirmed = _verify(verifier, indexed, text.format("once"))
     assert (confirmed.verdict, confirmed.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM)
     assert "the claim as a whole held: Line 8 PERFORMs it." in confirmed.reason
@@ -545,7 +545,7 @@ def test_a_doubt_about_code_not_shown_is_asked_again_with_that_code(fake, verifi
 
 def test_a_failed_second_look_keeps_the_first_answers(fake, verifier, tmp_path):
     fake.add(Fault("status", status=500), match="isdigit", times=None)
-    fake.add(_reply((1, "cannot_tell", NOT_SHOWN)))
+    fake.add(_reply((1, "cannot_tell", NOT_SHOWN)), times=None)
     out = _verify(verifier, _parse(tmp_path), SIGN)
     assert fake.total_requests >= 2
     assert out.verdict is Verdict.UNABLE_TO_VERIFY
@@ -565,7 +565,8 @@ def test_a_failed_second_look_keeps_the_first_answers(fake, verifier, tmp_path):
 def test_no_second_look_without_code_the_reason_names_and_no_excerpt_holds(fake, verifier, tmp_path, answer, reason):
     fake.add(_reply((1, answer, reason)), match="Facts:", times=None)
     _verify(verifier, _parse(tmp_path), SIGN)
-    assert [r["messages"][0]["content"] == VERIFY_SYSTEM for r in fake.requests].count(True) == 1
+    looks = [r["messages"][1]["content"] for r in fake.requests if r["messages"][0]["content"] == VERIFY_SYSTEM]
+    assert len([u for u in looks if "no other line names them" not in u]) == 1  # the last look, every use, aside
 
 
 def test_a_second_look_finds_the_names_a_reason_gives(tmp_path):
@@ -839,8 +840,76 @@ def test_an_opinion_naming_a_thing_it_sets_the_code_against_is_unable_to_verify(
     code: the model is asked, and its `cannot_tell` about the judgement leaves it UNABLE_TO_VERIFY. A made-up name
     the claim says the code has is still never asked about."""
     contrast = "Counting in `1000-COUNT-RECORDS` instead of calling `CBL_COUNT_ALL` is probably slow."
-    fake.add(_reply((1, "cannot_tell", "Whether it is slow is a judgement."), (2, "cannot_tell", "Not settled.")))
+    fake.add(
+        _reply((1, "cannot_tell", "Whether it is slow is a judgement."), (2, "cannot_tell", "Whether it is slow is a judgement."))
+    )
     out = _verify(verifier, indexed, contrast)
     assert (out.verdict, fake.total_requests) == (Verdict.UNABLE_TO_VERIFY, 1), out.reason
     made_up = _verify(verifier, indexed, "`1000-COUNT-RECORDS` calls `CBL_COUNT_ALL`, which is probably slow.")
     assert (made_up.verdict, fake.total_requests) == (Verdict.UNSUPPORTED, 1)
+
+
+def _unused(tmp_path):
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+
+    (tmp_path / "u").mkdir()
+    (tmp_path / "u" / "fmt.py").write_text(
+        "def _pad(text):\n    return text + ' '\n\n\ndef show(text):\n    # _pad was used here once\n    return text.strip()\n"
+    )
+    calls = "".join(f"    show('{n}')\n" for n in range(25))
+    (tmp_path / "u" / "cli.py").write_text(f"from fmt import show\n\n\ndef main():\n{calls}")
+    snap = snapshot_directory(tmp_path / "u")
+    return snap, load_index(snap)
+
+
+NEVER_CALLED = "`_pad` is never called, and `show` does its own trimming."
+
+
+def test_a_claim_still_in_doubt_for_want_of_code_is_shown_every_use_of_its_names(fake, verifier, tmp_path):
+    """No excerpt of some code shows that other code lacks something: a claim still in doubt for want of code
+    is asked once more with every line of code naming its names (comments aside), listed with their text as all
+    of them, and the lines around them. A name used in more than EVERY_USE lines is not listed: a partial list
+    would settle nothing."""
+    fake.add(_reply((1, "held", "Only line 1 of fmt.py names _pad, its definition.")), match="no other line names them")
+    fake.add(_reply((1, "cannot_tell", "The excerpts do not show all the code, so whether _pad is called is not shown.")))
+    out = _verify(verifier, _unused(tmp_path), NEVER_CALLED)
+    *_, last = (r["messages"][1]["content"] for r in fake.requests)
+    listed = last.split("no other line names them:\n", 1)[1].split("\n\n", 1)[0]
+    assert listed == "- `_pad` (1 line):\n    fmt.py:1 | def _pad(text):"  # `show`: 27 lines of code, more than EVERY_USE
+    assert (out.verdict, out.verifier_kind) == (Verdict.SUPPORTED, VerifierKind.LLM), out.reason
+
+
+def test_no_use_look_when_every_name_is_used_too_often(fake, verifier, tmp_path):
+    fake.add(_reply((1, "cannot_tell", "The excerpts do not show where show is called from.")), times=None)
+    out = _verify(verifier, _unused(tmp_path), "`show` is called once for each of 25 numbers.")
+    assert not any("no other line names them" in r["messages"][1]["content"] for r in fake.requests)
+    assert out.verdict is Verdict.UNABLE_TO_VERIFY
+
+
+def test_a_value_or_relation_off_in_any_cell_of_a_table_row_is_its_core(fake, verifier, indexed):
+    """A table row is one record: each cell is what the row states about its subject, none a statement added
+    to another. So a value, or a relation, off in any cell makes the row contradicted, wherever the model says
+    it sits; a size or a place off is still a qualifier."""
+    table = "| Paragraph | Performs | Adds |\n|---|---|---|\n| `0000-MAIN` | `1000-COUNT-RECORDS` | {} to `WS-COUNT` |"
+
+    def row(cell: str, off: str, where: str) -> VerifiedClaim:
+        snap, index = indexed
+        fake.add(_reply((1, "partly", f"The row's {cell} is off.")), match=cell)
+        fake.add(_off(off, f"The {cell} cell is off.", where), match=f"row's {cell}")
+        [claim] = MarkdownClaimExtractor().extract(table.format(cell) + "\n")
+        assert " | " in claim.text  # the row's cells, joined
+        return verifier.verify(claim, index, snap)
+
+    value = row("7772", "value", "added")
+    assert value.verdict is Verdict.UNSUPPORTED
+    assert value.reason.startswith("the claim as a whole is contradicted, a value it gives being wrong: The row's 7772 is off.")
+    relation = row("7773", "relation", "added")
+    assert relation.verdict is Verdict.UNSUPPORTED
+    assert relation.reason.startswith("the claim as a whole is contradicted, a relation its row states being wrong")
+    assert row("7774", "size", "main").verdict is Verdict.PARTIALLY_SUPPORTED
+    # a relation off outside a table is a side step: partly held
+    fake.add(_reply((1, "partly", "It adds to WS-COUNT, but not after it performs 1000-COUNT-RECORDS.")), match="then adds")
+    fake.add(_off("relation", "The order is off.", "main"), match="<finding>")
+    prose = _verify(verifier, indexed, "`0000-MAIN` performs `1000-COUNT-RECORDS` and then adds 1 to `WS-COUNT`.")
+    assert prose.verdict is Verdict.PARTIALLY_SUPPORTED
