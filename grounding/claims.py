@@ -887,11 +887,13 @@ def _split_sentences(text: str, first_line: int, line_starts: list[int]) -> list
     masked = _DQ_STRING.sub(lambda m: m.group(0)[0] + _opaque(m.group(1)) + m.group(0)[-1], masked)
     pieces: list[tuple[int, int]] = []
     start = 0
-    for m in re.finditer(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9`\"'(\[*_])", masked):
+    for m in re.finditer(r"(?<=[.!?])([\"')\]]?)\s+(?=[A-Z0-9`\"'(\[*_])", masked):
         head = masked[start : m.start()].rstrip()
         if _ABBREV.search(head) or (re.search(r"\b[A-Z]\.$", head) and len(head) > 1 and head[-3:-2] == "."):
             continue
-        pieces.append((start, m.start()))
+        if m.group(1) in ('"', "'") and masked[m.end()] == "(":
+            continue  # a quoted message's own stop, then the citation of the sentence it is in: `says "Done." (`a.py:4`)`
+        pieces.append((start, m.end(1)))  # with the quote or bracket the stop closes
         start = m.end()
     pieces.append((start, len(text)))
     result: list[tuple[str, int]] = []

@@ -19,8 +19,14 @@ from groundjudge.grounding.models import Verdict
             '`585-line` prints "I SMELL A WUMPUS! " for `J` 2 and "BATS NEARBY! " for 5. It then loops.',
             ['`585-line` prints "I SMELL A WUMPUS! " for `J` 2 and "BATS NEARBY! " for 5.', "It then loops."],
         ),
-        # a stop that ends the quote still ends the sentence
-        ('It displays "Done." Then it stops.', ['It displays "Done.', "Then it stops."]),
+        # a stop that ends the quote still ends the sentence, which keeps the closing quote
+        ('It displays "Done." Then it stops.', ['It displays "Done."', "Then it stops."]),
+        ("It stops (see `X`.) Then it ends.", ["It stops (see `X`.)", "Then it ends."]),
+        # but not before the sentence's own citation, which follows the quote
+        (
+            'It raises `DeadlockError` with "No unblocked streams to schedule." (`priority.py:495-499`).',
+            ['It raises `DeadlockError` with "No unblocked streams to schedule." (`priority.py:495-499`).'],
+        ),
         ('It says "stop". Then `X` runs.', ['It says "stop".', "Then `X` runs."]),
     ],
 )
