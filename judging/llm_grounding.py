@@ -32,7 +32,7 @@ from groundjudge.grounding.claims import (
 from groundjudge.grounding.facts import CELL_SEPARATOR, Predicate, extract_facts
 from groundjudge.grounding.index.model import PROCEDURE_KINDS, SymbolKind
 from groundjudge.grounding.index.registry import is_document_or_config, is_stub
-from groundjudge.grounding.lookup import FULL_SEARCH_LIMIT, Lookup
+from groundjudge.grounding.lookup import Lookup
 from groundjudge.grounding.models import CheckOutcome, Claim, Evidence, FactCheck, Verdict, VerifiedClaim, VerifierKind
 from groundjudge.grounding.outcomes import describe
 from groundjudge.grounding.snapshot import Snapshot
@@ -57,6 +57,7 @@ MEETING = 2  # code units a last look adds: where most of the claim's words meet
 MEETING_HITS = 200  # lines read for each of the claim's words to find where they meet
 SEARCHED = 50  # lines naming a name read to find its uses outside its definitions
 EVERY_USE = 20  # the most lines of code naming one name a last look lists as all of its uses
+USE_LINES = 400  # lines holding a name's words read to find them; a name in more is used too often to list
 USE_EXCERPTS = 6  # the most excerpts around those lines it adds
 USE_TEXT = 160  # the most characters of each line it lists
 _UNIT_KINDS = (SymbolKind.PARAGRAPH, SymbolKind.SECTION, SymbolKind.FUNCTION, SymbolKind.METHOD)
@@ -641,14 +642,9 @@ def _every_use(claim: Claim, shown: list[Evidence], index: Any) -> tuple[str, li
     listed: list[str] = []
     out: list[Evidence] = []
     for name in dict.fromkeys(r.value for r in claim.refs if r.kind == "identifier"):
-        hits = sorted(
-            {
-                (p, n)
-                for p, n, _ in index.search(name, FULL_SEARCH_LIMIT)
-                if _is_code(index, p) and lookup.first_code_mention(p, name, n, n) == n
-            }
-        )
-        if not hits or len(hits) > EVERY_USE:
+        found = index.search(name, USE_LINES)
+        hits = sorted({(p, n) for p, n, _ in found if _is_code(index, p) and lookup.first_code_mention(p, name, n, n) == n})
+        if not hits or len(hits) > EVERY_USE or len(found) == USE_LINES:
             continue
         listed.append(f"- `{name}` ({len(hits)} {'line' if len(hits) == 1 else 'lines'}):")
         listed += (f"    {p}:{n} | {lookup.file_lines(p)[n - 1].strip()[:USE_TEXT]}" for p, n in hits)
@@ -863,8 +859,8 @@ class LLMVerifier:
     and is asked again next run. A doubt for want of code is asked again with the code its reasons name
     (``_unshown``) and, still a doubt about the whole claim, once more with the code where the claim's words
     meet (``_meeting``), and then with every use of its names (``_every_use``). A "partly" about the whole
-    claim is followed by one short call about its own finding (``_what_is_off``); a "contradicted" about a claim that says only where its names are is a place off
-    (``_place_off``)."""
+    claim is followed by one short call about its own finding (``_what_is_off``); a "contradicted" about a
+    claim that says only where its names are is a place off (``_place_off``)."""
 
     def __init__(self, caller: GroundingCaller, first: Verifier | None = None):
         self.caller = caller
