@@ -643,12 +643,12 @@ def _every_use(claim: Claim, shown: list[Evidence], index: Any) -> tuple[str, li
     out: list[Evidence] = []
     for name in dict.fromkeys(r.value for r in claim.refs if r.kind == "identifier"):
         found = index.search(name, USE_LINES)
-        hits = sorted({(p, n) for p, n, _ in found if _is_code(index, p) and lookup.first_code_mention(p, name, n, n) == n})
+        hits = _code_uses(lookup, name, found)
         if not hits or len(hits) > EVERY_USE or len(found) == USE_LINES:
             continue
         listed.append(f"- `{name}` ({len(hits)} {'line' if len(hits) == 1 else 'lines'}):")
-        listed += (f"    {p}:{n} | {lookup.file_lines(p)[n - 1].strip()[:USE_TEXT]}" for p, n in hits)
-        for p, n in hits:
+        listed += (f"    {p}:{n} | {text.strip()[:USE_TEXT]}" for p, n, text in hits)
+        for p, n, _ in hits:
             if len(out) < USE_EXCERPTS and not any(e.path == p and e.start_line <= n <= e.end_line for e in [*shown, *out]):
                 out.append(_lines(index, p, max(1, n - AROUND // 4), n + AROUND // 4))
     if not listed:
@@ -678,17 +678,17 @@ def _further_use(lookup: Lookup, name: str, seen: list[Evidence], files: set[str
         (d.path, d.start_line, d.end_line) for d in index.definitions(name)
     ]
     hits = sorted(
-        ((p, n) for p, n, _ in index.search(name, SEARCHED) if _is_code(index, p)),
-        key=lambda h: (h[0] not in files, h),
+        ((p, n) for p, n, _ in _code_uses(lookup, name, index.search(name, SEARCHED))), key=lambda h: (h[0] not in files, h)
     )
-    return next(
-        (
-            (p, n)
-            for p, n in hits
-            if not any(f == p and a <= n <= b for f, a, b in spans) and lookup.first_code_mention(p, name, n, n) is not None
-        ),
-        None,
-    )
+    return next(((p, n) for p, n in hits if not any(f == p and a <= n <= b for f, a, b in spans)), None)
+
+
+def _code_uses(lookup: Lookup, name: str, found: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
+    """Of the full-text search's lines (path, line, text), those of code files that use the name in code: the
+    whole word, not in a comment (the search matches the name's words in any case, wherever they stand)."""
+    return [
+        (p, n, text) for p, n, text in found if _is_code(lookup.index, p) and lookup.first_code_mention(p, name, n, n) is not None
+    ]
 
 
 def _cut_off(names: list[str], shown: list[Evidence], lookup: Lookup) -> list[Evidence]:
@@ -958,7 +958,8 @@ class LLMVerifier:
         # a table row is one record: each of its cells is what the row states about its subject, none a statement
         # added to another, so a value or a relation off in any cell is its core
         row = CELL_SEPARATOR in mask_code(text)
-        if not (off.off is Off.VALUE or (row and off.off is Off.RELATION)) or (off.where is Where.ADDED and not row):
+        core = off.off is Off.VALUE or (row and off.off is Off.RELATION)
+        if not core or (off.where is Where.ADDED and not row):
             return answer
         wrong = "a value it gives" if off.off is Off.VALUE else "a relation its row states"
         return answer.model_copy(
