@@ -19,6 +19,7 @@ from operator import add
 from pathlib import PurePosixPath
 from typing import Any, Generic, TypeVar, overload
 
+from groundjudge.grounding.index.cobol_source import PROCEDURE_DIVISION
 from groundjudge.grounding.index.model import DATA_KINDS, PROCEDURE_KINDS, Ref, RefKind, Symbol, SymbolKind
 from groundjudge.grounding.index.registry import comment_starts
 from groundjudge.grounding.index.registry import language as registered_language
@@ -189,7 +190,7 @@ class Lookup:
             (
                 n
                 for n, text in enumerate(self.file_lines(path), start=1)
-                if _PROCEDURE_DIVISION.search(text) and not is_comment(text, language)
+                if PROCEDURE_DIVISION.search(text) and not is_comment(text, language)
             ),
             None,
         )
@@ -681,7 +682,6 @@ def _statement_pattern(part: str) -> re.Pattern[str]:
     return re.compile("".join(re.escape(p) if i % 2 == 0 else f" ?{re.escape(p)} ?" for i, p in enumerate(pieces)))
 
 
-_PROCEDURE_DIVISION = re.compile(r"\bPROCEDURE\s+DIVISION\b", re.I)
 _STRING_LITERAL = re.compile(r"""(["'`])((?:\\.|(?!\1).)*)\1""")
 
 

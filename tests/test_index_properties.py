@@ -258,14 +258,14 @@ def test_search_word_stands_in_for_the_leading_assertions(pieces):
     import re
 
     from groundjudge.grounding.index.cobol_lexical import _TRIGGER
-    from groundjudge.grounding.index.cobol_source import search_word
-    from groundjudge.grounding.index.cobol_treesitter import _PROCEDURE, _PROCEDURE_UPPER
+    from groundjudge.grounding.index.cobol_source import PROCEDURE_DIVISION, search_word
+    from groundjudge.grounding.index.cobol_treesitter import _PROCEDURE_UPPER
 
     text = "".join(pieces)
     trigger = re.compile(r"(?<![\w-])(?:PERFORM|CALL|GO|OPEN|READ|WRITE|REWRITE|COPY|EXEC)(?![\w-])")
     assert _span(search_word(_TRIGGER, text, joiners="_-")) == _span(trigger.search(text))
     if text.isascii():
-        assert _span(search_word(_PROCEDURE_UPPER, text.upper())) == _span(_PROCEDURE.search(text))
+        assert _span(search_word(_PROCEDURE_UPPER, text.upper())) == _span(PROCEDURE_DIVISION.search(text))
 
 
 def _span(m):

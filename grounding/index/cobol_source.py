@@ -54,6 +54,8 @@ def _may_switch_format(text: str) -> bool:
 # A compiler option (`cobc -free`) can choose free format with no directive in the source. A division header
 # or PROGRAM-ID (FUNCTION-ID) that starts in the sequence or indicator area (columns 1-7) cannot be fixed format, where code
 # starts in column 8 and column 7 holds only an indicator.
+# a COBOL program's PROCEDURE DIVISION header, where its statements start
+PROCEDURE_DIVISION = re.compile(r"\bPROCEDURE\s+DIVISION\b", re.I)
 _FREE_HEADER = re.compile(r"^ {0,6}(?:(?:IDENTIFICATION|ID)[ \t]+DIVISION|(?:PROGRAM|FUNCTION)-ID)[ \t]*\.", re.I | re.M)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from groundjudge.grounding.index.cobol_source import SKIPPED, CobolSource, search_word, unquote
+from groundjudge.grounding.index.cobol_source import PROCEDURE_DIVISION, SKIPPED, CobolSource, search_word, unquote
 from groundjudge.grounding.index.model import RefKind, SymbolKind
 
 PAD = "\n        \n"
@@ -24,7 +24,6 @@ HEADER_LINES = 4
 _EXEC = re.compile(r"\bEXEC\s+(?:CICS|SQL|DLI)\b.*?\bEND-EXEC\b(?:[ \t]*\.)?", re.I | re.S)
 _REPLACING = re.compile(r"(\bCOPY\s+\S+(?:\s+(?:OF|IN)\s+\S+)?)(\s+REPLACING\b.*?)(?=\.(?:\s|$))", re.I | re.S)
 _REPLACING_UPPER = re.compile(r"(COPY\s+\S+(?:\s+(?:OF|IN)\s+\S+)?)(\s+REPLACING\b.*?)(?=\.(?:\s|$))", re.S)  # for search_word
-_PROCEDURE = re.compile(r"\bPROCEDURE\s+DIVISION\b", re.I)
 _PROCEDURE_UPPER = re.compile(r"PROCEDURE\s+DIVISION\b")  # for search_word over upper-case ASCII
 
 
@@ -81,7 +80,7 @@ def preprocess(text: str | CobolSource, copybook_kind: str | None = None) -> str
     ]
     body = "\n".join(lines) + "\n"
     upper = body.upper()
-    proc = search_word(_PROCEDURE_UPPER, upper) if _same_shape(body, upper) else _PROCEDURE.search(body)
+    proc = search_word(_PROCEDURE_UPPER, upper) if _same_shape(body, upper) else PROCEDURE_DIVISION.search(body)
     proc_at = proc.start() if proc else (0 if copybook_kind == "procedure" else len(body))
 
     def exec_sub(start: int, block: str) -> str:
