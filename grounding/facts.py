@@ -678,7 +678,12 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[
     names = _names(refs)
     masked = _mask(text)
     facts: list[Fact] = []
+    advice = _ADVICE.match(text)
+    judged = [m for m in OPINION.finditer(masked) if not _CONDITIONAL_MODAL.search(masked, 0, m.end())]
+    opinion = judged[0] if judged else advice
     for cue in cues:
+        if any(cue.start < m.end() and m.start() < cue.end for m in judged):
+            continue  # "at run time", "end up writing": the judgement's own words state no relation
         word = text[cue.start : cue.end]
         predicate = next(p for rel, pat, p in _CUE_WORDS if rel == cue.relation and pat.search(word))
         subject, obj = _before(names, cue.start), _after(names, cue.end)
@@ -694,7 +699,6 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[
                 object=_term(obj) if obj else None,
             )
         )
-    advice = _ADVICE.match(text)
     for pattern, predicate in ((INHERITS, Predicate.INHERITS), (RAISES, Predicate.RAISES), (CATCHES, Predicate.CATCHES)):
         facts.extend(
             _word_fact(predicate, m, names, text)
@@ -723,8 +727,6 @@ def extract_facts(text: str, refs: list[ClaimRef], cues: Sequence[Cue]) -> list[
                 end_line=path.end_line,
             )
         )
-    opinion = next((m for m in OPINION.finditer(masked) if not _CONDITIONAL_MODAL.search(masked, 0, m.end())), None)
-    opinion = opinion or advice
     if opinion is not None:
         facts.append(Fact(predicate=Predicate.UNKNOWN, span=(opinion.start(), opinion.end())))
     return sorted(facts, key=lambda f: f.span)

@@ -367,10 +367,11 @@ def _own_evidence(claim: VerifiedClaim, index: int | None) -> list[Evidence]:
 
 
 def _bundle(claim: VerifiedClaim, questions: list[Question], index: Any) -> list[Evidence]:
-    """The excerpts shown, each widened to its code unit: each question's own evidence; when the claim as a
-    whole is asked, the lines it cites and the code units it names, then everything the checks found (or
-    that when nothing else was found); else the code lines the index's full-text search finds for the
-    claim's names. Numbers each question's own excerpts."""
+    """The excerpts shown, each widened to its code unit: each question's own evidence; the lines the claim
+    cites (what a claim asked about only for its judgement word is about, too); when the claim as a whole is
+    asked, the code units it names, then everything the checks found (or that when nothing else was found);
+    else the code lines the index's full-text search finds for the claim's names. Numbers each question's own
+    excerpts."""
     shown: list[Evidence] = []
 
     def number(e: Evidence) -> int | None:
@@ -386,9 +387,8 @@ def _bundle(claim: VerifiedClaim, questions: list[Question], index: Any) -> list
     for q in questions:
         q.excerpts = list(dict.fromkeys(n for e in _own_evidence(claim, q.fact) if (n := number(e)) is not None))
     whole = any(q.at is None for q in questions)
-    if whole:
-        for e in _claim_code(claim, index):
-            number(e)
+    for e in _claim_code(claim, index) if whole else [e for e in _cited_lines(claim, index) if e.snippet]:
+        number(e)
     if not shown or whole:
         found = [e for c in claim.checks or [] for e in c.evidence] + claim.evidence
         # past the claim's own lines and names, a README's or a config file's line that happens to hold a
@@ -405,12 +405,7 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
     name it quotes, its definition (those in the files it cites, when some are, else the methods of the types
     it names; up to WIDE_LINES from its start) and the first USES places that use it: what a claim says of a name is often shown where it is
     used (a flag's effect, a class built with its arguments), not where it is defined."""
-    out = []
-    for r in claim.refs:
-        if r.kind == "path" and r.start_line is not None:
-            out.append(
-                _lines(index, r.value, r.start_line, min(r.end_line or r.start_line, r.start_line + CITED_LINES - 1), "cited")
-            )
+    out = _cited_lines(claim, index)
     for r in claim.refs:
         # "the `makefile` never defines `SYSTEM2_USE_SOURCE`": what a claim says of a file it names without
         # lines is often about all of it, which a short file shows whole
@@ -437,6 +432,15 @@ def _claim_code(claim: Claim, index: Any) -> list[Evidence]:
         ]
         out += [_lines(index, p, n, n, f"uses {name}") for p, n in uses[:USES]]
     return [e for e in out if e.snippet]
+
+
+def _cited_lines(claim: Claim, index: Any) -> list[Evidence]:
+    """The lines a claim cites, up to CITED_LINES of each range."""
+    return [
+        _lines(index, r.value, r.start_line, min(r.end_line or r.start_line, r.start_line + CITED_LINES - 1), "cited")
+        for r in claim.refs
+        if r.kind == "path" and r.start_line is not None
+    ]
 
 
 def _running_first(defs: list[Any]) -> list[Any]:

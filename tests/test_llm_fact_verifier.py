@@ -913,3 +913,29 @@ def test_a_value_or_relation_off_in_any_cell_of_a_table_row_is_its_core(fake, ve
     fake.add(_off("relation", "The order is off.", "main"), match="<finding>")
     prose = _verify(verifier, indexed, "`0000-MAIN` performs `1000-COUNT-RECORDS` and then adds 1 to `WS-COUNT`.")
     assert prose.verdict is Verdict.PARTIALLY_SUPPORTED
+
+
+def test_an_opinion_asked_about_alone_is_shown_the_lines_it_cites(tmp_path):
+    """A claim left UNABLE_TO_VERIFY by a judgement word is asked only about its unchecked facts, whose own code
+    (here `TABL-DEMO`'s declaration) is shown; the lines it cites are what it is about, so they are shown too."""
+    from groundjudge.grounding.index import load_index
+    from groundjudge.grounding.snapshot import snapshot_directory
+    from groundjudge.judging.llm_grounding import _bundle, questions
+
+    (tmp_path / "t").mkdir()
+    notes = "".join(f"      * note {n}\n" for n in range(150))
+    (tmp_path / "t" / "demo.cob").write_text(
+        "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. DEMO.\n       DATA DIVISION.\n"
+        "       WORKING-STORAGE SECTION.\n       01 TABL-DEMO PIC X(40) OCCURS 5.\n       PROCEDURE DIVISION.\n"
+        f"{notes}       10-SHOW.\n           MOVE 'DISPLAY X' TO TABL-DEMO (1).\n           PERFORM 20-PAINT.\n"
+        "       20-PAINT.\n           DISPLAY TABL-DEMO (1).\n"
+    )
+    snap = snapshot_directory(tmp_path / "t")
+    index = load_index(snap)
+    text = "Each demo moves the statement it is about to run into `TABL-DEMO` and performs `20-PAINT` (`demo.cob:157-159`).\n"
+    [claim] = MarkdownClaimExtractor().extract(text)
+    first = DeterministicVerifier().verify(claim, index, snap)
+    asked = questions(first)
+    assert first.verdict is Verdict.UNABLE_TO_VERIFY and all(q.at is not None for q in asked)  # no whole-claim question
+    shown = _bundle(first, asked, index)
+    assert any(e.path == "demo.cob" and e.start_line <= 157 and e.end_line >= 159 for e in shown)

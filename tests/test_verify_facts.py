@@ -56,6 +56,14 @@ def test_opinions_are_unknown_facts():
     assert [f.predicate for f in facts("`parse_amount` is probably the cleanest part.")] == [Predicate.UNKNOWN]
 
 
+def test_a_relation_word_inside_the_judgement_is_no_relation():
+    # "at run time" is the judgement itself: its "run" calls nothing
+    assert [f.predicate for f in facts("Resolving `MD5` by name at run time is a neat trick.")] == [Predicate.UNKNOWN]
+    # a relation beside the judgement's words is still one
+    calls = facts("`POST-TXN` runs `VALIDATE` at run time.")
+    assert [f.predicate for f in calls] == [Predicate.CALLS, Predicate.UNKNOWN]
+
+
 def test_values_compare_normalised():
     assert normalize_value("VALUE 1") == normalize_value("1")
     assert normalize_value("10_000_000_00") == normalize_value("1,000,000,000") == "1000000000"
