@@ -744,22 +744,29 @@ def test_a_claim_saying_only_where_a_name_is_is_never_contradicted_once_the_name
     assert more.verdict is Verdict.UNSUPPORTED
 
 
-def _slug(tmp_path):
+def _indexed(tmp_path, name: str, text: str):
+    """A snapshot of one file, and its index."""
     from groundjudge.grounding.index import load_index
     from groundjudge.grounding.snapshot import snapshot_directory
 
     (tmp_path / "s").mkdir()
+    (tmp_path / "s" / name).write_text(text)
+    snap = snapshot_directory(tmp_path / "s")
+    return snap, load_index(snap)
+
+
+def _slug(tmp_path):
     doc = "".join(f"    line {n} of a long docstring\n" for n in range(70))
-    (tmp_path / "s" / "slug.py").write_text(
+    return _indexed(
+        tmp_path,
+        "slug.py",
         'DEFAULT_SEPARATOR = "-"\n\n\ndef join(parts):\n    return DEFAULT_SEPARATOR.join(parts)\n\n\n'
         "def split(text):\n    return text.split(DEFAULT_SEPARATOR)\n\n\n"
         f'def slugify(text, stopwords=()):\n    """Make a slug; stopwords are left out.\n{doc}    """\n'
         "    text = text.lower()\n"
         "    words = [w for w in text.split(DEFAULT_SEPARATOR) if w not in stopwords]\n"
-        "    return DEFAULT_SEPARATOR.join(words)\n"
+        "    return DEFAULT_SEPARATOR.join(words)\n",
     )
-    snap = snapshot_directory(tmp_path / "s")
-    return snap, load_index(snap)
 
 
 STOPWORDS = "Stopwords are removed by splitting the text on `DEFAULT_SEPARATOR`."
@@ -918,20 +925,17 @@ def test_a_value_or_relation_off_in_any_cell_of_a_table_row_is_its_core(fake, ve
 def test_an_opinion_asked_about_alone_is_shown_the_lines_it_cites(tmp_path):
     """A claim left UNABLE_TO_VERIFY by a judgement word is asked only about its unchecked facts, whose own code
     (here `TABL-DEMO`'s declaration) is shown; the lines it cites are what it is about, so they are shown too."""
-    from groundjudge.grounding.index import load_index
-    from groundjudge.grounding.snapshot import snapshot_directory
     from groundjudge.judging.llm_grounding import _bundle, questions
 
-    (tmp_path / "t").mkdir()
     notes = "".join(f"      * note {n}\n" for n in range(150))
-    (tmp_path / "t" / "demo.cob").write_text(
+    snap, index = _indexed(
+        tmp_path,
+        "demo.cob",
         "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. DEMO.\n       DATA DIVISION.\n"
         "       WORKING-STORAGE SECTION.\n       01 TABL-DEMO PIC X(40) OCCURS 5.\n       PROCEDURE DIVISION.\n"
         f"{notes}       10-SHOW.\n           MOVE 'DISPLAY X' TO TABL-DEMO (1).\n           PERFORM 20-PAINT.\n"
-        "       20-PAINT.\n           DISPLAY TABL-DEMO (1).\n"
+        "       20-PAINT.\n           DISPLAY TABL-DEMO (1).\n",
     )
-    snap = snapshot_directory(tmp_path / "t")
-    index = load_index(snap)
     text = "Each demo moves the statement it is about to run into `TABL-DEMO` and performs `20-PAINT` (`demo.cob:157-159`).\n"
     [claim] = MarkdownClaimExtractor().extract(text)
     first = DeterministicVerifier().verify(claim, index, snap)
