@@ -30,6 +30,8 @@ SNIPPET_LINES = 15
 SEARCH_LIMIT = 50
 FULL_SEARCH_LIMIT = 20000
 CHAIN_WINDOW = 8  # lines: how close the parts of an attribute chain must be used to make one chain
+_PACKAGE_LINES = 40  # a package clause comes after at most a licence header
+_PACKAGE_CLAUSE = re.compile(r"^\s*package\s+([A-Za-z_][\w.]*)\s*;?\s*$")
 
 
 _T = TypeVar("_T")
@@ -596,6 +598,15 @@ class Lookup:
             )
         return out[:5]
 
+    def declared_package(self, path: str) -> str | None:
+        """The package a file's own clause declares (`package xidb` in Go, `package org.a.b;` in Java and Kotlin),
+        read from its first lines; None when it has none."""
+        for line in self.file_lines(path)[:_PACKAGE_LINES]:
+            m = _PACKAGE_CLAUSE.match(line)
+            if m is not None:
+                return m.group(1)
+        return None
+
     def _resolve_dotted(self, name: str) -> Resolution:
         qualifier, last = name.rsplit(".", 1)
         if qualifier in ("self", "cls", "this"):  # an attribute of the enclosing object, never a module
@@ -613,6 +624,8 @@ class Lookup:
             or PurePosixPath(d.path).with_suffix("").as_posix().endswith(module)
             # `jwt.InvalidTokenError`: a name a package's modules define (and its __init__ re-exports)
             or PurePosixPath(d.path).parent.as_posix().endswith(module)
+            # `xidb.ID`: a Go, Java or Kotlin file belongs to the package its clause names, wherever it sits
+            or self.declared_package(d.path) in (qualifier, owner)
         ]
         if matched:
             return Resolution(defs=matched)
