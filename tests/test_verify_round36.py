@@ -10,7 +10,7 @@ from _grounding_helpers import expect_verdict, fixture_grounder
 from groundjudge.grounding.claims import extract_refs
 from groundjudge.grounding.models import Verdict
 
-S, U, V = Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.UNABLE_TO_VERIFY
+U = Verdict.UNSUPPORTED
 
 ROOT_ID = """\
 package xid
